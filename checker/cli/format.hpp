@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+// Report formatting: the verdict table (text) and the JSON report.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "checker/driver/check.hpp"
+
+namespace oc::cli {
+
+/// Settings a report must name so a reader can reproduce it.
+struct RunSettings {
+    std::string search;      ///< "full", "bound", "random"
+    std::uint64_t max_executions = 0;
+    double timeout_seconds = 0;
+    unsigned context_bound = 0;
+    std::uint64_t random_executions = 0;
+};
+
+/// The verdict table: one row per variant, notes for limitations, a closing count line.
+std::string format_text(const std::vector<Report>& reports, const RunSettings& settings);
+/// The JSON report (schema documented in docs/report-format.md).
+std::string format_json(const std::vector<Report>& reports, const RunSettings& settings);
+
+/// Process exit code for a set of reports: 1 if any failed, else 3 if any is incomplete, else 0.
+int exit_code(const std::vector<Report>& reports);
+
+inline constexpr int exit_ok = 0;
+inline constexpr int exit_mismatch = 1;
+inline constexpr int exit_usage = 2;
+inline constexpr int exit_incomplete = 3;
+
+}  // namespace oc::cli

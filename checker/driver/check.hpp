@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+// check(): explore one variant and fold its executions into a Report (plain data, no printing).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checker/model/model.hpp"
+#include "checker/relacy/explore.hpp"
+#include "traces/execution_graph.hpp"
+
+namespace oc {
+
+/// What was explored; only `Exhaustive` may be called a proof.
+enum class Exploration : std::uint8_t {
+    Exhaustive,  ///< full search ran to completion
+    Bounded,     ///< context-bounded search (complete or not, it skips schedules)
+    Sampled,     ///< random executions
+    CutShort,    ///< a budget or timeout stopped the search
+    UntilFailure,  ///< the engine stopped at the first failing execution (a data race...)
+};
+std::string_view to_string(Exploration e);
+
+/// How a report stands against its expectation.
+enum class Status : std::uint8_t {
+    Pass,        ///< the finding matches the expectation, and the exploration settles it
+    Fail,        ///< the finding contradicts the expectation (a witness or a complete search shows it)
+    Incomplete,  ///< the exploration was not exhaustive and found nothing that settles it
+};
+std::string_view to_string(Status s);
+
+/// One distinct final state.
+struct OutcomeRecord {
+    std::vector<Value> values;     ///< in the order of Report::observable_names
+    bool bad_outcome = false;
+    std::uint64_t executions = 0;  ///< executions that ended in it
+    auto operator<=>(const OutcomeRecord&) const = default;
+};
+
+struct MetricRange {
+    std::string name;
+    Value min = 0, max = 0;
+    auto operator<=>(const MetricRange&) const = default;
+};
+
+struct Report {
+    std::string id;
+    std::string summary;
+    Expectation expect;
+    std::optional<Finding> finding;   ///< unset when no execution completed
+    Exploration exploration = Exploration::Exhaustive;
+    Status status = Status::Incomplete;
+    std::uint64_t executions = 0;     ///< completed executions explored
+    std::uint64_t positive = 0;       ///< ... in which the bad outcome held
+    std::vector<std::string> observable_names;
+    std::vector<OutcomeRecord> outcomes;  ///< sorted by values
+    std::vector<MetricRange> metrics;
+    /// The first execution with the bad outcome, or the execution the engine stopped on.
+    std::optional<ExecutionGraph> witness;
+    std::string failure_detail;
+    std::string replay;
+    double seconds = 0;
+
+    std::uint64_t negative() const { return executions - positive; }
+    /// True when the variant's expectation carries a known engine limitation.
+    bool engine_limited() const { return expect.engine.has_value(); }
+};
+
+struct CheckOptions {
+    ExploreOptions explore;
+};
+
+/// Explores `variant` and judges the result against its expectation.
+Report check(const VariantDef& variant, const CheckOptions& options);
+
+/// Judges a finding against an expectation given how it was explored.
+Status judge(const std::optional<Finding>& finding, const Expectation& expect, Exploration exploration);
+
+}  // namespace oc

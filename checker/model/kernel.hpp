@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: MIT
+// Linux kernel primitives mapped onto C++11 relaxed accesses plus fences (never onto seq_cst
+// accesses: Relacy does not relate seq_cst fences to seq_cst accesses). Each mapping, and where
+// it is stronger or weaker than the kernel memory model (LKMM), is in docs/primitives.md.
+#pragma once
+
+#include <functional>
+#include <source_location>
+
+#include "checker/model/primitives.hpp"
+
+namespace oc::kernel {
+
+using SrcLoc = std::source_location;
+#define OC_HERE SrcLoc where = SrcLoc::current()
+
+using atomic_t = Atomic<int>;
+using atomic_long_t = Atomic<long>;
+/// A bitmap word for the bitops (bit numbers 0..62).
+using bitmap_t = Atomic<long>;
+
+/// Which ordering a kernel RMW carries: the plain name is fully ordered; _relaxed/_acquire/_release.
+enum class Ordering : std::uint8_t { Full, Relaxed, Acquire, Release };
+
+namespace detail {
+inline MemoryOrder rmw_order(Ordering o) {
+    switch (o) {
+    case Ordering::Acquire: return acquire;
+    case Ordering::Release: return release;
+    case Ordering::Full:
+    case Ordering::Relaxed: break;
+    }
+    return relaxed;
+}
+/// A fully ordered RMW is F_sc; RMW(rlx); F_sc (atomic_t.txt: "like having an smp_mb() before
+/// and an smp_mb() after"). A bare seq_cst RMW would be weaker.
+template <class T>
+T ordered_rmw(Atomic<T>& v, RmwOp op, T operand, Ordering o, const char* name, SrcLoc where) {
+    PrimitiveScope scope(name, where);
+    if (o == Ordering::Full) fence(seq_cst, where);
+    T old{};
+    const MemoryOrder mo = rmw_order(o);
+    switch (op) {
+    case RmwOp::Exchange: old = v.exchange(operand, mo, where); break;
+    case RmwOp::Add: old = v.fetch_add(operand, mo, where); break;
+    case RmwOp::Sub: old = v.fetch_sub(operand, mo, where); break;
+    case RmwOp::And: old = v.fetch_and(operand, mo, where); break;
+    case RmwOp::Or: old = v.fetch_or(operand, mo, where); break;
+    case RmwOp::Xor: old = v.fetch_xor(operand, mo, where); break;
+    }
+    if (o == Ordering::Full) fence(seq_cst, where);
+    return old;
+}
+/// A void (non-value-returning) RMW: unordered. A preceding smp_mb__before_atomic() turns into
+/// F_sc right before it; smp_mb__after_atomic() right after it becomes F_sc.
+template <class T>
+void void_rmw(Atomic<T>& v, RmwOp op, T operand, const char* name, SrcLoc where) {
+    Runtime& rt = runtime();
+    if (rt.adjacency().before_armed) {
+        const SrcLoc armed = rt.adjacency().before_where;
+        PrimitiveScope scope("smp_mb__before_atomic", armed);
+        fence(seq_cst, armed);
+    }
+    ordered_rmw(v, op, operand, Ordering::Relaxed, name, where);
+    rt.adjacency().after_void_rmw = true;
+}
+template <class T>
+bool cmpxchg_impl(Atomic<T>& v, T& expected, T desired, Ordering o, const char* name, SrcLoc where) {
+    PrimitiveScope scope(name, where);
+    // cmpxchg is fully ordered on success only; a failed attempt is unordered. The leading
+    // fence is emitted on every attempt (slightly stronger than LKMM on failure).
+    if (o == Ordering::Full) fence(seq_cst, where);
+    const bool ok = v.compare_exchange(expected, desired, rmw_order(o), o == Ordering::Acquire ? acquire : relaxed,
+                                       where);
+    if (ok && o == Ordering::Full) fence(seq_cst, where);
+    return ok;
+}
+}  // namespace detail
+
+// ---- marked accesses -------------------------------------------------------------------------
+
+/// READ_ONCE(x): a relaxed load (no dependency ordering in C++11: weaker than LKMM there).
+template <class T>
+T READ_ONCE(const Atomic<T>& x, OC_HERE) {
+    PrimitiveScope s("READ_ONCE", where);
+    return x.load(relaxed, where);
+}
+/// WRITE_ONCE(x, v): a relaxed store.
+template <class T, class V>
+void WRITE_ONCE(Atomic<T>& x, V v, OC_HERE) {
+    PrimitiveScope s("WRITE_ONCE", where);
+    x.store(static_cast<T>(v), relaxed, where);
+}
+template <class T>
+T smp_load_acquire(const Atomic<T>& x, OC_HERE) {
+    PrimitiveScope s("smp_load_acquire", where);
+    return x.load(acquire, where);
+}
+template <class T, class V>
+void smp_store_release(Atomic<T>& x, V v, OC_HERE) {
+    PrimitiveScope s("smp_store_release", where);
+    x.store(static_cast<T>(v), release, where);
+}
+
+// ---- barriers --------------------------------------------------------------------------------
+
+/// smp_mb(): F_sc.
+inline void smp_mb(OC_HERE) {
+    PrimitiveScope s("smp_mb", where);
+    fence(seq_cst, where);
+}
+/// smp_rmb(): an acquire fence (stronger than LKMM: also orders R->W, and synchronises through
+/// reads of void RMWs).
+inline void smp_rmb(OC_HERE) {
+    PrimitiveScope s("smp_rmb", where);
+    fence(acquire, where);
+}
+/// smp_wmb(): a release fence (stronger than LKMM: also orders R->W and is cumulative via hb).
+inline void smp_wmb(OC_HERE) {
+    PrimitiveScope s("smp_wmb", where);
+    fence(release, where);
+}
+/// smp_mb__before_atomic(): F_sc placed right before the next operation of this thread if that
+/// is a void RMW; nothing otherwise (so misuse shows up as missing ordering).
+inline void smp_mb__before_atomic(OC_HERE) {
+    Runtime::Adjacency& a = runtime().adjacency();
+    a.before_armed = true;
+    a.before_where = where;
+}
+/// smp_mb__after_atomic(): F_sc if the previous operation of this thread was a void RMW;
+/// nothing otherwise.
+inline void smp_mb__after_atomic(OC_HERE) {
+    if (!runtime().adjacency().after_void_rmw) return;
+    PrimitiveScope s("smp_mb__after_atomic", where);
+    fence(seq_cst, where);
+}
+/// smp_mb__after_spinlock(): F_sc.
+inline void smp_mb__after_spinlock(OC_HERE) {
+    PrimitiveScope s("smp_mb__after_spinlock", where);
+    fence(seq_cst, where);
+}
+
+// ---- atomic_t / atomic_long_t ---------------------------------------------------------------
+
+template <class T>
+T atomic_read(const Atomic<T>& v, OC_HERE) {
+    PrimitiveScope s("atomic_read", where);
+    return v.load(relaxed, where);
+}
+template <class T>
+T atomic_read_acquire(const Atomic<T>& v, OC_HERE) {
+    PrimitiveScope s("atomic_read_acquire", where);
+    return v.load(acquire, where);
+}
+template <class T, class V>
+void atomic_set(Atomic<T>& v, V i, OC_HERE) {
+    PrimitiveScope s("atomic_set", where);
+    v.store(static_cast<T>(i), relaxed, where);
+}
+template <class T, class V>
+void atomic_set_release(Atomic<T>& v, V i, OC_HERE) {
+    PrimitiveScope s("atomic_set_release", where);
+    v.store(static_cast<T>(i), release, where);
+}
+
+// Void RMWs: unordered.
+template <class T, class V> void atomic_add(V i, Atomic<T>& v, OC_HERE) { detail::void_rmw(v, RmwOp::Add, static_cast<T>(i), "atomic_add", where); }
+template <class T, class V> void atomic_sub(V i, Atomic<T>& v, OC_HERE) { detail::void_rmw(v, RmwOp::Sub, static_cast<T>(i), "atomic_sub", where); }
+template <class T> void atomic_inc(Atomic<T>& v, OC_HERE) { detail::void_rmw(v, RmwOp::Add, T{1}, "atomic_inc", where); }
+template <class T> void atomic_dec(Atomic<T>& v, OC_HERE) { detail::void_rmw(v, RmwOp::Sub, T{1}, "atomic_dec", where); }
+template <class T, class V> void atomic_and(V i, Atomic<T>& v, OC_HERE) { detail::void_rmw(v, RmwOp::And, static_cast<T>(i), "atomic_and", where); }
+template <class T, class V> void atomic_or(V i, Atomic<T>& v, OC_HERE) { detail::void_rmw(v, RmwOp::Or, static_cast<T>(i), "atomic_or", where); }
+template <class T, class V> void atomic_xor(V i, Atomic<T>& v, OC_HERE) { detail::void_rmw(v, RmwOp::Xor, static_cast<T>(i), "atomic_xor", where); }
+
+// Value-returning RMWs, each in the fully ordered, _relaxed, _acquire and _release forms.
+#define OC_RMW_FORMS(name, op, result)                                                                        \
+    template <class T, class V> T name(V i, Atomic<T>& v, OC_HERE) {                                          \
+        const T old = detail::ordered_rmw(v, op, static_cast<T>(i), Ordering::Full, #name, where);            \
+        return result;                                                                                         \
+    }                                                                                                          \
+    template <class T, class V> T name##_relaxed(V i, Atomic<T>& v, OC_HERE) {                                \
+        const T old = detail::ordered_rmw(v, op, static_cast<T>(i), Ordering::Relaxed, #name "_relaxed", where); \
+        return result;                                                                                         \
+    }                                                                                                          \
+    template <class T, class V> T name##_acquire(V i, Atomic<T>& v, OC_HERE) {                                \
+        const T old = detail::ordered_rmw(v, op, static_cast<T>(i), Ordering::Acquire, #name "_acquire", where); \
+        return result;                                                                                         \
+    }                                                                                                          \
+    template <class T, class V> T name##_release(V i, Atomic<T>& v, OC_HERE) {                                \
+        const T old = detail::ordered_rmw(v, op, static_cast<T>(i), Ordering::Release, #name "_release", where); \
+        return result;                                                                                         \
+    }
+OC_RMW_FORMS(atomic_add_return, RmwOp::Add, static_cast<T>(old + static_cast<T>(i)))
+OC_RMW_FORMS(atomic_sub_return, RmwOp::Sub, static_cast<T>(old - static_cast<T>(i)))
+OC_RMW_FORMS(atomic_fetch_add, RmwOp::Add, old)
+OC_RMW_FORMS(atomic_fetch_sub, RmwOp::Sub, old)
+OC_RMW_FORMS(atomic_fetch_and, RmwOp::And, old)
+OC_RMW_FORMS(atomic_fetch_or, RmwOp::Or, old)
+OC_RMW_FORMS(atomic_fetch_xor, RmwOp::Xor, old)
+#undef OC_RMW_FORMS
+
+template <class T> T atomic_inc_return(Atomic<T>& v, OC_HERE) { return atomic_add_return(1, v, where); }
+template <class T> T atomic_dec_return(Atomic<T>& v, OC_HERE) { return atomic_sub_return(1, v, where); }
+template <class T> T atomic_inc_return_relaxed(Atomic<T>& v, OC_HERE) { return atomic_add_return_relaxed(1, v, where); }
+template <class T> T atomic_dec_return_relaxed(Atomic<T>& v, OC_HERE) { return atomic_sub_return_relaxed(1, v, where); }
+/// atomic_dec_and_test(): fully ordered; true when the new value is 0.
+template <class T> bool atomic_dec_and_test(Atomic<T>& v, OC_HERE) { return atomic_sub_return(1, v, where) == 0; }
+template <class T, class V> bool atomic_sub_and_test(V i, Atomic<T>& v, OC_HERE) { return atomic_sub_return(i, v, where) == 0; }
+template <class T> bool atomic_inc_and_test(Atomic<T>& v, OC_HERE) { return atomic_add_return(1, v, where) == 0; }
+template <class T, class V> bool atomic_add_negative(V i, Atomic<T>& v, OC_HERE) { return atomic_add_return(i, v, where) < 0; }
+
+/// atomic_xchg(v, new) and its ordering forms; xchg(x, new) on any Atomic.
+template <class T, class V> T atomic_xchg(Atomic<T>& v, V n, OC_HERE) { return detail::ordered_rmw(v, RmwOp::Exchange, static_cast<T>(n), Ordering::Full, "atomic_xchg", where); }
+template <class T, class V> T atomic_xchg_relaxed(Atomic<T>& v, V n, OC_HERE) { return detail::ordered_rmw(v, RmwOp::Exchange, static_cast<T>(n), Ordering::Relaxed, "atomic_xchg_relaxed", where); }
+template <class T, class V> T atomic_xchg_acquire(Atomic<T>& v, V n, OC_HERE) { return detail::ordered_rmw(v, RmwOp::Exchange, static_cast<T>(n), Ordering::Acquire, "atomic_xchg_acquire", where); }
+template <class T, class V> T atomic_xchg_release(Atomic<T>& v, V n, OC_HERE) { return detail::ordered_rmw(v, RmwOp::Exchange, static_cast<T>(n), Ordering::Release, "atomic_xchg_release", where); }
+template <class T, class V> T xchg(Atomic<T>& x, V n, OC_HERE) { return detail::ordered_rmw(x, RmwOp::Exchange, static_cast<T>(n), Ordering::Full, "xchg", where); }
+template <class T, class V> T xchg_relaxed(Atomic<T>& x, V n, OC_HERE) { return detail::ordered_rmw(x, RmwOp::Exchange, static_cast<T>(n), Ordering::Relaxed, "xchg_relaxed", where); }
+
+/// atomic_cmpxchg(v, old, new) / cmpxchg(x, old, new): returns the value read; fully ordered on
+/// success only. _relaxed/_acquire/_release as named.
+#define OC_CMPXCHG_FORM(fname, ord)                                                          \
+    template <class T, class O, class N> T fname(Atomic<T>& v, O old, N n, OC_HERE) {        \
+        T expected = static_cast<T>(old);                                                    \
+        detail::cmpxchg_impl(v, expected, static_cast<T>(n), ord, #fname, where);            \
+        return expected;                                                                     \
+    }
+OC_CMPXCHG_FORM(atomic_cmpxchg, Ordering::Full)
+OC_CMPXCHG_FORM(atomic_cmpxchg_relaxed, Ordering::Relaxed)
+OC_CMPXCHG_FORM(atomic_cmpxchg_acquire, Ordering::Acquire)
+OC_CMPXCHG_FORM(atomic_cmpxchg_release, Ordering::Release)
+OC_CMPXCHG_FORM(cmpxchg, Ordering::Full)
+OC_CMPXCHG_FORM(cmpxchg_relaxed, Ordering::Relaxed)
+OC_CMPXCHG_FORM(cmpxchg_acquire, Ordering::Acquire)
+OC_CMPXCHG_FORM(cmpxchg_release, Ordering::Release)
+#undef OC_CMPXCHG_FORM
+
+// ---- bitops (include/asm-generic/bitops/atomic.h, Documentation/atomic_bitops.txt) ----------
+
+inline long bit_mask(unsigned nr) { return 1L << nr; }
+/// set_bit/clear_bit/change_bit: void RMWs, unordered.
+inline void set_bit(unsigned nr, bitmap_t& addr, OC_HERE) { detail::void_rmw(addr, RmwOp::Or, bit_mask(nr), "set_bit", where); }
+inline void clear_bit(unsigned nr, bitmap_t& addr, OC_HERE) { detail::void_rmw(addr, RmwOp::And, ~bit_mask(nr), "clear_bit", where); }
+inline void change_bit(unsigned nr, bitmap_t& addr, OC_HERE) { detail::void_rmw(addr, RmwOp::Xor, bit_mask(nr), "change_bit", where); }
+/// test_bit: a relaxed load.
+inline bool test_bit(unsigned nr, const bitmap_t& addr, OC_HERE) {
+    PrimitiveScope s("test_bit", where);
+    return (addr.load(relaxed, where) & bit_mask(nr)) != 0;
+}
+inline bool test_bit_acquire(unsigned nr, const bitmap_t& addr, OC_HERE) {
+    PrimitiveScope s("test_bit_acquire", where);
+    return (addr.load(acquire, where) & bit_mask(nr)) != 0;
+}
+/// test_and_{set,clear,change}_bit: fully ordered, also when the bit was already in the wanted
+/// state (since v6.0, 415d83249709).
+inline bool test_and_set_bit(unsigned nr, bitmap_t& addr, OC_HERE) {
+    return (detail::ordered_rmw(addr, RmwOp::Or, bit_mask(nr), Ordering::Full, "test_and_set_bit", where) & bit_mask(nr)) != 0;
+}
+inline bool test_and_clear_bit(unsigned nr, bitmap_t& addr, OC_HERE) {
+    return (detail::ordered_rmw(addr, RmwOp::And, ~bit_mask(nr), Ordering::Full, "test_and_clear_bit", where) & bit_mask(nr)) != 0;
+}
+inline bool test_and_change_bit(unsigned nr, bitmap_t& addr, OC_HERE) {
+    return (detail::ordered_rmw(addr, RmwOp::Xor, bit_mask(nr), Ordering::Full, "test_and_change_bit", where) & bit_mask(nr)) != 0;
+}
+/// The generic test_and_set_bit before v6.0: an unordered early return when the bit is set.
+inline bool test_and_set_bit_pre_v6_0(unsigned nr, bitmap_t& addr, OC_HERE) {
+    PrimitiveScope s("test_and_set_bit", where);
+    if ((addr.load(relaxed, where) & bit_mask(nr)) != 0) return true;
+    return (detail::ordered_rmw(addr, RmwOp::Or, bit_mask(nr), Ordering::Full, "test_and_set_bit", where) & bit_mask(nr)) != 0;
+}
+/// test_and_set_bit_lock: acquire; clear_bit_unlock: release.
+inline bool test_and_set_bit_lock(unsigned nr, bitmap_t& addr, OC_HERE) {
+    return (detail::ordered_rmw(addr, RmwOp::Or, bit_mask(nr), Ordering::Acquire, "test_and_set_bit_lock", where) & bit_mask(nr)) != 0;
+}
+inline void clear_bit_unlock(unsigned nr, bitmap_t& addr, OC_HERE) {
+    detail::ordered_rmw(addr, RmwOp::And, ~bit_mask(nr), Ordering::Release, "clear_bit_unlock", where);
+}
+
+// ---- locks -----------------------------------------------------------------------------------
+
+/// spinlock_t: lock = acquire exchange loop; unlock = release store. Weaker than LKMM, whose
+/// locks also order unlock->lock on one CPU across different locks (possible false alarms).
+struct spinlock_t {
+    explicit spinlock_t(const char* name, OC_HERE) : word(name, 0, where) {}
+    Atomic<int> word;
+};
+inline void spin_lock(spinlock_t& l, OC_HERE) {
+    PrimitiveScope s("spin_lock", where);
+    while (l.word.exchange(1, acquire, where) != 0) spin_yield();
+}
+inline bool spin_trylock(spinlock_t& l, OC_HERE) {
+    PrimitiveScope s("spin_trylock", where);
+    int expected = 0;
+    return l.word.compare_exchange(expected, 1, acquire, relaxed, where);
+}
+inline void spin_unlock(spinlock_t& l, OC_HERE) {
+    PrimitiveScope s("spin_unlock", where);
+    l.word.store(0, release, where);
+}
+inline bool spin_is_locked(const spinlock_t& l, OC_HERE) {
+    PrimitiveScope s("spin_is_locked", where);
+    return l.word.load(relaxed, where) != 0;
+}
+
+/// struct mutex: the owner word; lock = acquire CAS loop, trylock = one acquire CAS,
+/// unlock = release store, mutex_is_locked = relaxed read of the owner (no ordering).
+struct mutex {
+    explicit mutex(const char* name, OC_HERE) : owner(name, 0, where) {}
+    Atomic<int> owner;
+};
+inline void mutex_lock(mutex& m, OC_HERE) {
+    PrimitiveScope s("mutex_lock", where);
+    const int me = static_cast<int>(runtime().engine().current_thread()) + 1;
+    for (;;) {
+        int expected = 0;
+        if (m.owner.compare_exchange(expected, me, acquire, relaxed, where)) return;
+        spin_yield();
+    }
+}
+inline bool mutex_trylock(mutex& m, OC_HERE) {
+    PrimitiveScope s("mutex_trylock", where);
+    int expected = 0;
+    return m.owner.compare_exchange(expected, static_cast<int>(runtime().engine().current_thread()) + 1, acquire,
+                                    relaxed, where);
+}
+inline void mutex_unlock(mutex& m, OC_HERE) {
+    PrimitiveScope s("mutex_unlock", where);
+    m.owner.store(0, release, where);
+}
+inline bool mutex_is_locked(const mutex& m, OC_HERE) {
+    PrimitiveScope s("mutex_is_locked", where);
+    return m.owner.load(relaxed, where) != 0;
+}
+
+// ---- llist (include/linux/llist.h), nodes as bits of the head word ---------------------------
+
+/// A lock-less list head. The model represents the list as the set of node numbers on it (bit
+/// n = node n), which is what the protocols observe (empty or not, who took which nodes).
+struct llist_head {
+    explicit llist_head(const char* name, long initial_nodes = 0, OC_HERE) : first(name, initial_nodes, where) {}
+    Atomic<long> first;
+};
+/// llist_add(node, head): cmpxchg loop, fully ordered on success; returns true if the list was empty.
+inline bool llist_add(unsigned node, llist_head& head, OC_HERE) {
+    PrimitiveScope s("llist_add", where);
+    long first = head.first.load(relaxed, where);  // READ_ONCE(head->first)
+    for (;;) {
+        long expected = first;
+        if (detail::cmpxchg_impl(head.first, expected, first | bit_mask(node), Ordering::Full, "llist_add", where))
+            return first == 0;
+        first = expected;
+        spin_yield();
+    }
+}
+/// llist_del_all(head): xchg(&head->first, NULL), fully ordered; returns the nodes taken.
+inline long llist_del_all(llist_head& head, OC_HERE) {
+    return detail::ordered_rmw(head.first, RmwOp::Exchange, 0L, Ordering::Full, "llist_del_all", where);
+}
+inline bool llist_empty(const llist_head& head, OC_HERE) {
+    PrimitiveScope s("llist_empty", where);
+    return head.first.load(relaxed, where) == 0;
+}
+
+// ---- static keys -----------------------------------------------------------------------------
+
+/// A static key: the enable count. static_branch_inc/dec serialise on jump_label_mutex and
+/// update the count fully ordered. Weaker than the kernel: text patching synchronises every CPU
+/// before inc returns (like membarrier), which C++11 cannot express.
+struct static_key {
+    explicit static_key(const char* name, OC_HERE) : enabled(name, 0, where), jump_label_mutex("jump_label_mutex", where) {}
+    Atomic<int> enabled;
+    mutex jump_label_mutex;
+};
+inline void static_branch_inc(static_key& key, OC_HERE) {
+    PrimitiveScope s("static_branch_inc", where);
+    mutex_lock(key.jump_label_mutex, where);
+    detail::ordered_rmw(key.enabled, RmwOp::Add, 1, Ordering::Full, "static_branch_inc", where);
+    mutex_unlock(key.jump_label_mutex, where);
+}
+inline void static_branch_dec(static_key& key, OC_HERE) {
+    PrimitiveScope s("static_branch_dec", where);
+    mutex_lock(key.jump_label_mutex, where);
+    const int old = detail::ordered_rmw(key.enabled, RmwOp::Sub, 1, Ordering::Full, "static_branch_dec", where);
+    require(old > 0, "static_branch_dec: the key count went negative", where);
+    mutex_unlock(key.jump_label_mutex, where);
+}
+/// static_branch_unlikely/likely(&key): not a memory access in the kernel (a patched jump); a
+/// relaxed load of the count here.
+inline bool static_branch_unlikely(const static_key& key, OC_HERE) {
+    PrimitiveScope s("static_branch_unlikely", where);
+    return key.enabled.load(relaxed, where) > 0;
+}
+inline bool static_branch_likely(const static_key& key, OC_HERE) {
+    PrimitiveScope s("static_branch_likely", where);
+    return key.enabled.load(relaxed, where) > 0;
+}
+
+// ---- workqueue -------------------------------------------------------------------------------
+
+/// A work item with its PENDING bit. schedule_work() claims PENDING (fully ordered xchg) and, on
+/// 0->1, queues one execution. One worker thread per item (run_worker) runs queued executions:
+/// each clears PENDING (F_rel; store 0; F_sc) and then runs the function. Executions still
+/// queued when every thread has finished run at quiescence, so liveness can be checked at the end.
+class Work {
+public:
+    Work(const char* name, std::function<void()> fn, SrcLoc where = SrcLoc::current());
+    Work(const Work&) = delete;
+    Work& operator=(const Work&) = delete;
+
+    /// schedule_work(): true iff this call claimed PENDING and queued an execution.
+    bool schedule(SrcLoc where);
+    /// The worker thread's body: `checks` times, run one queued execution if there is one.
+    void run_worker(unsigned checks, SrcLoc where);
+    /// Executions run so far (by the worker thread or at quiescence).
+    int executions() const { return executed_; }
+    /// Executions run at quiescence.
+    int executions_at_quiescence() const { return executed_at_quiescence_; }
+    const char* name() const { return name_; }
+
+private:
+    void execute_one(SrcLoc where);
+    static void drain(void* self);
+
+    const char* name_;
+    std::function<void()> fn_;
+    Atomic<int> pending_;
+    Atomic<int> queued_;        // executions queued so far (the worker pool's queue, as a count)
+    int executed_ = 0;          // worker-local
+    int executed_at_quiescence_ = 0;
+    int worker_thread_ = -1;
+    SrcLoc declared_;
+};
+inline bool schedule_work(Work& w, OC_HERE) { return w.schedule(where); }
+/// The body of a work item's worker thread: up to `checks` looks at its queue.
+inline void run_worker(Work& w, unsigned checks, OC_HERE) { w.run_worker(checks, where); }
+
+#undef OC_HERE
+}  // namespace oc::kernel

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+// The model API: a model is a struct with shared state (Atomic/Plain members), named threads
+// (member functions), observables (Reg, Observed locations), metrics and a bad_outcome()
+// predicate; its variants each carry a typed, justified expectation. Engine-neutral.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <functional>
+#include <new>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "checker/model/runtime.hpp"
+
+namespace oc {
+
+/// How often the bad outcome held over the explored executions (herd's words).
+enum class Verdict : std::uint8_t { Never, Sometimes, Always };
+
+/// An execution the engine stopped because the model broke a rule of the language.
+enum class EngineFailure : std::uint8_t { DataRace, Deadlock, Livelock, AssertFailed, UninitialisedAccess, Other };
+
+/// Either a verdict or an engine failure: what one exploration of a variant finds.
+using Finding = std::variant<Verdict, EngineFailure>;
+
+std::string_view to_string(Verdict v);
+std::string_view to_string(EngineFailure f);
+std::string to_string(const Finding& f);
+/// Parses "Never", "Sometimes", "Always", "DataRace", ... (case-sensitive); nullopt if unknown.
+std::optional<Finding> parse_finding(std::string_view s);
+
+/// The typed expectation of a variant, justified from the memory model.
+struct Expectation {
+    Finding memory_model = Verdict::Never;  ///< what C++20/RC11 says of the mapped program
+    /// Set when the engine cannot produce an execution RC11 allows (relacy-notes.md §4): what the
+    /// engine finds instead. The check then compares against this and reports a known limitation.
+    std::optional<Finding> engine;
+    std::string_view engine_note;
+    /// Set when the kernel memory model (LKMM) disagrees with the C++11 mapping.
+    std::optional<Verdict> lkmm;
+    std::string_view lkmm_note;
+    std::string_view why;  ///< the justification, from the memory model
+
+    /// What this engine must find for the check to pass.
+    Finding engine_answer() const { return engine ? *engine : memory_model; }
+
+    /// Marks a known engine limitation: RC11 says `memory_model`, the engine finds `found`.
+    Expectation engine_finds(Finding found, std::string_view note) const {
+        Expectation e = *this;
+        e.engine = found;
+        e.engine_note = note;
+        return e;
+    }
+    /// Records the LKMM answer where it differs from the C++11 mapping (a mapping blind spot).
+    Expectation under_lkmm(Verdict v, std::string_view note) const {
+        Expectation e = *this;
+        e.lkmm = v;
+        e.lkmm_note = note;
+        return e;
+    }
+};
+
+namespace expect {
+inline Expectation never(std::string_view why) { return Expectation{Verdict::Never, {}, {}, {}, {}, why}; }
+inline Expectation sometimes(std::string_view why) { return Expectation{Verdict::Sometimes, {}, {}, {}, {}, why}; }
+inline Expectation always(std::string_view why) { return Expectation{Verdict::Always, {}, {}, {}, {}, why}; }
+inline Expectation failure(EngineFailure f, std::string_view why) { return Expectation{f, {}, {}, {}, {}, why}; }
+}  // namespace expect
+
+/// A model thread: a name and a member function.
+template <class M>
+struct Thread {
+    const char* name;
+    void (M::*body)();
+};
+
+/// A running model, type-erased for the engine.
+class ModelInstance {
+public:
+    virtual ~ModelInstance() = default;
+    virtual void run_thread(unsigned index) = 0;
+    virtual bool bad_outcome() const = 0;
+};
+
+/// One variant of a model, ready to explore.
+struct VariantDef {
+    std::string model;      ///< e.g. "SB"
+    std::string name;       ///< e.g. "relaxed"
+    std::string summary;    ///< one line: what differs in this variant
+    Expectation expect;
+    std::vector<std::string> thread_names;
+    std::size_t instance_size = 0;
+    std::size_t instance_align = alignof(std::max_align_t);
+    /// Constructs the model (with this variant's configuration) in `storage`.
+    std::function<ModelInstance*(void* storage)> construct;
+
+    std::string id() const { return model + "/" + name; }
+    unsigned thread_count() const { return static_cast<unsigned>(thread_names.size()); }
+};
+
+/// One protocol and all its variants.
+struct ModelDef {
+    std::string name;
+    std::string family;      ///< "litmus", "seed"...
+    std::string description;
+    std::vector<VariantDef> variants;
+};
+
+namespace detail {
+template <class M, class Config>
+class Instance final : public ModelInstance {
+public:
+    explicit Instance(const Config& c) : model_(c) {}
+    void run_thread(unsigned index) override { (model_.*(M::threads[index].body))(); }
+    bool bad_outcome() const override { return model_.bad_outcome(); }
+
+private:
+    M model_;
+};
+}  // namespace detail
+
+/// A variant of model M built from M's configuration struct.
+template <class M>
+struct VariantSpec {
+    const char* name;
+    typename M::Config config;
+    Expectation expect;
+    const char* summary = "";
+};
+
+/// Defines a model from its struct M (with `Config`, `threads`, `bad_outcome()`) and variants.
+template <class M>
+ModelDef define(const char* name, const char* family, const char* description,
+                std::vector<VariantSpec<M>> variants) {
+    static_assert(M::threads.size() >= 2 && M::threads.size() <= max_threads, "a model has 2..max_threads threads");
+    ModelDef def{name, family, description, {}};
+    for (const auto& v : variants) {
+        VariantDef vd;
+        vd.model = name;
+        vd.name = v.name;
+        vd.summary = v.summary;
+        vd.expect = v.expect;
+        for (const auto& t : M::threads) vd.thread_names.emplace_back(t.name);
+        using I = detail::Instance<M, typename M::Config>;
+        vd.instance_size = sizeof(I);
+        vd.instance_align = alignof(I);
+        vd.construct = [config = v.config](void* storage) -> ModelInstance* { return new (storage) I(config); };
+        def.variants.push_back(std::move(vd));
+    }
+    return def;
+}
+
+}  // namespace oc

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT
+// C++11-level primitives a model is written with: atomics, plain shared variables (race-checked),
+// fences, registers (observed final values), metrics and assertions. Kernel primitives
+// (kernel.hpp) are built from these. Models never see the engine.
+#pragma once
+
+#include <source_location>
+#include <type_traits>
+
+#include "checker/model/runtime.hpp"
+
+namespace oc {
+
+inline constexpr MemoryOrder relaxed = MemoryOrder::Relaxed;
+inline constexpr MemoryOrder acquire = MemoryOrder::Acquire;
+inline constexpr MemoryOrder release = MemoryOrder::Release;
+inline constexpr MemoryOrder acq_rel = MemoryOrder::AcqRel;
+inline constexpr MemoryOrder seq_cst = MemoryOrder::SeqCst;
+
+/// Tag for shared locations whose final value belongs to the outcome (like herd's `x=1`).
+struct Observed {};
+inline constexpr Observed observed{};
+
+/// An atomic shared location holding an integral (or bool/enum) value.
+template <class T>
+class Atomic {
+    static_assert(std::is_integral_v<T> || std::is_enum_v<T>, "Atomic<T> holds integral values");
+
+public:
+    explicit Atomic(const char* name, T init = T{}, std::source_location where = std::source_location::current())
+        : name_(name), loc_(runtime().add_location(name, true, static_cast<Value>(init), where)) {}
+    Atomic(const char* name, T init, Observed, std::source_location where = std::source_location::current())
+        : Atomic(name, init, where) {
+        runtime().add_observable(ObservableSlot{name_, &Atomic::read_final, this});
+    }
+    Atomic(const Atomic&) = delete;
+    Atomic& operator=(const Atomic&) = delete;
+
+    T load(MemoryOrder mo, std::source_location where = std::source_location::current()) const {
+        return static_cast<T>(runtime().load(loc_, mo, where));
+    }
+    void store(T v, MemoryOrder mo, std::source_location where = std::source_location::current()) {
+        runtime().store(loc_, static_cast<Value>(v), mo, where);
+    }
+    T exchange(T v, MemoryOrder mo, std::source_location where = std::source_location::current()) {
+        return static_cast<T>(runtime().rmw(loc_, RmwOp::Exchange, static_cast<Value>(v), mo, where));
+    }
+    T fetch_add(T v, MemoryOrder mo, std::source_location where = std::source_location::current()) {
+        return static_cast<T>(runtime().rmw(loc_, RmwOp::Add, static_cast<Value>(v), mo, where));
+    }
+    T fetch_sub(T v, MemoryOrder mo, std::source_location where = std::source_location::current()) {
+        return static_cast<T>(runtime().rmw(loc_, RmwOp::Sub, static_cast<Value>(v), mo, where));
+    }
+    T fetch_and(T v, MemoryOrder mo, std::source_location where = std::source_location::current()) {
+        return static_cast<T>(runtime().rmw(loc_, RmwOp::And, static_cast<Value>(v), mo, where));
+    }
+    T fetch_or(T v, MemoryOrder mo, std::source_location where = std::source_location::current()) {
+        return static_cast<T>(runtime().rmw(loc_, RmwOp::Or, static_cast<Value>(v), mo, where));
+    }
+    T fetch_xor(T v, MemoryOrder mo, std::source_location where = std::source_location::current()) {
+        return static_cast<T>(runtime().rmw(loc_, RmwOp::Xor, static_cast<Value>(v), mo, where));
+    }
+    /// Strong compare-and-exchange (never fails spuriously).
+    bool compare_exchange(T& expected, T desired, MemoryOrder success, MemoryOrder failure,
+                          std::source_location where = std::source_location::current()) {
+        Value e = static_cast<Value>(expected);
+        const bool ok = runtime().cas(loc_, e, static_cast<Value>(desired), success, failure, where);
+        expected = static_cast<T>(e);
+        return ok;
+    }
+    /// The value after every thread finished (only in bad_outcome() and final-state code).
+    T final() const { return static_cast<T>(runtime().final_value(loc_, true)); }
+    const char* name() const { return name_; }
+
+private:
+    static Value read_final(const void* self) {
+        return static_cast<Value>(static_cast<const Atomic*>(self)->final());
+    }
+    const char* name_;
+    LocationId loc_;
+};
+
+/// A plain (non-atomic) shared variable. Two accesses not ordered by happens-before, at least
+/// one a write, are a data race, reported by the engine.
+template <class T>
+class Plain {
+    static_assert(std::is_integral_v<T> || std::is_enum_v<T>, "Plain<T> holds integral values");
+
+public:
+    explicit Plain(const char* name, T init = T{}, std::source_location where = std::source_location::current())
+        : name_(name), loc_(runtime().add_location(name, false, static_cast<Value>(init), where)) {}
+    Plain(const char* name, T init, Observed, std::source_location where = std::source_location::current())
+        : Plain(name, init, where) {
+        runtime().add_observable(ObservableSlot{name_, &Plain::read_final, this});
+    }
+    Plain(const Plain&) = delete;
+    Plain& operator=(const Plain&) = delete;
+
+    T read(std::source_location where = std::source_location::current()) const {
+        return static_cast<T>(runtime().plain_read(loc_, where));
+    }
+    void write(T v, std::source_location where = std::source_location::current()) {
+        runtime().plain_write(loc_, static_cast<Value>(v), where);
+    }
+    T final() const { return static_cast<T>(runtime().final_value(loc_, false)); }
+    const char* name() const { return name_; }
+
+private:
+    static Value read_final(const void* self) {
+        return static_cast<Value>(static_cast<const Plain*>(self)->final());
+    }
+    const char* name_;
+    LocationId loc_;
+};
+
+/// A thread-local register whose final value is part of the outcome (LKMM's `0:r0`).
+class Reg {
+public:
+    explicit Reg(const char* name, Value init = 0) : name_(name), value_(init) {
+        runtime().add_observable(ObservableSlot{name_, &Reg::read, this});
+    }
+    Reg(const Reg&) = delete;
+    Reg& operator=(Value v) {
+        value_ = v;
+        return *this;
+    }
+    Reg& operator=(const Reg& other) {
+        value_ = other.value_;
+        return *this;
+    }
+    operator Value() const { return value_; }
+    Value value() const { return value_; }
+    const char* name() const { return name_; }
+
+private:
+    static Value read(const void* self) { return static_cast<const Reg*>(self)->value_; }
+    const char* name_;
+    Value value_;
+};
+
+/// A per-execution count (works queued, RMWs issued...). Not shared memory: bumping it is
+/// bookkeeping, invisible to the engine. Reported as min/max over all executions.
+class Metric {
+public:
+    explicit Metric(const char* name) : name_(name) { runtime().add_metric(MetricSlot{name_, &value_}); }
+    Metric(const Metric&) = delete;
+    Metric& operator=(const Metric&) = delete;
+    Metric& operator+=(Value v) {
+        value_ += v;
+        return *this;
+    }
+    Metric& operator++() {
+        ++value_;
+        return *this;
+    }
+    Value value() const { return value_; }
+
+private:
+    const char* name_;
+    Value value_ = 0;
+};
+
+/// A C++11 fence (atomic_thread_fence).
+inline void fence(MemoryOrder mo, std::source_location where = std::source_location::current()) {
+    runtime().fence(mo, where);
+}
+
+/// Spin-loop hint; every spin loop in a model must call it (bounds the exploration).
+inline void spin_yield() { runtime().yield(); }
+
+/// A model assertion: a violation ends the execution as an AssertFailed engine failure.
+inline void require(bool condition, const char* message,
+                    std::source_location where = std::source_location::current()) {
+    if (!condition) runtime().fail(message, where);
+}
+
+/// Groups the events of one kernel-primitive call (RAII), so traces show `set_bit(map)` as
+/// one operation even where it maps to several C++11 events.
+class PrimitiveScope {
+public:
+    PrimitiveScope(const char* name, std::source_location where) { runtime().begin_primitive(name, where); }
+    ~PrimitiveScope() { runtime().end_primitive(); }
+    PrimitiveScope(const PrimitiveScope&) = delete;
+    PrimitiveScope& operator=(const PrimitiveScope&) = delete;
+};
+
+}  // namespace oc

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+// The seam between models and an exploration engine: the Engine interface a backend implements,
+// and the Runtime that primitives call (it records every event into the execution graph).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <source_location>
+#include <string>
+#include <vector>
+
+#include "traces/execution_graph.hpp"
+
+namespace oc {
+
+/// Largest number of model threads (work-item workers included) a model may have.
+inline constexpr unsigned max_threads = 6;
+
+/// A stored value together with the event that wrote it. Every write is tagged, so every read
+/// knows exactly which write it read from, even when two writes store the same value.
+struct Tagged {
+    Value value = 0;
+    std::uint64_t writer = 0;  ///< pack(EventId) of the writing event
+};
+
+constexpr std::uint64_t pack(EventId id) { return (std::uint64_t{id.thread} << 32) | id.index; }
+constexpr EventId unpack(std::uint64_t bits) {
+    return EventId{static_cast<std::uint16_t>(bits >> 32), static_cast<std::uint32_t>(bits & 0xffffffffu)};
+}
+
+enum class RmwOp : std::uint8_t { Exchange, Add, Sub, And, Or, Xor };
+
+/// What a model-checking backend provides. Every call that touches shared memory may be a
+/// scheduling point. Implementations: checker/relacy/ (Relacy's exhaustive scheduler).
+class Engine {
+public:
+    virtual ~Engine() = default;
+    virtual void create_atomic(LocationId loc, Tagged init) = 0;
+    virtual void create_plain(LocationId loc, Tagged init) = 0;
+    virtual Tagged load(LocationId loc, MemoryOrder order) = 0;
+    virtual void store(LocationId loc, Tagged v, MemoryOrder order) = 0;
+    /// Returns the old value; the new one is `old OP operand` (operand.writer tags the write).
+    virtual Tagged rmw(LocationId loc, RmwOp op, Tagged operand, MemoryOrder order) = 0;
+    /// Strong CAS on the value only. On failure `expected` receives the current value and tag.
+    virtual bool cas(LocationId loc, Tagged& expected, Tagged desired, MemoryOrder success,
+                     MemoryOrder failure) = 0;
+    virtual void fence(MemoryOrder order) = 0;
+    /// Plain (non-atomic) accesses: the engine reports a data race when two are unordered by hb.
+    virtual Tagged plain_read(LocationId loc) = 0;
+    virtual void plain_write(LocationId loc, Tagged v) = 0;
+    /// A spin-loop hint: lets other threads run and bounds the loop's exploration.
+    virtual void yield() = 0;
+    /// Ends the execution with an assertion failure. Does not return.
+    [[noreturn]] virtual void fail(const char* message) = 0;
+    /// Index of the running model thread.
+    virtual unsigned current_thread() = 0;
+    /// Brackets host-side bookkeeping (recording, folding) so that it allocates outside the
+    /// engine's own checked heap.
+    virtual void enter_host() = 0;
+    virtual void leave_host() = 0;
+};
+
+/// Where in an execution the runtime is.
+enum class Phase : std::uint8_t { Init, Threads, Quiescence, Final };
+
+class Runtime;
+/// The runtime of the execution being explored (one per process at a time).
+Runtime& runtime();
+
+/// An observable: a named final-state value (register or location) outcome sets speak about.
+struct ObservableSlot {
+    const char* name;
+    Value (*read)(const void* self);
+    const void* self;
+};
+
+/// A per-execution counter a model bumps; reported as min/max over executions.
+struct MetricSlot {
+    const char* name;
+    const Value* value;
+};
+
+/// Pending work run at quiescence, after every thread has finished (see kernel.hpp Work).
+struct QuiescenceHook {
+    void (*run)(void* self);
+    void* self;
+};
+
+/// Records events as primitives execute and hands them to the engine. Owned by the backend.
+class Runtime {
+public:
+    explicit Runtime(Engine& engine);
+
+    Engine& engine() { return engine_; }
+    Phase phase() const { return phase_; }
+
+    // ---- lifecycle (backend) ----
+    /// Starts a new execution: clears events, keeps capacity and location names.
+    void begin_execution(const std::vector<std::string>& thread_names);
+    void set_phase(Phase p) { phase_ = p; }
+    /// The graph recorded so far in this execution.
+    const ExecutionGraph& graph() const { return graph_; }
+    const std::vector<ObservableSlot>& observables() const { return observables_; }
+    const std::vector<MetricSlot>& metrics() const { return metrics_; }
+    /// Runs every registered quiescence hook (in registration order) in phase Quiescence.
+    void run_quiescence_hooks();
+    /// The message of the last require() that failed in this execution, if any.
+    const std::string& failure_message() const { return failure_message_; }
+    /// Describes the accesses each thread was about to make (for engine-failure reports).
+    std::string pending_accesses() const;
+
+    // ---- used by primitives ----
+    LocationId add_location(const char* name, bool atomic, Value init, std::source_location where);
+    void add_observable(ObservableSlot slot);
+    void add_metric(MetricSlot slot);
+    void add_quiescence_hook(QuiescenceHook hook);
+
+    Value load(LocationId loc, MemoryOrder order, std::source_location where);
+    void store(LocationId loc, Value v, MemoryOrder order, std::source_location where);
+    Value rmw(LocationId loc, RmwOp op, Value operand, MemoryOrder order, std::source_location where);
+    bool cas(LocationId loc, Value& expected, Value desired, MemoryOrder success, MemoryOrder failure,
+             std::source_location where);
+    void fence(MemoryOrder order, std::source_location where);
+    Value plain_read(LocationId loc, std::source_location where);
+    void plain_write(LocationId loc, Value v, std::source_location where);
+    void yield();
+    [[noreturn]] void fail(const char* message, std::source_location where);
+    /// Reads a location's final value without recording an event (phase Final only).
+    Value final_value(LocationId loc, bool atomic);
+
+    /// Groups the events of one kernel-primitive call; nested calls keep the outermost name/spot.
+    void begin_primitive(const char* name, std::source_location where);
+    void end_primitive();
+
+    /// Per-thread state for smp_mb__before_atomic()/smp_mb__after_atomic(), which order only
+    /// together with an adjacent void RMW. Every recorded event clears both flags.
+    struct Adjacency {
+        bool before_armed = false;         ///< smp_mb__before_atomic() waits for the next op
+        std::source_location before_where;
+        bool after_void_rmw = false;       ///< the last op of this thread was a void RMW
+    };
+    Adjacency& adjacency() { return adjacency_.at(graph_thread()); }
+
+private:
+    struct ThreadState {
+        const char* primitive = "";
+        SourceSpot where;
+        unsigned depth = 0;
+        std::uint32_t op = 0;
+        // the access the thread is about to make (valid while `pending`)
+        bool pending = false;
+        LocationId pending_loc = 0;
+        bool pending_write = false;
+        SourceSpot pending_where;
+    };
+
+    std::uint16_t graph_thread();
+    ThreadState& state();
+    Event make_event(EventKind kind, MemoryOrder order, std::source_location where);
+    EventId next_id();
+    void record(Event e);
+    void set_pending(LocationId loc, bool write, std::source_location where);
+
+    Engine& engine_;
+    Phase phase_ = Phase::Init;
+    ExecutionGraph graph_;
+    std::uint32_t step_ = 0;
+    std::size_t next_location_ = 0;
+    std::vector<bool> atomic_location_;
+    std::array<ThreadState, max_threads + 1> threads_{};  // [0] init, [t+1] model thread t
+    std::array<Adjacency, max_threads + 1> adjacency_{};
+    std::uint16_t quiescence_thread_ = 0;
+    std::vector<ObservableSlot> observables_;
+    std::vector<MetricSlot> metrics_;
+    std::vector<QuiescenceHook> hooks_;
+    std::string failure_message_;
+
+public:
+    /// The graph thread that quiescence work is attributed to (set by Work before running it).
+    void set_quiescence_thread(unsigned model_thread) {
+        quiescence_thread_ = EventId::of_model_thread(model_thread);
+    }
+};
+
+/// Installs `rt` as the current runtime for its lifetime (backend use).
+class RuntimeInstallation {
+public:
+    explicit RuntimeInstallation(Runtime& rt);
+    ~RuntimeInstallation();
+    RuntimeInstallation(const RuntimeInstallation&) = delete;
+    RuntimeInstallation& operator=(const RuntimeInstallation&) = delete;
+};
+
+}  // namespace oc

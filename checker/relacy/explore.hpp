@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+// Runs one variant under Relacy's scheduler. This header is Relacy-free; explore.cpp is the only
+// translation unit of the project that includes <relacy/relacy.hpp>.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checker/model/model.hpp"
+#include "traces/execution_graph.hpp"
+
+namespace oc {
+
+/// Which of the engine's searches to run.
+enum class SearchKind : std::uint8_t {
+    Full,    ///< exhaustive DFS over every scheduling and stale-read decision
+    Bound,   ///< the same DFS with at most `context_bound` preemptions per execution
+    Random,  ///< `random_executions` random executions
+};
+
+struct ExploreOptions {
+    SearchKind search = SearchKind::Full;
+    std::uint64_t max_executions = 0;      ///< 0: no limit (Full/Bound); cut short when reached
+    double timeout_seconds = 0;            ///< 0: none; cut short when exceeded (checked per execution)
+    unsigned context_bound = 2;            ///< preemptions per execution (Bound)
+    std::uint64_t random_executions = 100000;  ///< executions drawn by Random
+};
+
+/// The final state of one completed execution.
+struct FinalState {
+    bool bad_outcome = false;
+    std::vector<Value> observables;  ///< in the order of ExploreResult::observable_names
+    std::vector<Value> metrics;      ///< in the order of ExploreResult::metric_names
+};
+
+/// Receives every completed execution. Called inside the exploration, between two executions'
+/// steps; it may allocate (the backend brackets it as host code) but must not throw.
+using ExecutionSink = std::function<void(const ExecutionGraph&, const FinalState&)>;
+
+struct ExploreResult {
+    std::uint64_t executions = 0;    ///< executions run to the end (the failing one excluded)
+    bool completed = false;          ///< the search ran to its natural end
+    bool cut_short = false;          ///< a budget or the timeout stopped it
+    std::optional<EngineFailure> failure;
+    std::string failure_detail;      ///< what the engine said, and where
+    ExecutionGraph failure_graph;    ///< the execution that failed, up to the failing step
+    std::vector<std::string> observable_names;
+    std::vector<std::string> metric_names;
+    std::string replay;              ///< engine decision string of the failing execution
+    double seconds = 0;
+};
+
+/// Explores `variant` and feeds each completed execution to `sink`. Throws std::runtime_error
+/// for a model the engine cannot run (too many threads or locations, model too large).
+ExploreResult explore(const VariantDef& variant, const ExploreOptions& options, const ExecutionSink& sink);
+
+/// Largest number of shared locations one model may declare.
+inline constexpr unsigned max_locations = 64;
+
+}  // namespace oc

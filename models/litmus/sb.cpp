@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+// SB (store buffering): each thread writes its own flag, then reads the other's.
+// Bad outcome: both reads see 0 (herd: exists (0:r0=0 /\ 1:r1=0)).
+#include "checker/model/primitives.hpp"
+#include "checker/model/model.hpp"
+#include "models/catalogue.hpp"
+
+namespace oc::models {
+namespace {
+
+struct Sb {
+    struct Config {
+        MemoryOrder write = relaxed;
+        MemoryOrder read = relaxed;
+        bool fence0 = false;  ///< F_sc between P0's write and read
+        bool fence1 = false;
+    };
+    explicit Sb(const Config& c) : cfg(c) {}
+    const Config cfg;
+
+    Atomic<int> x{"x", 0};
+    Atomic<int> y{"y", 0};
+    Reg r0{"0:r0"};
+    Reg r1{"1:r1"};
+
+    void p0() {
+        x.store(1, cfg.write);
+        if (cfg.fence0) fence(seq_cst);
+        r0 = y.load(cfg.read);
+    }
+    void p1() {
+        y.store(1, cfg.write);
+        if (cfg.fence1) fence(seq_cst);
+        r1 = x.load(cfg.read);
+    }
+    bool bad_outcome() const { return r0 == 0 && r1 == 0; }
+    static constexpr std::array<Thread<Sb>, 2> threads{{{"P0", &Sb::p0}, {"P1", &Sb::p1}}};
+};
+
+}  // namespace
+
+ModelDef sb() {
+    using C = Sb::Config;
+    return define<Sb>("SB", "litmus", "store buffering: W x; R y || W y; R x", {
+        {"relaxed", C{},
+         expect::sometimes("Relaxed accesses impose no order between a thread's write and its later read "
+                           "of another location: both reads may take the initial writes (RC11 allows it).")},
+        {"fenced", C{relaxed, relaxed, true, true},
+         expect::never("SC fences between each write and read: the two fences are ordered in psc, so the "
+                       "read after the later fence must see the write before the earlier one.")},
+        {"one_fence", C{relaxed, relaxed, true, false},
+         expect::sometimes("A single SC fence orders nothing against the other thread's unfenced "
+                           "accesses: psc has no cycle with one fence.")},
+    });
+}
+
+}  // namespace oc::models

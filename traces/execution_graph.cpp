@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+#include "traces/execution_graph.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace oc {
+
+std::string_view short_name(MemoryOrder order) {
+    switch (order) {
+    case MemoryOrder::NonAtomic: return "na";
+    case MemoryOrder::Relaxed: return "rlx";
+    case MemoryOrder::Acquire: return "acq";
+    case MemoryOrder::Release: return "rel";
+    case MemoryOrder::AcqRel: return "acqrel";
+    case MemoryOrder::SeqCst: return "sc";
+    }
+    return "?";
+}
+
+std::string_view short_name(EventKind kind) {
+    switch (kind) {
+    case EventKind::Read: return "R";
+    case EventKind::Write: return "W";
+    case EventKind::Rmw: return "U";
+    case EventKind::Fence: return "F";
+    }
+    return "?";
+}
+
+LocationId ExecutionGraph::add_location(std::string name) {
+    location_names_.push_back(std::move(name));
+    co_.emplace_back();
+    return static_cast<LocationId>(location_names_.size() - 1);
+}
+
+void ExecutionGraph::set_thread_names(std::vector<std::string> names) {
+    thread_names_.assign(1, "init");
+    for (auto& n : names) thread_names_.push_back(std::move(n));
+    threads_.resize(thread_names_.size());
+}
+
+EventId ExecutionGraph::append(Event e) {
+    if (e.id.thread >= threads_.size()) throw std::out_of_range("ExecutionGraph::append: no such thread");
+    auto& t = threads_[e.id.thread];
+    e.id.index = static_cast<std::uint32_t>(t.size());
+    if (e.is_write()) {
+        if (!e.location || *e.location >= co_.size())
+            throw std::out_of_range("ExecutionGraph::append: write without a declared location");
+        co_[*e.location].push_back(e.id);
+    }
+    t.push_back(e);
+    return e.id;
+}
+
+void ExecutionGraph::set_co(LocationId loc, std::vector<EventId> order) { co_.at(loc) = std::move(order); }
+
+void ExecutionGraph::clear_events() {
+    for (auto& t : threads_) t.clear();
+    for (auto& c : co_) c.clear();
+}
+
+std::vector<EventId> ExecutionGraph::events() const {
+    std::vector<EventId> out;
+    out.reserve(size());
+    for (const auto& t : threads_)
+        for (const auto& e : t) out.push_back(e.id);
+    return out;
+}
+
+std::size_t ExecutionGraph::size() const {
+    std::size_t n = 0;
+    for (const auto& t : threads_) n += t.size();
+    return n;
+}
+
+std::vector<EventId> ExecutionGraph::in_execution_order() const {
+    std::vector<EventId> out = events();
+    std::stable_sort(out.begin(), out.end(), [this](EventId a, EventId b) {
+        const Event& ea = event(a);
+        const Event& eb = event(b);
+        if (ea.step != eb.step) return ea.step < eb.step;
+        return a < b;
+    });
+    return out;
+}
+
+std::string to_string(const ExecutionGraph& g, EventId id) {
+    return g.thread_name(id.thread) + "." + std::to_string(id.index);
+}
+
+std::string event_label(const ExecutionGraph& g, const Event& e) {
+    std::string s(short_name(e.kind));
+    s += '.';
+    s += short_name(e.order);
+    if (!e.location) return s;
+    s += ' ';
+    s += g.location_name(*e.location);
+    switch (e.kind) {
+    case EventKind::Read: s += '=' + std::to_string(e.read_value); break;
+    case EventKind::Write: s += '=' + std::to_string(e.written_value); break;
+    case EventKind::Rmw:
+        s += ' ' + std::to_string(e.read_value) + "->" + std::to_string(e.written_value);
+        break;
+    case EventKind::Fence: break;
+    }
+    return s;
+}
+
+}  // namespace oc

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+// The execution graph of one explored execution: events per thread (po is position), rf on each
+// read, co per location. Primary facts only; derived relations live in relations.hpp.
+#pragma once
+
+#include <compare>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace oc {
+
+using Value = std::int64_t;
+using LocationId = std::uint16_t;
+
+/// C++11 memory orders, plus NonAtomic for plain (racy-checked) accesses.
+enum class MemoryOrder : std::uint8_t { NonAtomic, Relaxed, Acquire, Release, AcqRel, SeqCst };
+
+/// Short suffix used in labels: "na", "rlx", "acq", "rel", "acqrel", "sc".
+std::string_view short_name(MemoryOrder order);
+
+/// True for acquire, acq_rel and seq_cst.
+constexpr bool is_acquire(MemoryOrder o) {
+    return o == MemoryOrder::Acquire || o == MemoryOrder::AcqRel || o == MemoryOrder::SeqCst;
+}
+/// True for release, acq_rel and seq_cst.
+constexpr bool is_release(MemoryOrder o) {
+    return o == MemoryOrder::Release || o == MemoryOrder::AcqRel || o == MemoryOrder::SeqCst;
+}
+
+/// A position in the graph, GenMC-style: (thread, index in program order).
+/// Graph thread 0 holds the initialisation writes; graph thread k >= 1 is model thread k-1.
+struct EventId {
+    std::uint16_t thread = 0;
+    std::uint32_t index = 0;
+    auto operator<=>(const EventId&) const = default;
+    static constexpr std::uint16_t init_thread = 0;
+    /// The graph thread of model thread t.
+    static constexpr std::uint16_t of_model_thread(unsigned t) { return static_cast<std::uint16_t>(t + 1); }
+};
+
+/// The closed set of event kinds. An RMW is one event that both reads and writes.
+/// A CAS that fails is a Read (it writes nothing). Lock/unlock are not separate kinds: a
+/// spin_lock is the RMW/write events on its lock word, grouped by `primitive`.
+enum class EventKind : std::uint8_t { Read, Write, Rmw, Fence };
+
+std::string_view short_name(EventKind kind);  // "R", "W", "U", "F"
+
+/// Where an event came from in the model source.
+struct SourceSpot {
+    const char* file = "";
+    std::uint32_t line = 0;
+    auto operator<=>(const SourceSpot&) const = default;
+};
+
+struct Event {
+    EventId id;
+    EventKind kind = EventKind::Write;
+    MemoryOrder order = MemoryOrder::Relaxed;
+    std::optional<LocationId> location;      ///< unset for fences
+    Value read_value = 0;                    ///< value read (Read, Rmw)
+    Value written_value = 0;                 ///< value written (Write, Rmw)
+    std::optional<EventId> reads_from;       ///< set iff kind is Read or Rmw
+    std::uint32_t step = 0;                  ///< position in the interleaving the engine ran (init: 0)
+    SourceSpot where;
+    /// The kernel primitive this event belongs to ("set_bit", "spin_lock", "READ_ONCE") and the
+    /// number of that primitive call within its thread; events of one call share `op`.
+    const char* primitive = "";
+    std::uint32_t op = 0;
+    /// True for events run at quiescence (pending work drained after every thread finished).
+    bool at_quiescence = false;
+
+    bool is_read() const { return kind == EventKind::Read || kind == EventKind::Rmw; }
+    bool is_write() const { return kind == EventKind::Write || kind == EventKind::Rmw; }
+    bool is_fence() const { return kind == EventKind::Fence; }
+    friend bool operator==(const Event&, const Event&) = default;
+};
+
+/// One execution. A value type: built once by the recorder, then read through the const API.
+class ExecutionGraph {
+public:
+    ExecutionGraph() = default;
+
+    // ---- building (used by the recorder and by tests that hand-build graphs) ----
+    /// Declares a location; returns its id. Names appear in traces and figures.
+    LocationId add_location(std::string name);
+    /// Declares the model threads (graph threads 1..n); graph thread 0 is "init".
+    void set_thread_names(std::vector<std::string> names);
+    /// Appends `e` to the po of e.id.thread; sets e.id.index. Writes are appended to co of
+    /// their location (the engine's modification order is execution order). Returns the id.
+    EventId append(Event e);
+    /// Overrides the coherence order of one location (hand-built graphs, tests).
+    void set_co(LocationId loc, std::vector<EventId> order);
+    /// Drops every event; keeps locations' and threads' names and capacity.
+    void clear_events();
+
+    // ---- queries ----
+    std::size_t thread_count() const { return threads_.size(); }      ///< including init
+    const std::vector<Event>& thread(std::size_t t) const { return threads_.at(t); }
+    const Event& event(EventId id) const { return threads_.at(id.thread).at(id.index); }
+    bool contains(EventId id) const {
+        return id.thread < threads_.size() && id.index < threads_[id.thread].size();
+    }
+    std::size_t location_count() const { return location_names_.size(); }
+    const std::string& location_name(LocationId loc) const { return location_names_.at(loc); }
+    /// "init" for graph thread 0, else the model's thread name.
+    const std::string& thread_name(std::size_t t) const { return thread_names_.at(t); }
+    /// The coherence (modification) order of a location, init write first.
+    const std::vector<EventId>& co(LocationId loc) const { return co_.at(loc); }
+    /// All events, sorted by EventId.
+    std::vector<EventId> events() const;
+    /// The write a read took its value from (rf^-1).
+    std::optional<EventId> rf_pred(EventId read) const { return event(read).reads_from; }
+    /// Total number of events, init included.
+    std::size_t size() const;
+    /// Events in the order the engine executed them (by step; init first).
+    std::vector<EventId> in_execution_order() const;
+
+    friend bool operator==(const ExecutionGraph&, const ExecutionGraph&) = default;
+
+private:
+    std::vector<std::string> location_names_;
+    std::vector<std::string> thread_names_{"init"};
+    std::vector<std::vector<Event>> threads_{1};
+    std::vector<std::vector<EventId>> co_;
+};
+
+/// "init.0", "P0.3": thread name, dot, index.
+std::string to_string(const ExecutionGraph& g, EventId id);
+
+/// One-line label of an event: `W.rel flag=1` / `R.acq flag=1` / `U.sc x 0->1` / `F.sc`.
+std::string event_label(const ExecutionGraph& g, const Event& e);
+
+}  // namespace oc
