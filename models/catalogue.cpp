@@ -6,6 +6,16 @@ namespace oc::models {
 std::vector<ModelDef> catalogue() {
     return {
         sb(),
+        mp(),
+        lb(),
+        iriw(),
+        wrc(),
+        two_plus_two_w(),
+        r(),
+        s(),
+        corr(),
+        isa2(),
+        r_shrinker_bit(),
     };
 }
 

@@ -13,5 +13,15 @@ std::vector<ModelDef> catalogue();
 
 // One function per model file.
 ModelDef sb();
+ModelDef mp();
+ModelDef lb();
+ModelDef iriw();
+ModelDef wrc();
+ModelDef two_plus_two_w();
+ModelDef r();
+ModelDef s();
+ModelDef corr();
+ModelDef isa2();
+ModelDef r_shrinker_bit();
 
 }  // namespace oc::models

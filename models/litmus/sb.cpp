@@ -44,13 +44,22 @@ ModelDef sb() {
     return define<Sb>("SB", "litmus", "store buffering: W x; R y || W y; R x", {
         {"relaxed", C{},
          expect::sometimes("Relaxed accesses impose no order between a thread's write and its later read "
-                           "of another location: both reads may take the initial writes (RC11 allows it).")},
+                           "of another location: both reads may take the initial writes (RC11 allows it)."),
+         "all accesses relaxed"},
+        {"rel_acq", C{release, acquire, false, false},
+         expect::sometimes("Release writes and acquire reads order nothing here: an sw edge needs a read that "
+                           "reads from a release write, and in the bad outcome both reads read the initial "
+                           "writes, so hb is just sb and no coherence or SC axiom is violated (RC11 allows it)."),
+         "release writes, acquire reads"},
         {"fenced", C{relaxed, relaxed, true, true},
-         expect::never("SC fences between each write and read: the two fences are ordered in psc, so the "
-                       "read after the later fence must see the write before the earlier one.")},
+         expect::never("With both reads 0, F0 ->sb R y ->fr W y ->sb F1 puts F0 before F1 in psc "
+                       "([F_sc];hb;eco;hb;[F_sc]), and F1 ->sb R x ->fr W x ->sb F0 puts F1 before F0: a psc "
+                       "cycle, which the SC axiom forbids."),
+         "relaxed accesses; F_sc between the write and the read in both threads"},
         {"one_fence", C{relaxed, relaxed, true, false},
          expect::sometimes("A single SC fence orders nothing against the other thread's unfenced "
-                           "accesses: psc has no cycle with one fence.")},
+                           "accesses: psc has no cycle with one fence."),
+         "F_sc in P0 only (remove one fence from fenced)"},
     });
 }
 

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""End-to-end checks of the ordercheck command line: exit codes, usage errors, output formats."""
+import json
+import subprocess
+import sys
+
+exe = sys.argv[1]
+failures = 0
+passed = 0
+
+
+def run(*args):
+    p = subprocess.run([exe, *args], capture_output=True, text=True, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+def expect(name, cond, detail=""):
+    global failures, passed
+    if cond:
+        passed += 1
+    else:
+        failures += 1
+        print(f"FAIL {name}: {detail}")
+
+
+code, out, err = run("check", "no-such-model")
+expect("unknown id exits 2", code == 2, f"code {code}")
+expect("unknown id is named", "'no-such-model'" in err, err)
+expect("known ids are listed", "SB/relaxed" in err, err)
+
+code, out, err = run("check")
+expect("check without ids exits 2", code == 2, f"code {code}")
+
+code, out, err = run("check", "SB", "--search", "sideways")
+expect("bad --search exits 2", code == 2 and "--search" in err, f"{code} {err}")
+
+code, out, err = run("check", "SB", "--max-executions", "many")
+expect("bad number exits 2", code == 2, f"{code} {err}")
+
+code, out, err = run("frobnicate")
+expect("unknown command exits 2", code == 2, f"{code} {err}")
+
+code, out, err = run("check", "SB/relaxed")
+expect("SB/relaxed passes", code == 0, f"{code} {out}{err}")
+expect("no engine chatter on stdout", out.startswith("ordercheck "), out[:200])
+expect("row says exhaustive", "exhaustive" in out, out)
+
+code, out, err = run("check", "SB/fenced", "--max-executions", "3")
+expect("a budget that cuts the search exits 3", code == 3, f"{code} {out}")
+expect("cut short is said", "cut short" in out and "incomplete" in out, out)
+
+code, out, err = run("check", "SB/relaxed", "--search", "random", "--random-executions", "500")
+expect("random search finds SB's witness", code == 0 and "sampled" in out, f"{code} {out}")
+
+code, out, err = run("check", "SB/fenced", "--search", "random", "--random-executions", "50")
+expect("random search never proves Never", code == 3, f"{code} {out}")
+
+code, out, err = run("check", "SB", "--format", "json")
+try:
+    doc = json.loads(out)
+    expect("json: schema", doc["schema"] == "ordercheck-report" and doc["schema_version"] == 1)
+    expect("json: engine named", doc["engine"]["name"] == "relacy" and doc["engine"]["search"] == "full")
+    expect("json: variants", len(doc["variants"]) >= 3 and all(v["status"] == "pass" for v in doc["variants"]))
+    expect("json: exit code", doc["exit_code"] == 0 and code == 0)
+except (ValueError, KeyError) as e:
+    expect("json parses", False, f"{e}: {out[:300]}")
+
+code, out, err = run("list")
+expect("list exits 0", code == 0 and "SB/relaxed" in out, f"{code}")
+
+print(f"{passed} passed, {failures} failed")
+sys.exit(1 if failures else 0)
