@@ -1,0 +1,65 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# One entry point: installs missing Debian packages, builds, and runs.
+#   ./ordercheck.sh check      build, then `ordercheck check --all` (the verdict table)
+#   ./ordercheck.sh test       build, then the test suite (and the ASan+UBSan suite when asked)
+#   ./ordercheck.sh run ARGS   build, then `ordercheck ARGS`
+set -eu
+cd "$(dirname "$0")"
+
+sh scripts/setup-debian.sh
+
+build() {  # build DIR [meson options...]
+    dir=$1
+    shift
+    if [ ! -f "$dir/build.ninja" ]; then
+        meson setup "$dir" "$@" >/dev/null
+    fi
+    ninja -C "$dir" >/dev/null
+}
+
+summary() {  # summary DIR: the doctest and meson counts as one closing line
+    python3 - "$1" <<'PY'
+import json, re, sys
+passed = failed = 0
+for line in open(sys.argv[1] + "/meson-logs/testlog.json"):
+    t = json.loads(line)
+    ok = t["result"] == "OK"
+    m = re.search(r"test cases:\s*(\d+) \|\s*(\d+) passed \|\s*(\d+) failed", t.get("stdout", ""))
+    if m:
+        passed += int(m.group(2)); failed += int(m.group(3))
+    else:
+        passed += ok; failed += not ok
+print(f"{sys.argv[1]}: {passed} passed, {failed} failed")
+PY
+}
+
+cmd=${1:-check}
+[ $# -gt 0 ] && shift
+case "$cmd" in
+check)
+    build build
+    exec ./build/checker/cli/ordercheck check --all "$@"
+    ;;
+run)
+    build build
+    exec ./build/checker/cli/ordercheck "$@"
+    ;;
+test)
+    build build
+    meson test -C build --print-errorlogs "$@"
+    summary build
+    if [ "${ORDERCHECK_SANITIZE:-0}" = 1 ]; then
+        # Relacy replaces operator new with malloc (alloc/dealloc "mismatch" by design) and leaks
+        # its fibre stacks per exploration (relacy-notes.md §2.6); the other checks stay on.
+        build build-asan -Db_sanitize=address,undefined -Dbuildtype=debugoptimized
+        ASAN_OPTIONS=detect_leaks=0:alloc_dealloc_mismatch=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+            meson test -C build-asan --print-errorlogs "$@"
+        summary build-asan
+    fi
+    ;;
+*)
+    echo "usage: ./ordercheck.sh check|test|run ARGS..." >&2
+    exit 2
+    ;;
+esac

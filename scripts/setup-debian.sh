@@ -1,0 +1,26 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Installs what ordercheck needs from Debian 12 packages, only if something is missing.
+set -eu
+
+PACKAGES="g++ meson ninja-build pkg-config python3 relacy-dev libboost-graph-dev \
+libboost-program-options-dev doctest-dev nlohmann-json3-dev graphviz"
+
+missing=""
+for p in $PACKAGES; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing="$missing $p"
+    fi
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "ordercheck setup: missing Debian packages:$missing" >&2
+    echo "run as root (or: sudo apt-get install$missing)" >&2
+    exit 2
+fi
+echo "ordercheck setup: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null
