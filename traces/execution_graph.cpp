@@ -85,6 +85,43 @@ std::vector<EventId> ExecutionGraph::in_execution_order() const {
     return out;
 }
 
+namespace {
+/// FNV-1a over 64-bit words.
+class Fnv {
+public:
+    void add(std::uint64_t v) {
+        for (int i = 0; i < 8; ++i) {
+            h_ ^= (v >> (8 * i)) & 0xffu;
+            h_ *= 0x100000001b3ull;
+        }
+    }
+    std::uint64_t value() const { return h_; }
+
+private:
+    std::uint64_t h_ = 0xcbf29ce484222325ull;
+};
+std::uint64_t word(EventId id) { return (std::uint64_t{id.thread} << 32) | id.index; }
+}  // namespace
+
+std::uint64_t canonical_hash(const ExecutionGraph& g) {
+    Fnv h;
+    for (std::size_t t = 0; t < g.thread_count(); ++t) {
+        h.add(0xfeedull ^ t);
+        for (const Event& e : g.thread(t)) {
+            h.add(static_cast<std::uint64_t>(e.kind) | static_cast<std::uint64_t>(e.order) << 8 |
+                  static_cast<std::uint64_t>(e.location ? *e.location + 1 : 0) << 16);
+            h.add(static_cast<std::uint64_t>(e.read_value));
+            h.add(static_cast<std::uint64_t>(e.written_value));
+            h.add(e.reads_from ? word(*e.reads_from) : ~0ull);
+        }
+    }
+    for (std::size_t loc = 0; loc < g.location_count(); ++loc) {
+        h.add(0xc0ull ^ loc);
+        for (EventId w : g.co(static_cast<LocationId>(loc))) h.add(word(w));
+    }
+    return h.value();
+}
+
 std::string to_string(const ExecutionGraph& g, EventId id) {
     return g.thread_name(id.thread) + "." + std::to_string(id.index);
 }

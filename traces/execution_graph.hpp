@@ -127,6 +127,11 @@ private:
     std::vector<std::vector<EventId>> co_;
 };
 
+/// A hash of what makes an execution: every event's position, kind, order, location, values and
+/// rf source, and each location's coherence order. Interleavings that differ only in the order
+/// of independent steps hash the same (the step numbers are left out).
+std::uint64_t canonical_hash(const ExecutionGraph& g);
+
 /// "init.0", "P0.3": thread name, dot, index.
 std::string to_string(const ExecutionGraph& g, EventId id);
 

@@ -54,12 +54,23 @@ std::string format_text(const std::vector<Report>& reports, const RunSettings& s
     for (const auto& r : reports) id_width = std::max(id_width, r.id.size());
     id_width += 2;
     out << pad("variant", id_width) << pad("expected", 14) << pad("verdict", 14) << pad("exploration", 15)
-        << pad("executions", 12) << pad("time", 10) << "status\n";
+        << pad("executions", 12) << pad("distinct", 10) << pad("time", 10) << "status\n";
     std::size_t passed = 0, failed = 0, incomplete = 0;
     for (const auto& r : reports) {
         out << pad(r.id, id_width) << pad(to_string(r.expect.engine_answer()), 14) << pad(finding_text(r), 14)
             << pad(std::string(to_string(r.exploration)), 15) << pad(std::to_string(r.executions), 12)
-            << pad(seconds_text(r.seconds), 10) << to_string(r.status) << '\n';
+            << pad(std::to_string(r.distinct_executions), 10) << pad(seconds_text(r.seconds), 10)
+            << to_string(r.status) << '\n';
+        if (r.rejected > 0) {
+            out << "    REJECTED " << r.rejected << " execution(s) the engine reported are not RC11-consistent and "
+                << "were not counted" << (r.expect.engine_inconsistency_note.empty()
+                                              ? std::string(": an engine or capture defect")
+                                              : " (known engine defect: " +
+                                                    std::string(r.expect.engine_inconsistency_note) + ")")
+                << "; the first:\n";
+            std::istringstream lines(r.first_rejection);
+            for (std::string line; std::getline(lines, line);) out << "      " << line << '\n';
+        }
         if (r.expect.engine)
             out << "    engine limitation: RC11 says " << to_string(r.expect.memory_model) << "; this engine finds "
                 << to_string(*r.expect.engine) << " (" << r.expect.engine_note << ")\n";
@@ -111,6 +122,9 @@ std::string format_json(const std::vector<Report>& reports, const RunSettings& s
         v["status"] = r.status == Status::Pass ? "pass" : r.status == Status::Fail ? "fail" : "incomplete";
         v["executions"] = r.executions;
         v["positive"] = r.positive;
+        v["distinct_executions"] = r.distinct_executions;
+        v["rejected_executions"] = r.rejected;
+        v["first_rejection"] = r.rejected > 0 ? json(r.first_rejection) : json(nullptr);
         v["negative"] = r.negative();
         v["seconds"] = r.seconds;
         v["observables"] = r.observable_names;

@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
+
+#include "traces/consistency.hpp"
 
 namespace oc {
 
@@ -51,8 +54,28 @@ Report check(const VariantDef& variant, const CheckOptions& options) {
     std::vector<Value> min_metric, max_metric;
     std::uint64_t positive = 0, executions = 0;
     std::optional<ExecutionGraph> witness;
+    // Every distinct execution graph, and whether it is RC11-consistent. Certifying each distinct
+    // graph once certifies every execution: consistency is a property of the graph.
+    std::unordered_map<std::uint64_t, bool> distinct;
+    const bool certify = options.certify && options.explore.capture;
 
     const ExecutionSink sink = [&](const ExecutionGraph& graph, const FinalState& state) {
+        if (options.explore.capture) {
+            auto [it, fresh] = distinct.try_emplace(canonical_hash(graph), true);
+            if (fresh && certify) {
+                if (auto violation = check_rc11(graph)) {
+                    it->second = false;
+                    if (!report.rejected_graph) {
+                        report.first_rejection = describe(graph, *violation);
+                        report.rejected_graph = graph;
+                    }
+                }
+            }
+            if (!it->second) {
+                ++report.rejected;
+                return;
+            }
+        }
         ++executions;
         if (state.bad_outcome) {
             ++positive;
@@ -79,6 +102,8 @@ Report check(const VariantDef& variant, const CheckOptions& options) {
 
     report.executions = executions;
     report.positive = positive;
+    report.distinct_executions = static_cast<std::uint64_t>(
+        std::count_if(distinct.begin(), distinct.end(), [](const auto& d) { return d.second; }));
     report.seconds = r.seconds;
     report.observable_names = r.observable_names;
     for (auto& [values, rec] : outcomes) report.outcomes.push_back(rec);
@@ -106,6 +131,9 @@ Report check(const VariantDef& variant, const CheckOptions& options) {
         report.witness = std::move(witness);
     }
     report.status = judge(report.finding, report.expect, report.exploration);
+    // An inconsistent execution is an engine or capture defect: the report cannot be trusted
+    // unless the model declares the engine's known defect.
+    if (report.rejected > 0 && report.expect.engine_inconsistency_note.empty()) report.status = Status::Fail;
     return report;
 }
 

@@ -54,6 +54,11 @@ struct Report {
     Status status = Status::Incomplete;
     std::uint64_t executions = 0;     ///< completed executions explored
     std::uint64_t positive = 0;       ///< ... in which the bad outcome held
+    std::uint64_t distinct_executions = 0;  ///< distinct execution graphs among them (canonical_hash)
+    /// Executions the engine reported that are not RC11-consistent: rejected, not counted above.
+    std::uint64_t rejected = 0;
+    std::string first_rejection;      ///< the axiom and cycle of the first rejected execution
+    std::optional<ExecutionGraph> rejected_graph;  ///< that execution
     std::vector<std::string> observable_names;
     std::vector<OutcomeRecord> outcomes;  ///< sorted by values
     std::vector<MetricRange> metrics;
@@ -70,6 +75,8 @@ struct Report {
 
 struct CheckOptions {
     ExploreOptions explore;
+    /// Check every execution against the RC11 axioms before it counts (needs capture).
+    bool certify = true;
 };
 
 /// Explores `variant` and judges the result against its expectation.

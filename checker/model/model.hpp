@@ -44,6 +44,9 @@ struct Expectation {
     std::optional<Verdict> lkmm;
     std::string_view lkmm_note;
     std::string_view why;  ///< the justification, from the memory model
+    /// Set when the engine is known to report executions RC11 forbids for this program (Relacy:
+    /// SC fences against SC accesses); certification rejects them and the check still passes.
+    std::string_view engine_inconsistency_note;
 
     /// What this engine must find for the check to pass.
     Finding engine_answer() const { return engine ? *engine : memory_model; }
@@ -53,6 +56,12 @@ struct Expectation {
         Expectation e = *this;
         e.engine = found;
         e.engine_note = note;
+        return e;
+    }
+    /// Marks a program on which the engine is known to report RC11-inconsistent executions.
+    Expectation engine_reports_inconsistent(std::string_view note) const {
+        Expectation e = *this;
+        e.engine_inconsistency_note = note;
         return e;
     }
     /// Records the LKMM answer where it differs from the C++11 mapping (a mapping blind spot).
@@ -65,10 +74,10 @@ struct Expectation {
 };
 
 namespace expect {
-inline Expectation never(std::string_view why) { return Expectation{Verdict::Never, {}, {}, {}, {}, why}; }
-inline Expectation sometimes(std::string_view why) { return Expectation{Verdict::Sometimes, {}, {}, {}, {}, why}; }
-inline Expectation always(std::string_view why) { return Expectation{Verdict::Always, {}, {}, {}, {}, why}; }
-inline Expectation failure(EngineFailure f, std::string_view why) { return Expectation{f, {}, {}, {}, {}, why}; }
+inline Expectation never(std::string_view why) { return Expectation{Verdict::Never, {}, {}, {}, {}, why, {}}; }
+inline Expectation sometimes(std::string_view why) { return Expectation{Verdict::Sometimes, {}, {}, {}, {}, why, {}}; }
+inline Expectation always(std::string_view why) { return Expectation{Verdict::Always, {}, {}, {}, {}, why, {}}; }
+inline Expectation failure(EngineFailure f, std::string_view why) { return Expectation{f, {}, {}, {}, {}, why, {}}; }
 }  // namespace expect
 
 /// A model thread: a name and a member function.

@@ -68,7 +68,7 @@ Runtime::ThreadState& Runtime::state() { return threads_.at(graph_thread()); }
 
 EventId Runtime::next_id() {
     const std::uint16_t t = graph_thread();
-    return EventId{t, static_cast<std::uint32_t>(graph_.thread(t).size())};
+    return EventId{t, threads_.at(t).next_index};
 }
 
 Event Runtime::make_event(EventKind kind, MemoryOrder order, std::source_location where) {
@@ -90,12 +90,14 @@ Event Runtime::make_event(EventKind kind, MemoryOrder order, std::source_locatio
 }
 
 void Runtime::record(Event e) {
-    HostScope host(engine_);
     e.step = phase_ == Phase::Init ? 0 : ++step_;
     state().pending = false;
     Adjacency& a = adjacency_.at(e.id.thread);
     a.before_armed = false;
     a.after_void_rmw = false;
+    ++threads_.at(e.id.thread).next_index;
+    if (!capture_) return;
+    HostScope host(engine_);
     graph_.append(e);
 }
 
@@ -215,8 +217,10 @@ bool Runtime::cas(LocationId loc, Value& expected, Value desired, MemoryOrder su
     if (ok) {
         // An RMW reads the co-latest write (the engine appends writes to co in execution order and
         // no other thread ran between the CAS and this point).
-        const auto& co = graph_.co(loc);
-        e.reads_from = co.empty() ? std::optional<EventId>{} : co.back();
+        if (capture_) {
+            const auto& co = graph_.co(loc);
+            e.reads_from = co.empty() ? std::optional<EventId>{} : co.back();
+        }
         e.read_value = expected;
         e.written_value = desired;
     } else {

@@ -98,6 +98,8 @@ public:
     /// Starts a new execution: clears events, keeps capacity and location names.
     void begin_execution(const std::vector<std::string>& thread_names);
     void set_phase(Phase p) { phase_ = p; }
+    /// With capture off, no event is recorded (no graph, no witness): for measuring its cost.
+    void set_capture(bool on) { capture_ = on; }
     /// The graph recorded so far in this execution.
     const ExecutionGraph& graph() const { return graph_; }
     const std::vector<ObservableSlot>& observables() const { return observables_; }
@@ -147,6 +149,7 @@ private:
         SourceSpot where;
         unsigned depth = 0;
         std::uint32_t op = 0;
+        std::uint32_t next_index = 0;  ///< po index of the thread's next event
         // the access the thread is about to make (valid while `pending`)
         bool pending = false;
         LocationId pending_loc = 0;
@@ -163,6 +166,7 @@ private:
 
     Engine& engine_;
     Phase phase_ = Phase::Init;
+    bool capture_ = true;
     ExecutionGraph graph_;
     std::uint32_t step_ = 0;
     std::size_t next_location_ = 0;

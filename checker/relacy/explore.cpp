@@ -312,6 +312,7 @@ ExploreResult explore(const VariantDef& variant, const ExploreOptions& options, 
 
     RelacyEngine engine;
     Runtime runtime(engine);
+    runtime.set_capture(options.capture);
     RuntimeInstallation installation(runtime);
     g = Exploration{};
     g.variant = &variant;

@@ -27,6 +27,7 @@ struct ExploreOptions {
     double timeout_seconds = 0;            ///< 0: none; cut short when exceeded (checked per execution)
     unsigned context_bound = 2;            ///< preemptions per execution (Bound)
     std::uint64_t random_executions = 100000;  ///< executions drawn by Random
+    bool capture = true;                   ///< record execution graphs (off only to measure its cost)
 };
 
 /// The final state of one completed execution.

@@ -14,6 +14,7 @@ struct Sb {
         MemoryOrder read = relaxed;
         bool fence0 = false;  ///< F_sc between P0's write and read
         bool fence1 = false;
+        bool sc0 = false;     ///< P0's write and read are seq_cst accesses (overrides write/read)
     };
     explicit Sb(const Config& c) : cfg(c) {}
     const Config cfg;
@@ -24,9 +25,9 @@ struct Sb {
     Reg r1{"1:r1"};
 
     void p0() {
-        x.store(1, cfg.write);
+        x.store(1, cfg.sc0 ? seq_cst : cfg.write);
         if (cfg.fence0) fence(seq_cst);
-        r0 = y.load(cfg.read);
+        r0 = y.load(cfg.sc0 ? seq_cst : cfg.read);
     }
     void p1() {
         y.store(1, cfg.write);
@@ -60,6 +61,14 @@ ModelDef sb() {
          expect::sometimes("A single SC fence orders nothing against the other thread's unfenced "
                            "accesses: psc has no cycle with one fence."),
          "F_sc in P0 only (remove one fence from fenced)"},
+        {"sc_vs_fence", C{relaxed, relaxed, false, true, true},
+         expect::never("P0: W_sc x; R_sc y. P1: W_rlx y; F_sc; R_rlx x. With both reads 0, psc relates "
+                       "W x -> R y (sb between SC events), R y -> F1 (R y ->fr W y ->sb F1), and F1 -> W x "
+                       "(F1 ->sb R x ->fr W x): a cycle, which the SC axiom forbids (C++11, C++20 and RC11 "
+                       "all forbid the outcome).")
+             .engine_reports_inconsistent("Relacy does not relate SC fences to SC accesses "
+                                          "(relacy-notes.md §4.2 row 6); certification rejects those executions"),
+         "seq_cst accesses in P0 against F_sc between relaxed accesses in P1"},
     });
 }
 

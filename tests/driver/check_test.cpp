@@ -131,3 +131,43 @@ TEST_SUITE("driver") {
         CHECK(one.size() == 1);
     }
 }
+
+TEST_SUITE("certification") {
+    TEST_CASE("Relacy's SC-fence-vs-SC-access outcome is rejected by RC11 certification") {
+        const auto models = models::catalogue();
+        const VariantDef& v = variant(models, "SB/sc_vs_fence");
+        CheckOptions raw;
+        raw.certify = false;
+        const Report uncertified = check(v, raw);
+        CHECK(uncertified.finding == Finding{Verdict::Sometimes});  // the engine's false positive
+        CHECK(uncertified.rejected == 0);
+
+        const Report certified = check(v, CheckOptions{});
+        CHECK(certified.finding == Finding{Verdict::Never});
+        CHECK(certified.rejected > 0);
+        CHECK(certified.first_rejection.find("sc") != std::string::npos);
+        REQUIRE(certified.rejected_graph);
+        CHECK(certified.status == Status::Pass);  // the variant declares the engine's known defect
+        CHECK(certified.executions + certified.rejected == uncertified.executions);
+    }
+
+    TEST_CASE("an unexpected inconsistent execution fails the check") {
+        const auto models = models::catalogue();
+        VariantDef v = variant(models, "SB/sc_vs_fence");
+        v.expect.engine_inconsistency_note = {};
+        const Report r = check(v, CheckOptions{});
+        CHECK(r.finding == Finding{Verdict::Never});
+        CHECK(r.status == Status::Fail);
+    }
+
+    TEST_CASE("every execution of the calibration suite is RC11-consistent") {
+        for (const auto& m : models::catalogue())
+            for (const auto& v : m.variants) {
+                if (!v.expect.engine_inconsistency_note.empty()) continue;
+                const Report r = check(v, CheckOptions{});
+                CAPTURE(r.id);
+                CHECK(r.rejected == 0);
+                CHECK(r.status == Status::Pass);
+            }
+    }
+}
