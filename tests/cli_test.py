@@ -69,5 +69,40 @@ except (ValueError, KeyError) as e:
 code, out, err = run("list")
 expect("list exits 0", code == 0 and "SB/relaxed" in out, f"{code}")
 
+import os
+import tempfile
+
+with tempfile.TemporaryDirectory() as tmp:
+    out_dir = os.path.join(tmp, "sb")
+    code, out, err = run("explain", "SB/relaxed", "--out", out_dir)
+    expect("explain exits 0", code == 0, f"{code} {err}")
+    for name in ("witness.dot", "witness.txt", "interleaving.txt", "interleaving.svg", "witness.json"):
+        expect(f"explain wrote {name}", os.path.exists(os.path.join(out_dir, name)))
+    trace = open(os.path.join(out_dir, "witness.txt")).read()
+    expect("both SB reads take rf from the initial writes",
+           trace.count("rf init.") == 2 and "R.rlx y=0" in trace and "R.rlx x=0" in trace, trace)
+
+    # nothing a user wrote is overwritten
+    mine = os.path.join(tmp, "mine")
+    os.makedirs(mine)
+    with open(os.path.join(mine, "witness.txt"), "w") as f:
+        f.write("my notes")
+    code, out, err = run("explain", "SB/relaxed", "--out", mine)
+    expect("explain refuses a directory with files", code == 2 and "--force" in err, f"{code} {err}")
+    expect("the user's file is intact", open(os.path.join(mine, "witness.txt")).read() == "my notes")
+
+    code, out, err = run("explain", "SB/fenced", "--out", os.path.join(tmp, "none"))
+    expect("explain of a Never variant says there is no witness",
+           code == 0 and "no bad outcome" in out and "exhaustive" in out, f"{code} {out}")
+    expect("... and draws nothing", not os.path.exists(os.path.join(tmp, "none", "witness.dot")))
+    code, out, err = run("explain", "SB/fenced", "--out", os.path.join(tmp, "any"), "--any")
+    expect("--any draws a representative execution",
+           code == 0 and os.path.exists(os.path.join(tmp, "any", "witness.dot")), f"{code} {out}")
+
+    code, out, err = run("explain", "SB/relaxed", "--out", os.path.join(tmp, "x"), "--show", "po,zz")
+    expect("unknown relation in --show exits 2", code == 2 and "zz" in err, f"{code} {err}")
+    code, out, err = run("explain", "SB", "--out", os.path.join(tmp, "y"))
+    expect("explain of a whole model exits 2", code == 2, f"{code} {err}")
+
 print(f"{passed} passed, {failures} failed")
 sys.exit(1 if failures else 0)

@@ -69,10 +69,17 @@ std::string to_interleaving_svg(const ExecutionGraph& g) {
         out += "<rect x=\"" + num(x) + "\" y=\"" + num(top) + "\" width=\"" + num(w) + "\" height=\"" +
                num(header_height) + "\" fill=\"#e8e8f0\" stroke=\"#888888\"/>\n";
         out += text_element(x + cell_padding, top + 16, g.thread_name(c + 1), "font-weight=\"bold\"");
-        out += line_element(x + w / 2, rows_top, x + w / 2, rows_top + body_height, "stroke=\"#dddddd\"");
     }
+    for (std::size_t c = 0; c <= columns; ++c)  // lane borders
+        out += line_element(left[c], rows_top, left[c], rows_top + body_height, "stroke=\"#dddddd\"");
 
-    std::map<EventId, std::pair<std::size_t, int>> placed;  // event -> (column, row centre y)
+    struct Placement {
+        std::size_t column;
+        int y;            // row centre
+        int text_left;    // where the cell text starts and ends
+        int text_right;
+    };
+    std::map<EventId, Placement> placed;
     int y = rows_top;
     bool quiescent = false;
     for (const InterleavingRow& r : rows) {
@@ -85,7 +92,9 @@ std::string to_interleaving_svg(const ExecutionGraph& g) {
         quiescent = quiescent || r.at_quiescence;
         const std::size_t c = r.thread - 1;
         out += text_element(left[c] + cell_padding, y + 14, r.cell);
-        for (EventId e : r.events) placed[e] = {c, y + row_height / 2};
+        const int text_left = left[c] + cell_padding;
+        const int text_right = text_left + static_cast<int>(r.cell.size()) * char_width;
+        for (EventId e : r.events) placed[e] = {c, y + row_height / 2, text_left, text_right};
         y += row_height;
     }
 
@@ -93,13 +102,14 @@ std::string to_interleaving_svg(const ExecutionGraph& g) {
         for (EventId e : r.events) {
             const auto src = g.rf_pred(e);
             if (!src || !placed.contains(*src)) continue;  // init writes are in the summary line
-            const auto [from_col, from_y] = placed.at(*src);
-            const auto [to_col, to_y] = placed.at(e);
-            if (from_col == to_col) continue;
-            const bool rightwards = from_col < to_col;
-            const int x1 = rightwards ? left[from_col + 1] - 4 : left[from_col] + 4;
-            const int x2 = rightwards ? left[to_col] + 4 : left[to_col + 1] - 4;
-            out += line_element(x1, from_y, x2, to_y,
+            const Placement& from = placed.at(*src);
+            const Placement& to = placed.at(e);
+            if (from.column == to.column) continue;
+            // From the end of the writer's text to the start of the reader's, or mirrored.
+            const bool rightwards = from.column < to.column;
+            const int x1 = rightwards ? from.text_right + 4 : from.text_left - 4;
+            const int x2 = rightwards ? to.text_left - 4 : to.text_right + 4;
+            out += line_element(x1, from.y, x2, to.y,
                                 "stroke=\"red\" stroke-opacity=\"0.7\" marker-end=\"url(#rf-arrow)\"");
         }
     }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "checker/cli/catalogue_select.hpp"
+#include "checker/cli/explain.hpp"
 #include "checker/cli/format.hpp"
 #include "checker/driver/check.hpp"
 #include "checker/version.hpp"
@@ -23,6 +24,7 @@ constexpr const char* usage_text =
     "commands:\n"
     "  list [--markdown]              models, variants and their expectations\n"
     "  check [ID...|--all] [options]  explore variants and judge each verdict against its expectation\n"
+    "  explain ID --out DIR [options] draw the variant's witness: DOT, SVG, text trace, interleaving, JSON\n"
     "\n"
     "An ID is a variant (SB/relaxed) or a model (SB: all its variants).\n"
     "\n"
@@ -128,6 +130,64 @@ int cmd_check(const std::vector<std::string>& args) {
     return cli::exit_code(reports);
 }
 
+int cmd_explain(const std::vector<std::string>& args) {
+    po::options_description opts("explain options");
+    std::string out, show = "po,rf,co,fr";
+    opts.add_options()
+        ("out", po::value(&out), "directory to write into (created; must be empty unless --force)")
+        ("show", po::value(&show)->default_value("po,rf,co,fr"), "relations to draw: po,rf,co,fr,sw,hb,eco")
+        ("any", "when there is no witness, draw the first execution explored instead")
+        ("force", "write into a directory that already holds files (replacing witness.* and interleaving.*)")
+        ("help,h", "this help");
+    po::options_description hidden;
+    hidden.add_options()("id", po::value<std::vector<std::string>>(), "variant id");
+    po::options_description all;
+    all.add(opts).add(hidden);
+    po::positional_options_description pos;
+    pos.add("id", -1);
+    po::variables_map vm;
+    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+    po::notify(vm);
+    if (vm.count("help")) {
+        std::cout << "usage: ordercheck explain ID --out DIR [--show po,rf,co,fr,sw,hb] [--any] [--force]\n" << opts;
+        return cli::exit_ok;
+    }
+    std::vector<std::string> ids;
+    if (vm.count("id")) ids = vm["id"].as<std::vector<std::string>>();
+    if (ids.size() != 1) return usage_error("explain needs exactly one variant id");
+    if (out.empty()) return usage_error("explain needs --out DIR");
+    cli::ExplainOptions eo;
+    try {
+        eo.show = RelationSet::parse(show);
+    } catch (const std::invalid_argument& e) {
+        return usage_error(std::string("--show: ") + e.what());
+    }
+    eo.any = vm.count("any") != 0;
+    eo.force = vm.count("force") != 0;
+
+    const auto models = models::catalogue();
+    std::string error;
+    const auto selected = cli::select_variants(models, ids, error);
+    if (!error.empty()) {
+        std::cerr << "ordercheck: " << error;
+        return cli::exit_usage;
+    }
+    if (selected.size() != 1) return usage_error("explain draws one variant; '" + ids[0] + "' names a model");
+    CheckOptions options;
+    options.keep_first_execution = eo.any;
+    const Report report = check(*selected.front(), options);
+    cli::ExplainResult result;
+    try {
+        result = cli::explain(report, eo, out);
+    } catch (const std::exception& e) {
+        std::cerr << "ordercheck: " << e.what() << '\n';
+        return cli::exit_usage;
+    }
+    for (const auto& m : result.messages) std::cout << m << '\n';
+    for (const auto& p : result.written) std::cout << "  wrote " << p.string() << '\n';
+    return cli::exit_ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -138,6 +198,7 @@ int main(int argc, char** argv) {
     try {
         if (command == "list") return cmd_list(args);
         if (command == "check") return cmd_check(args);
+        if (command == "explain") return cmd_explain(args);
         if (command == "--version" || command == "version") {
             std::cout << "ordercheck " << version << '\n';
             return cli::exit_ok;

@@ -77,6 +77,7 @@ Report check(const VariantDef& variant, const CheckOptions& options) {
             }
         }
         ++executions;
+        if (options.keep_first_execution && !report.first_execution) report.first_execution = graph;
         if (state.bad_outcome) {
             ++positive;
             if (!witness) witness = graph;

@@ -64,6 +64,8 @@ struct Report {
     std::vector<MetricRange> metrics;
     /// The first execution with the bad outcome, or the execution the engine stopped on.
     std::optional<ExecutionGraph> witness;
+    /// The first execution explored (kept when CheckOptions::keep_first_execution is set).
+    std::optional<ExecutionGraph> first_execution;
     std::string failure_detail;
     std::string replay;
     double seconds = 0;
@@ -77,6 +79,8 @@ struct CheckOptions {
     ExploreOptions explore;
     /// Check every execution against the RC11 axioms before it counts (needs capture).
     bool certify = true;
+    /// Keep the first (certified) execution in Report::first_execution.
+    bool keep_first_execution = false;
 };
 
 /// Explores `variant` and judges the result against its expectation.

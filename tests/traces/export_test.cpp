@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: MIT
+#include "traces/export.hpp"
+
+#include "tests/traces/graph_builder.hpp"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <stdexcept>
+
+using namespace oc;
+using oc::test::GraphBuilder;
+
+namespace {
+
+ExportOptions sb_options() {
+    ExportOptions options;
+    options.title = "SB+poonceonces";
+    options.highlighted = {EventId{1, 1}, EventId{2, 1}};  // the two reads of 0: the bad outcome
+    return options;
+}
+
+const char* const sb_dot = R"dot(digraph execution {
+  graph [fontname="Helvetica", label="SB+poonceonces", labelloc=t];
+  node [fontname="Helvetica", fontsize=10, shape=box, style=rounded];
+  edge [fontname="Helvetica", fontsize=9];
+  subgraph cluster_0 {
+    label="init";
+    e0_0 [label="W.na x=0"];
+    e0_1 [label="W.na y=0"];
+  }
+  subgraph cluster_1 {
+    label="P0";
+    e1_0 [label="W.rlx x=1\n[WRITE_ONCE, sb.cpp:31]"];
+    e1_1 [label="R.rlx y=0\n[READ_ONCE, sb.cpp:32]", style="rounded,filled", fillcolor="lightpink"];
+  }
+  subgraph cluster_2 {
+    label="P1";
+    e2_0 [label="W.rlx y=1\n[WRITE_ONCE, sb.cpp:36]"];
+    e2_1 [label="R.rlx x=0\n[READ_ONCE, sb.cpp:37]", style="rounded,filled", fillcolor="lightpink"];
+  }
+  e0_0 -> e0_1 [color="black"];
+  e0_1 -> e1_0 [color="black"];
+  e0_1 -> e2_0 [color="black"];
+  e1_0 -> e1_1 [color="black"];
+  e2_0 -> e2_1 [color="black"];
+  e0_0 -> e2_1 [color="red", fontcolor="red", label="rf", constraint=false];
+  e0_1 -> e1_1 [color="red", fontcolor="red", label="rf", constraint=false];
+  e0_0 -> e1_0 [color="blue", fontcolor="blue", label="co", constraint=false];
+  e0_1 -> e2_0 [color="blue", fontcolor="blue", label="co", constraint=false];
+  e1_1 -> e2_0 [color="darkorange", fontcolor="darkorange", label="fr", constraint=false];
+  e2_1 -> e1_0 [color="darkorange", fontcolor="darkorange", label="fr", constraint=false];
+}
+)dot";
+
+const char* const sb_trace =
+    "init.0  W.na x=0\n"
+    "init.1  W.na y=0\n"
+    "P0.0    W.rlx x=1             [WRITE_ONCE litmus/sb.cpp:31]\n"
+    "P0.1    R.rlx y=0  rf init.1  [READ_ONCE litmus/sb.cpp:32]\n"
+    "P1.0    W.rlx y=1             [WRITE_ONCE litmus/sb.cpp:36]\n"
+    "P1.1    R.rlx x=0  rf init.0  [READ_ONCE litmus/sb.cpp:37]\n"
+    "co x: init.0 P0.0\n"
+    "co y: init.1 P1.0\n";
+
+const char* const sb_interleaving =
+    "init: x=0 y=0\n"
+    "P0                   P1\n"
+    "------------------   ------------------\n"
+    "WRITE_ONCE(x) := 1\n"
+    "                     WRITE_ONCE(y) := 1\n"
+    "READ_ONCE(y) = 0\n"
+    "                     READ_ONCE(x) = 0\n";
+
+}  // namespace
+
+TEST_SUITE("traces") {
+
+TEST_CASE("RelationSet parses names and rejects unknown ones clearly") {
+    CHECK(RelationSet::parse("po,rf,co").shown == std::set{RelationKind::po, RelationKind::rf, RelationKind::co});
+    CHECK(RelationSet::parse(" hb , eco,").to_string() == "hb,eco");
+    CHECK(RelationSet::parse("").shown.empty());
+    CHECK(RelationSet::defaults().to_string() == "po,rf,co,fr");
+    CHECK_THROWS_WITH_AS(RelationSet::parse("po,ppo"), "unknown relation 'ppo' (known: po, rf, co, fr, sw, hb, eco)",
+                         std::invalid_argument);
+    const DotStyle style = default_style();
+    for (const char* name : {"po", "rf", "co", "fr", "sw", "hb", "eco"})
+        CHECK(style.edges.contains(*RelationSet::parse(name).shown.begin()));
+}
+
+TEST_CASE("to_dot: golden output for the SB witness, byte-stable") {
+    const ExecutionGraph g = test::sb_relaxed_witness();
+    const std::string dot = to_dot(g, RelationSet::defaults(), sb_options());
+    CHECK(dot == sb_dot);
+    CHECK(to_dot(g, RelationSet::defaults(), sb_options()) == dot);
+}
+
+TEST_CASE("to_dot: sw and hb edges, escaped names") {
+    GraphBuilder b({"wri\"ter", "reader"});
+    const auto flag = b.location("fl\"ag");
+    const auto w = b.write(0, flag, 1, MemoryOrder::Release);
+    b.read(1, flag, 1, w, MemoryOrder::Acquire);
+    const std::string dot = to_dot(b.graph(), RelationSet::parse("sw,hb"));
+    CHECK(dot.find("label=\"wri\\\"ter\";") != std::string::npos);
+    CHECK(dot.find("e1_0 [label=\"W.rel fl\\\"ag=1\"];") != std::string::npos);
+    CHECK(dot.find("e1_0 -> e2_0 [color=\"darkgreen\", fontcolor=\"darkgreen\", label=\"sw\", constraint=false];") !=
+          std::string::npos);
+    CHECK(dot.find("e1_0 -> e2_0 [color=\"indigo\", fontcolor=\"indigo\", label=\"hb\", constraint=false];") !=
+          std::string::npos);
+    CHECK(dot.find("e0_0 -> e1_0 [color=\"indigo\"") == std::string::npos);  // implied by po
+    CHECK(dot.find("label=\"po\"") == std::string::npos);
+}
+
+TEST_CASE("to_text_trace: golden output for the SB witness, byte-stable") {
+    const ExecutionGraph g = test::sb_relaxed_witness();
+    CHECK(to_text_trace(g) == sb_trace);
+    CHECK(to_text_trace(g) == to_text_trace(g));
+}
+
+TEST_CASE("to_interleaving_text: threads as columns, rows in execution order, read values") {
+    CHECK(to_interleaving_text(test::sb_relaxed_witness()) == sb_interleaving);
+
+    // One spin_lock call of two events is one row, unless another thread runs in between.
+    GraphBuilder b({"A", "B"});
+    const auto lock = b.location("lock");
+    const auto x = b.location("x");
+    b.at("lock.c", 3, "spin_lock", 1).read(0, lock, 0, b.init(lock));
+    const auto u = b.at("lock.c", 3, "spin_lock", 1).rmw(0, lock, 0, 1, b.init(lock), MemoryOrder::Acquire);
+    b.at("lock.c", 3, "spin_lock", 1).read(1, lock, 1, u);
+    b.write(0, x, 9);
+    b.at("lock.c", 3, "spin_lock", 1).read(1, lock, 1, u);
+    CHECK(to_interleaving_text(b.graph()) ==
+          "init: lock=0 x=0\n"
+          "A                       B\n"
+          "---------------------   -------------------\n"
+          "spin_lock(lock) = 0,0\n"
+          "                        spin_lock(lock) = 1\n"
+          "W.rlx x=9\n"
+          "                        spin_lock(lock) = 1\n");
+}
+
+TEST_CASE("to_interleaving_svg: columns, rows and rf arrows, byte-stable") {
+    GraphBuilder b({"P<0>", "P1"});
+    const auto x = b.location("x");
+    const auto w = b.write(0, x, 1);
+    b.read(1, x, 1, w);
+    const std::string svg = to_interleaving_svg(b.graph());
+    CHECK(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0) == 0);
+    CHECK(svg.find(">P&lt;0&gt;</text>") != std::string::npos);
+    CHECK(svg.find(">W.rlx x=1</text>") != std::string::npos);
+    CHECK(svg.find(">R.rlx x=1</text>") != std::string::npos);
+    CHECK(svg.find("marker-end=\"url(#rf-arrow)\"") != std::string::npos);
+    CHECK(svg.substr(svg.size() - 7) == "</svg>\n");
+    CHECK(to_interleaving_svg(b.graph()) == svg);
+}
+
+TEST_CASE("to_json: the whole graph, parseable") {
+    const ExecutionGraph g = test::sb_relaxed_witness();
+    const std::string text = to_json(g);
+    CHECK(to_json(g) == text);
+    const auto j = nlohmann::json::parse(text);
+    CHECK(j["locations"].size() == 2);
+    CHECK(j["threads"][1]["name"] == "P0");
+    CHECK(j["events"].size() == 6);
+    const auto& read = j["events"][3];
+    CHECK(read["id"]["name"] == "P0.1");
+    CHECK(read["kind"] == "R");
+    CHECK(read["order"] == "rlx");
+    CHECK(read["location"] == "y");
+    CHECK(read["reads_from"]["name"] == "init.1");
+    CHECK(read["primitive"] == "READ_ONCE");
+    CHECK(read["line"] == 32);
+    CHECK(read["step"] == 3);
+    CHECK(j["rf"] == nlohmann::json::parse(R"([["init.1", "P0.1"], ["init.0", "P1.1"]])"));
+    CHECK(j["co"][0]["order"] == nlohmann::json::parse(R"(["init.0", "P0.0"])"));
+}
+
+TEST_CASE("render_svg: graphviz accepts the DOT") {
+    if (!dot_available()) {
+        MESSAGE("graphviz 'dot' not on PATH: skipping the render check");
+        return;
+    }
+    std::string error;
+    const auto svg = render_svg(to_dot(test::sb_relaxed_witness(), RelationSet::defaults(), sb_options()), error);
+    REQUIRE_MESSAGE(svg.has_value(), error);
+    CHECK(svg->find("<svg") != std::string::npos);
+    CHECK(svg->find("SB+poonceonces") != std::string::npos);
+
+    CHECK_FALSE(render_svg("digraph { a -> ; }", error).has_value());
+    CHECK(error.find("dot -Tsvg failed") != std::string::npos);
+}
+
+TEST_CASE("render_svg: a clear message when dot is not on PATH") {
+    const char* old = std::getenv("PATH");
+    const std::string saved = old ? old : "";
+    setenv("PATH", "/nonexistent-ordercheck-dir", 1);
+    std::string error;
+    const auto svg = render_svg("digraph {}", error);
+    setenv("PATH", saved.c_str(), 1);
+    CHECK_FALSE(svg.has_value());
+    CHECK(error == "graphviz 'dot' was not found on PATH: install graphviz, or render the .dot file elsewhere");
+}
+
+}  // TEST_SUITE

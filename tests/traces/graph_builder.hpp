@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+// Hand-building execution graphs in tests: litmus-style, one call per event, steps in call order.
+#pragma once
+
+#include "traces/execution_graph.hpp"
+
+#include <string>
+#include <vector>
+
+namespace oc::test {
+
+/// Builds a graph event by event. Model threads are numbered from 0 (P0 = graph thread 1).
+class GraphBuilder {
+public:
+    explicit GraphBuilder(std::vector<std::string> threads) { graph_.set_thread_names(std::move(threads)); }
+
+    /// Declares a location and appends its init write (non-atomic, value `init`).
+    LocationId location(std::string name, Value init = 0) {
+        const LocationId loc = graph_.add_location(std::move(name));
+        Event e;
+        e.id.thread = EventId::init_thread;
+        e.kind = EventKind::Write;
+        e.order = MemoryOrder::NonAtomic;
+        e.location = loc;
+        e.written_value = init;
+        inits_.push_back(graph_.append(e));
+        return loc;
+    }
+    /// The init write of `loc`.
+    EventId init(LocationId loc) const { return inits_.at(loc); }
+
+    EventId write(unsigned thread, LocationId loc, Value v, MemoryOrder o = MemoryOrder::Relaxed) {
+        Event e = make(thread, EventKind::Write, o);
+        e.location = loc;
+        e.written_value = v;
+        return graph_.append(e);
+    }
+    EventId read(unsigned thread, LocationId loc, Value v, EventId from, MemoryOrder o = MemoryOrder::Relaxed) {
+        Event e = make(thread, EventKind::Read, o);
+        e.location = loc;
+        e.read_value = v;
+        e.reads_from = from;
+        return graph_.append(e);
+    }
+    EventId rmw(unsigned thread, LocationId loc, Value old_value, Value new_value, EventId from,
+                MemoryOrder o = MemoryOrder::Relaxed) {
+        Event e = make(thread, EventKind::Rmw, o);
+        e.location = loc;
+        e.read_value = old_value;
+        e.written_value = new_value;
+        e.reads_from = from;
+        return graph_.append(e);
+    }
+    EventId fence(unsigned thread, MemoryOrder o) { return graph_.append(make(thread, EventKind::Fence, o)); }
+
+    /// Source spot and primitive for the next event appended.
+    GraphBuilder& at(const char* file, std::uint32_t line, const char* primitive = "", std::uint32_t op = 0) {
+        next_where_ = SourceSpot{file, line};
+        next_primitive_ = primitive;
+        next_op_ = op;
+        return *this;
+    }
+
+    ExecutionGraph& graph() { return graph_; }
+
+private:
+    Event make(unsigned thread, EventKind kind, MemoryOrder order) {
+        Event e;
+        e.id.thread = EventId::of_model_thread(thread);
+        e.kind = kind;
+        e.order = order;
+        e.step = ++step_;
+        e.where = next_where_;
+        e.primitive = next_primitive_;
+        e.op = next_op_;
+        next_where_ = {};
+        next_primitive_ = "";
+        next_op_ = 0;
+        return e;
+    }
+
+    ExecutionGraph graph_;
+    std::vector<EventId> inits_;
+    std::uint32_t step_ = 0;
+    SourceSpot next_where_;
+    const char* next_primitive_ = "";
+    std::uint32_t next_op_ = 0;
+};
+
+/// SB with relaxed accesses, the witness of the weak outcome: both reads from init.
+/// P0: WRITE_ONCE(x, 1); r0 = READ_ONCE(y)  ||  P1: WRITE_ONCE(y, 1); r1 = READ_ONCE(x)
+inline ExecutionGraph sb_relaxed_witness() {
+    GraphBuilder b({"P0", "P1"});
+    const LocationId x = b.location("x");
+    const LocationId y = b.location("y");
+    b.at("../models/litmus/sb.cpp", 31, "WRITE_ONCE", 1).write(0, x, 1);
+    b.at("../models/litmus/sb.cpp", 36, "WRITE_ONCE", 1).write(1, y, 1);
+    b.at("../models/litmus/sb.cpp", 32, "READ_ONCE", 2).read(0, y, 0, b.init(y));
+    b.at("../models/litmus/sb.cpp", 37, "READ_ONCE", 2).read(1, x, 0, b.init(x));
+    return b.graph();
+}
+
+}  // namespace oc::test

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+// RelationSet, the default DotStyle, and the DOT exporter.
+#include "traces/export.hpp"
+
+#include "traces/relations.hpp"
+#include "traces/text_util.hpp"
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+
+namespace oc {
+
+namespace {
+
+constexpr std::array all_kinds{RelationKind::po, RelationKind::rf, RelationKind::co, RelationKind::fr,
+                               RelationKind::sw, RelationKind::hb, RelationKind::eco};
+
+std::string known_names() {
+    std::string out;
+    for (RelationKind k : all_kinds) out += (out.empty() ? "" : ", ") + std::string(short_name(k));
+    return out;
+}
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+    return s;
+}
+
+std::string node_id(EventId e) { return "e" + std::to_string(e.thread) + "_" + std::to_string(e.index); }
+
+std::string node_line(const ExecutionGraph& g, const Event& e, const ExportOptions& options, const DotStyle& style) {
+    std::string label = escape_dot(event_label(g, e));
+    if (const std::string note = source_note(e, 1, ", "); !note.empty()) label += "\\n" + escape_dot(note);
+    std::string line = "    " + node_id(e.id) + " [label=\"" + label + "\"";
+    const bool filled = options.highlighted.contains(e.id);
+    if (filled || e.at_quiescence) {
+        line += ", style=\"rounded";
+        line += filled ? ",filled" : "";
+        line += e.at_quiescence ? ",dashed" : "";
+        line += "\"";
+    }
+    if (filled) line += ", fillcolor=\"" + escape_dot(style.highlight_fill) + "\"";
+    return line + "];\n";
+}
+
+/// The edges drawn for one relation: reduced forms keep the figure readable.
+Relation edges_of(const ExecutionGraph& g, RelationKind kind) {
+    switch (kind) {
+    case RelationKind::po: return po_imm(g);
+    case RelationKind::rf: return rf(g);
+    case RelationKind::co: return co_imm(g);
+    case RelationKind::fr: return fr_imm(g);
+    case RelationKind::sw: return sw(g);
+    case RelationKind::hb: return hb(g).transitive_reduction().minus(po(g));
+    case RelationKind::eco: return eco(g).transitive_reduction();
+    }
+    return {};
+}
+
+}  // namespace
+
+std::string_view short_name(RelationKind kind) {
+    switch (kind) {
+    case RelationKind::po: return "po";
+    case RelationKind::rf: return "rf";
+    case RelationKind::co: return "co";
+    case RelationKind::fr: return "fr";
+    case RelationKind::sw: return "sw";
+    case RelationKind::hb: return "hb";
+    case RelationKind::eco: return "eco";
+    }
+    return "?";
+}
+
+RelationSet RelationSet::parse(std::string_view text) {
+    RelationSet out;
+    while (true) {
+        const std::size_t comma = text.find(',');
+        const std::string_view item = trim(text.substr(0, comma));
+        if (!item.empty()) {
+            auto it = std::find_if(all_kinds.begin(), all_kinds.end(),
+                                   [&](RelationKind k) { return short_name(k) == item; });
+            if (it == all_kinds.end())
+                throw std::invalid_argument("unknown relation '" + std::string(item) + "' (known: " + known_names() +
+                                            ")");
+            out.shown.insert(*it);
+        }
+        if (comma == std::string_view::npos) break;
+        text.remove_prefix(comma + 1);
+    }
+    return out;
+}
+
+RelationSet RelationSet::defaults() {
+    return RelationSet{{RelationKind::po, RelationKind::rf, RelationKind::co, RelationKind::fr}};
+}
+
+std::string RelationSet::to_string() const {
+    std::string out;
+    for (RelationKind k : shown) out += (out.empty() ? "" : ",") + std::string(short_name(k));
+    return out;
+}
+
+DotStyle default_style() {
+    DotStyle style;
+    style.edges = {
+        {RelationKind::po, {"black", true}},  {RelationKind::rf, {"red", false}},
+        {RelationKind::co, {"blue", false}},  {RelationKind::fr, {"darkorange", false}},
+        {RelationKind::sw, {"darkgreen", false}}, {RelationKind::hb, {"indigo", false}},
+        {RelationKind::eco, {"gray40", false}},
+    };
+    return style;
+}
+
+std::string to_dot(const ExecutionGraph& g, const RelationSet& show, const ExportOptions& options,
+                   const DotStyle& style) {
+    const std::string font = "fontname=\"" + escape_dot(style.font) + "\"";
+    std::string out = "digraph execution {\n";
+    out += "  graph [" + font;
+    if (!options.title.empty()) out += ", label=\"" + escape_dot(options.title) + "\", labelloc=t";
+    out += "];\n";
+    out += "  node [" + font + ", fontsize=10, shape=box, style=rounded];\n";
+    out += "  edge [" + font + ", fontsize=9];\n";
+    for (std::size_t t = 0; t < g.thread_count(); ++t) {
+        if (g.thread(t).empty()) continue;
+        out += "  subgraph cluster_" + std::to_string(t) + " {\n";
+        out += "    label=\"" + escape_dot(g.thread_name(t)) + "\";\n";
+        for (const Event& e : g.thread(t)) out += node_line(g, e, options, style);
+        out += "  }\n";
+    }
+    for (RelationKind kind : show.shown) {
+        const auto found = style.edges.find(kind);
+        const EdgeStyle edge = found != style.edges.end() ? found->second : EdgeStyle{"black", false};
+        std::string attrs = "color=\"" + escape_dot(edge.color) + "\"";
+        if (kind != RelationKind::po) {
+            attrs += ", fontcolor=\"" + escape_dot(edge.color) + "\", label=\"" + std::string(short_name(kind)) + "\"";
+        }
+        if (!edge.constrains_layout) attrs += ", constraint=false";
+        const Relation edges = edges_of(g, kind);
+        for (const auto& [a, b] : edges.pairs())
+            out += "  " + node_id(a) + " -> " + node_id(b) + " [" + attrs + "];\n";
+    }
+    return out + "}\n";
+}
+
+}  // namespace oc

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+// Exporters of an execution graph: DOT figure, text trace (the golden form), interleaving
+// (swimlane) diagram as text and SVG, JSON. Pure functions of their arguments, byte-stable.
+#pragma once
+
+#include "traces/execution_graph.hpp"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+
+namespace oc {
+
+/// The relations a figure can show (names as in the cat files).
+enum class RelationKind : std::uint8_t { po, rf, co, fr, sw, hb, eco };
+
+/// "po", "rf", "co", "fr", "sw", "hb", "eco".
+std::string_view short_name(RelationKind kind);
+
+/// Which relations a figure shows (herd's `show`).
+struct RelationSet {
+    std::set<RelationKind> shown;
+
+    /// Parses a comma-separated list such as "po,rf,co"; throws std::invalid_argument naming
+    /// the unknown relation and the known ones.
+    static RelationSet parse(std::string_view text);
+    /// po, rf, co, fr: the primary relations plus from-read.
+    static RelationSet defaults();
+    bool contains(RelationKind kind) const { return shown.contains(kind); }
+    /// "po,rf,co" in enum order.
+    std::string to_string() const;
+    friend bool operator==(const RelationSet&, const RelationSet&) = default;
+};
+
+/// How one relation's edges look.
+struct EdgeStyle {
+    std::string_view color;
+    bool constrains_layout = false;  ///< false: DOT `constraint=false`
+};
+
+/// The look of a figure: one edge table (like LKMM's linux-kernel.cfg `edgeattr`) and fills.
+struct DotStyle {
+    std::map<RelationKind, EdgeStyle> edges;
+    std::string_view highlight_fill = "lightpink";
+    std::string_view font = "Helvetica";
+};
+
+/// The default table: po black (shapes the layout), rf red, co blue, fr orange, sw green,
+/// hb indigo, eco grey.
+DotStyle default_style();
+
+/// What to draw beyond the graph itself.
+struct ExportOptions {
+    std::string title;                ///< graph label; empty for none
+    std::set<EventId> highlighted;    ///< filled nodes: the events that make the bad outcome
+};
+
+/// A DOT digraph: a `cluster_<t>` per thread (init too), nodes `e<t>_<i>`; immediate po edges
+/// shape the layout; rf, sw as they are, co and fr to immediate co successors, hb and eco as
+/// transitive reductions (hb without the pairs po already shows), all `constraint=false`.
+std::string to_dot(const ExecutionGraph& g, const RelationSet& show, const ExportOptions& options = {},
+                   const DotStyle& style = default_style());
+
+/// One line per event in (thread, index) order, GenMC-style, then one `co <loc>:` line per
+/// location: `P0.1  R.rlx y=0  rf init.1  [READ_ONCE litmus/sb.cpp:32]`.
+std::string to_text_trace(const ExecutionGraph& g);
+
+/// Threads as columns, one row per event (or per primitive call) in execution order.
+std::string to_interleaving_text(const ExecutionGraph& g);
+
+/// The interleaving diagram as a standalone SVG, with rf arrows between threads.
+std::string to_interleaving_svg(const ExecutionGraph& g);
+
+/// The whole graph as JSON (locations, threads, events with all fields, rf, co), keys sorted.
+std::string to_json(const ExecutionGraph& g);
+
+/// True if graphviz `dot` is an executable on PATH.
+bool dot_available();
+
+/// Runs `dot -Tsvg` on `dot_source`; the SVG text, or nullopt with `error` set (e.g. when
+/// graphviz is not installed or rejects the input).
+std::optional<std::string> render_svg(const std::string& dot_source, std::string& error);
+
+}  // namespace oc
