@@ -16,8 +16,6 @@ namespace oc {
 
 /// The events satisfying `pred`, sorted.
 std::vector<EventId> events_where(const ExecutionGraph& g, const std::function<bool(const Event&)>& pred);
-/// True for init writes (graph thread 0).
-inline bool is_init(EventId e) { return e.thread == EventId::init_thread; }
 /// True for events whose order is not NonAtomic (fences included).
 inline bool is_atomic(const Event& e) { return e.order != MemoryOrder::NonAtomic; }
 /// loc: both events access the same location (fences access none).

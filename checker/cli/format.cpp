@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "checker/version.hpp"
+#include "traces/export.hpp"
 
 namespace oc::cli {
 
@@ -33,10 +34,133 @@ std::string engine_text(const RunSettings& s) {
     if (s.search == "random") t += ", " + std::to_string(s.random_executions) + " executions";
     if (s.max_executions != 0) t += ", at most " + std::to_string(s.max_executions) + " executions";
     if (s.timeout_seconds > 0) t += ", timeout " + seconds_text(s.timeout_seconds);
+    if (!s.capture)
+        t += ", no capture";
+    else if (!s.certify)
+        t += ", executions not certified";
+    else
+        t += ", every execution certified against RC11";
     return t;
 }
 
 }  // namespace
+
+std::string site_line(const NecessityRow& row) {
+    std::string verdict = row.report.finding ? to_string(*row.report.finding) : "-";
+    std::string result(to_string(row.result));
+    if (row.weakening != Weakening::Remove) {
+        if (row.result == Necessity::Needed) result = "needed: the weaker form breaks it";
+        if (row.result == Necessity::NotNeeded) result = "the weaker form suffices under the C++11 mapping";
+    }
+    return pad(site_label(row.site), 52) + " " + pad(weakening_label(row.site, row.weakening), 34) + " " +
+           pad(verdict, 10) + " " + pad(std::string(to_string(row.report.exploration)), 12) + " " + result;
+}
+
+namespace {
+std::string values_text(const std::vector<std::string>& names, const std::vector<Value>& values) {
+    std::string out;
+    for (std::size_t i = 0; i < names.size() && i < values.size(); ++i) {
+        if (i) out += " /\\ ";
+        out += names[i] + "=" + std::to_string(values[i]);
+    }
+    return out.empty() ? "(no observables)" : out;
+}
+std::string range_text(const std::optional<MetricRange>& m) {
+    if (!m) return "-";
+    return m->min == m->max ? std::to_string(m->min) : std::to_string(m->min) + ".." + std::to_string(m->max);
+}
+}  // namespace
+
+std::string format_diff(const DiffReport& d) {
+    std::ostringstream out;
+    out << "ordercheck " << version << ": diff " << d.a.id << " (A) -> " << d.b.id << " (B)\n";
+    out << "  A: " << finding_text(d.a) << ", " << d.a.outcomes.size() << " outcomes, " << d.a.executions
+        << " executions (" << to_string(d.a.exploration) << ")\n";
+    out << "  B: " << finding_text(d.b) << ", " << d.b.outcomes.size() << " outcomes, " << d.b.executions
+        << " executions (" << to_string(d.b.exploration) << ")\n";
+    out << (d.verdict_changed() ? "  verdict changed: " + finding_text(d.a) + " -> " + finding_text(d.b) + "\n"
+                                : "  verdict unchanged\n");
+    if (d.equal_outcome_sets())
+        out << "  outcome sets " << (d.exact() ? "equal (exact: both searches exhaustive)" : "equal as far as explored")
+            << "\n";
+    for (std::size_t i : d.only_in_b) {
+        out << "  only B reaches: " << values_text(d.b.observable_names, d.b.outcomes[i].values) << "\n";
+        if (i < d.b.outcome_witnesses.size()) {
+            std::istringstream lines(to_text_trace(d.b.outcome_witnesses[i]));
+            for (std::string line; std::getline(lines, line);) out << "      " << line << '\n';
+        }
+    }
+    for (std::size_t i : d.only_in_a)
+        out << "  only A reaches: " << values_text(d.a.observable_names, d.a.outcomes[i].values) << "\n";
+    if (!d.metrics.empty()) {
+        out << "  metrics (min..max over executions):\n";
+        for (const auto& m : d.metrics)
+            out << "    " << pad(m.name, 36) << pad("A " + range_text(m.a), 14) << "B " << range_text(m.b)
+                << (m.a && m.b && *m.a == *m.b ? "" : "   changed") << '\n';
+    }
+    if (!d.only_in_b.empty()) out << "B reaches outcomes A cannot: the change adds behaviour\n";
+    return out.str();
+}
+
+namespace {
+std::string xml_escape(std::string_view s) {
+    std::string out;
+    for (char c : s) {
+        switch (c) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+}  // namespace
+
+std::string format_junit(const std::vector<Report>& reports, const RunSettings& settings) {
+    std::size_t failures = 0, skipped = 0;
+    double total = 0;
+    for (const auto& r : reports) {
+        failures += r.status == Status::Fail;
+        skipped += r.status == Status::Incomplete;
+        total += r.seconds;
+    }
+    std::ostringstream out;
+    char time_buf[32];
+    std::snprintf(time_buf, sizeof time_buf, "%.6f", total);
+    out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    out << "<testsuites name=\"ordercheck\" tests=\"" << reports.size() << "\" failures=\"" << failures
+        << "\" errors=\"0\" skipped=\"" << skipped << "\" time=\"" << time_buf << "\">\n";
+    out << "  <testsuite name=\"ordercheck check\" tests=\"" << reports.size() << "\" failures=\"" << failures
+        << "\" errors=\"0\" skipped=\"" << skipped << "\" time=\"" << time_buf << "\">\n";
+    out << "    <properties>\n";
+    out << "      <property name=\"ordercheck.version\" value=\"" << version << "\"/>\n";
+    out << "      <property name=\"engine\" value=\"" << xml_escape(engine_text(settings)) << "\"/>\n";
+    out << "    </properties>\n";
+    for (const auto& r : reports) {
+        const auto slash = r.id.find('/');
+        std::snprintf(time_buf, sizeof time_buf, "%.6f", r.seconds);
+        out << "    <testcase classname=\"" << xml_escape(r.id.substr(0, slash)) << "\" name=\""
+            << xml_escape(r.id.substr(slash + 1)) << "\" time=\"" << time_buf << "\">\n";
+        const std::string detail = "verdict " + finding_text(r) + ", expected " + to_string(r.expect.engine_answer()) +
+                                   ", " + std::string(to_string(r.exploration)) + " exploration, " +
+                                   std::to_string(r.executions) + " executions";
+        if (r.status == Status::Fail) {
+            out << "      <failure type=\"unexpected-verdict\" message=\"" << xml_escape(detail) << "\">"
+                << xml_escape(detail + (r.witness_path.empty() ? "\nwitness: ordercheck explain " + r.id + " --out DIR"
+                                                               : "\nwitness: " + r.witness_path))
+                << (r.failure_detail.empty() ? "" : xml_escape("\nengine: " + r.failure_detail))
+                << (r.rejected > 0 ? xml_escape("\n" + r.first_rejection) : "") << "</failure>\n";
+        } else if (r.status == Status::Incomplete) {
+            out << "      <skipped message=\"" << xml_escape("not settled: " + detail) << "\"/>\n";
+        }
+        out << "      <system-out>" << xml_escape(detail) << "</system-out>\n";
+        out << "    </testcase>\n";
+    }
+    out << "  </testsuite>\n</testsuites>\n";
+    return out.str();
+}
 
 int exit_code(const std::vector<Report>& reports) {
     bool incomplete = false;
@@ -106,7 +230,9 @@ std::string format_json(const std::vector<Report>& reports, const RunSettings& s
                      {"max_executions", settings.max_executions},
                      {"timeout_seconds", settings.timeout_seconds},
                      {"context_bound", settings.context_bound},
-                     {"random_executions", settings.random_executions}};
+                     {"random_executions", settings.random_executions},
+                     {"capture", settings.capture},
+                     {"certify", settings.certify && settings.capture}};
     json variants = json::array();
     for (const auto& r : reports) {
         json v;

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "checker/driver/check.hpp"
+#include "checker/driver/diff.hpp"
+#include "checker/driver/necessity.hpp"
 
 namespace oc::cli {
 
@@ -16,12 +18,22 @@ struct RunSettings {
     double timeout_seconds = 0;
     unsigned context_bound = 0;
     std::uint64_t random_executions = 0;
+    bool capture = true;
+    bool certify = true;
 };
 
 /// The verdict table: one row per variant, notes for limitations, a closing count line.
 std::string format_text(const std::vector<Report>& reports, const RunSettings& settings);
 /// The JSON report (schema documented in docs/report-format.md).
 std::string format_json(const std::vector<Report>& reports, const RunSettings& settings);
+
+/// One necessity row: site, weakening, verdict, exploration, result.
+std::string site_line(const NecessityRow& row);
+/// The diff report: outcome sets side by side, what only one reaches (with a witness trace),
+/// verdicts, metrics.
+std::string format_diff(const DiffReport& d);
+/// JUnit XML: one testsuite, one testcase per variant; a failed expectation is a <failure>.
+std::string format_junit(const std::vector<Report>& reports, const RunSettings& settings);
 
 /// Process exit code for a set of reports: 1 if any failed, else 3 if any is incomplete, else 0.
 int exit_code(const std::vector<Report>& reports);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // ordercheck: model-check the memory-ordering protocols of Linux kernel mm code.
 #include <boost/program_options.hpp>
+#include <cctype>
+#include <filesystem>
 #include <iostream>
 #include <set>
 #include <string>
@@ -10,6 +12,8 @@
 #include "checker/cli/explain.hpp"
 #include "checker/cli/format.hpp"
 #include "checker/driver/check.hpp"
+#include "checker/driver/diff.hpp"
+#include "checker/driver/necessity.hpp"
 #include "checker/version.hpp"
 #include "models/catalogue.hpp"
 
@@ -25,6 +29,8 @@ constexpr const char* usage_text =
     "  list [--markdown]              models, variants and their expectations\n"
     "  check [ID...|--all] [options]  explore variants and judge each verdict against its expectation\n"
     "  explain ID --out DIR [options] draw the variant's witness: DOT, SVG, text trace, interleaving, JSON\n"
+    "  necessity ID [--out DIR]       weaken each barrier of a proved variant in turn: which are needed?\n"
+    "  diff A B [--allow-new-outcomes] compare the outcome sets, verdicts and metrics of two variants\n"
     "\n"
     "An ID is a variant (SB/relaxed) or a model (SB: all its variants).\n"
     "\n"
@@ -32,7 +38,15 @@ constexpr const char* usage_text =
     "  0  every verdict matches its expectation and every search settled it\n"
     "  1  some verdict does not match, or an engine failure was not expected\n"
     "  2  usage or input error\n"
-    "  3  some search was cut short or not exhaustive and settled nothing (no mismatch found)\n";
+    "  3  some search was cut short or not exhaustive and settled nothing (no mismatch found)\n"
+    "exit codes (diff): 0 B reaches no outcome A cannot (or --allow-new-outcomes); 1 it does; 3 not exact\n"
+    "exit codes (necessity): 0 every weakening decided; 3 some not decided\n";
+
+std::string slug(std::string s) {
+    for (char& c : s)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return s;
+}
 
 int usage_error(const std::string& message) {
     std::cerr << "ordercheck: " << message << "\n\n" << usage_text;
@@ -77,13 +91,17 @@ int cmd_check(const std::vector<std::string>& args) {
     opts.add_options()
         ("all", "check every variant of every model")
         ("search", po::value(&search)->default_value("full"), "full | bound | random")
-        ("format", po::value(&format)->default_value("text"), "text | json")
+        ("format", po::value(&format)->default_value("text"), "text | json | junit")
+        ("witness-dir", po::value<std::string>(), "write the witness of every failing variant under DIR")
         ("max-executions", po::value(&max_executions)->default_value(0),
          "stop each search after N executions (0: no limit); a search cut short proves nothing")
         ("timeout", po::value(&timeout)->default_value(0), "stop each search after S seconds (0: none)")
         ("context-bound", po::value(&context_bound)->default_value(2), "preemptions per execution (--search bound)")
         ("random-executions", po::value(&random_executions)->default_value(100000),
          "executions drawn by --search random")
+        ("no-certify", "count executions without checking them against the RC11 axioms")
+        ("no-capture", "record no execution graphs (no certification, witnesses or distinct counts; "
+                       "for measuring the cost of capture)")
         ("help,h", "this help");
     po::options_description hidden;
     hidden.add_options()("id", po::value<std::vector<std::string>>(), "variant or model ids");
@@ -100,7 +118,8 @@ int cmd_check(const std::vector<std::string>& args) {
     }
     if (search != "full" && search != "bound" && search != "random")
         return usage_error("--search must be full, bound or random (got '" + search + "')");
-    if (format != "text" && format != "json") return usage_error("--format must be text or json (got '" + format + "')");
+    if (format != "text" && format != "json" && format != "junit")
+        return usage_error("--format must be text, json or junit (got '" + format + "')");
     if (timeout < 0) return usage_error("--timeout must not be negative");
 
     const auto models = models::catalogue();
@@ -121,12 +140,29 @@ int cmd_check(const std::vector<std::string>& args) {
     options.explore.timeout_seconds = timeout;
     options.explore.context_bound = context_bound;
     options.explore.random_executions = random_executions;
+    options.explore.capture = vm.count("no-capture") == 0;
+    options.certify = vm.count("no-certify") == 0;
 
     std::vector<Report> reports;
     for (const VariantDef* v : selected) reports.push_back(check(*v, options));
+    if (vm.count("witness-dir")) {
+        const std::filesystem::path base = vm["witness-dir"].as<std::string>();
+        for (auto& r : reports) {
+            if (r.status != Status::Fail || !r.witness) continue;
+            cli::ExplainOptions eo;
+            eo.force = true;
+            const auto dir = base / slug(r.id);
+            cli::explain(r, eo, dir);
+            r.witness_path = (dir / "witness.svg").string();
+        }
+    }
 
-    const cli::RunSettings settings{search, max_executions, timeout, context_bound, random_executions};
-    std::cout << (format == "json" ? cli::format_json(reports, settings) : cli::format_text(reports, settings));
+    const cli::RunSettings settings{search,          max_executions,          timeout,
+                                    context_bound,   random_executions,       options.explore.capture,
+                                    options.certify};
+    std::cout << (format == "json"    ? cli::format_json(reports, settings)
+                  : format == "junit" ? cli::format_junit(reports, settings)
+                                      : cli::format_text(reports, settings));
     return cli::exit_code(reports);
 }
 
@@ -188,6 +224,119 @@ int cmd_explain(const std::vector<std::string>& args) {
     return cli::exit_ok;
 }
 
+/// Resolves exactly one variant id; prints the error and returns nullptr otherwise.
+const VariantDef* one_variant(const std::vector<ModelDef>& models, const std::string& id) {
+    std::string error;
+    const auto selected = cli::select_variants(models, {id}, error);
+    if (!error.empty()) {
+        std::cerr << "ordercheck: " << error;
+        return nullptr;
+    }
+    if (selected.size() != 1) {
+        std::cerr << "ordercheck: '" << id << "' names a model; give one variant (MODEL/variant)\n";
+        return nullptr;
+    }
+    return selected.front();
+}
+
+int cmd_necessity(const std::vector<std::string>& args) {
+    po::options_description opts("necessity options");
+    std::string out;
+    opts.add_options()("out", po::value(&out), "write the witness of every needed barrier under DIR")
+        ("help,h", "this help");
+    po::options_description hidden;
+    hidden.add_options()("id", po::value<std::vector<std::string>>(), "variant id");
+    po::options_description all;
+    all.add(opts).add(hidden);
+    po::positional_options_description pos;
+    pos.add("id", -1);
+    po::variables_map vm;
+    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+    po::notify(vm);
+    if (vm.count("help")) {
+        std::cout << "usage: ordercheck necessity ID [--out DIR]\n" << opts;
+        return cli::exit_ok;
+    }
+    std::vector<std::string> ids;
+    if (vm.count("id")) ids = vm["id"].as<std::vector<std::string>>();
+    if (ids.size() != 1) return usage_error("necessity needs exactly one variant id");
+    const auto models = models::catalogue();
+    const VariantDef* v = one_variant(models, ids[0]);
+    if (v == nullptr) return cli::exit_usage;
+    NecessityReport n;
+    try {
+        n = necessity(*v, CheckOptions{});
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "ordercheck: " << e.what() << '\n';
+        return cli::exit_usage;
+    }
+    std::cout << "ordercheck " << version << ": necessity of " << v->id() << " (relacy full search, every execution "
+              << "certified against RC11)\n";
+    std::cout << "as written: " << to_string(*n.base.finding) << " in " << n.base.executions << " executions ("
+              << to_string(n.base.exploration) << ")\n\n";
+    bool undecided = false;
+    int index = 0;
+    for (const auto& row : n.rows) {
+        ++index;
+        std::cout << "  " << cli::site_line(row) << '\n';
+        if (!row.lkmm_caveat.empty()) std::cout << "      LKMM caveat: " << row.lkmm_caveat << '\n';
+        if (row.result == Necessity::NotDecided) undecided = true;
+        if (row.result == Necessity::Needed && !out.empty() && row.report.witness) {
+            cli::ExplainOptions eo;
+            eo.force = true;
+            const auto dir = std::filesystem::path(out) / (std::to_string(index) + "-" + slug(site_label(row.site)) +
+                                                           "-" + slug(weakening_label(row.site, row.weakening)));
+            try {
+                cli::explain(row.report, eo, dir);
+                std::cout << "      witness: " << (dir / "witness.svg").string() << '\n';
+            } catch (const std::exception& e) {
+                std::cerr << "ordercheck: " << e.what() << '\n';
+                return cli::exit_usage;
+            }
+        }
+    }
+    if (n.rows.empty()) std::cout << "  no ordering site: nothing to weaken\n";
+    std::cout << "\nlocks, work-queue internals and static-key updates are not weakened\n";
+    return undecided ? cli::exit_incomplete : cli::exit_ok;
+}
+
+int cmd_diff(const std::vector<std::string>& args) {
+    po::options_description opts("diff options");
+    opts.add_options()("allow-new-outcomes", "exit 0 even when B reaches outcomes A cannot (an intended change)")
+        ("help,h", "this help");
+    po::options_description hidden;
+    hidden.add_options()("id", po::value<std::vector<std::string>>(), "variant ids");
+    po::options_description all;
+    all.add(opts).add(hidden);
+    po::positional_options_description pos;
+    pos.add("id", -1);
+    po::variables_map vm;
+    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+    po::notify(vm);
+    if (vm.count("help")) {
+        std::cout << "usage: ordercheck diff A B [--allow-new-outcomes]\n" << opts;
+        return cli::exit_ok;
+    }
+    std::vector<std::string> ids;
+    if (vm.count("id")) ids = vm["id"].as<std::vector<std::string>>();
+    if (ids.size() != 2) return usage_error("diff needs two variant ids: A (the base) and B (the change)");
+    const auto models = models::catalogue();
+    const VariantDef* a = one_variant(models, ids[0]);
+    const VariantDef* b = a ? one_variant(models, ids[1]) : nullptr;
+    if (a == nullptr || b == nullptr) return cli::exit_usage;
+    DiffReport d;
+    try {
+        d = diff(*a, *b, CheckOptions{});
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "ordercheck: " << e.what() << '\n';
+        return cli::exit_usage;
+    }
+    std::cout << cli::format_diff(d);
+    if (!d.exact()) return cli::exit_incomplete;
+    if (!d.only_in_b.empty() && !vm.count("allow-new-outcomes")) return cli::exit_mismatch;
+    return cli::exit_ok;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -199,6 +348,8 @@ int main(int argc, char** argv) {
         if (command == "list") return cmd_list(args);
         if (command == "check") return cmd_check(args);
         if (command == "explain") return cmd_explain(args);
+        if (command == "necessity") return cmd_necessity(args);
+        if (command == "diff") return cmd_diff(args);
         if (command == "--version" || command == "version") {
             std::cout << "ordercheck " << version << '\n';
             return cli::exit_ok;

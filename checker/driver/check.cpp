@@ -5,6 +5,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "checker/driver/necessity.hpp"
 #include "traces/consistency.hpp"
 
 namespace oc {
@@ -54,6 +55,7 @@ Report check(const VariantDef& variant, const CheckOptions& options) {
     std::vector<Value> min_metric, max_metric;
     std::uint64_t positive = 0, executions = 0;
     std::optional<ExecutionGraph> witness;
+    std::map<std::vector<Value>, ExecutionGraph> outcome_graphs;
     // Every distinct execution graph, and whether it is RC11-consistent. Certifying each distinct
     // graph once certifies every execution: consistency is a property of the graph.
     std::unordered_map<std::uint64_t, bool> distinct;
@@ -75,6 +77,7 @@ Report check(const VariantDef& variant, const CheckOptions& options) {
                 ++report.rejected;
                 return;
             }
+            if (fresh && options.collect_sites) collect_sites(graph, report.sites);
         }
         ++executions;
         if (options.keep_first_execution && !report.first_execution) report.first_execution = graph;
@@ -86,6 +89,7 @@ Report check(const VariantDef& variant, const CheckOptions& options) {
         if (inserted) {
             it->second.values = state.observables;
             it->second.bad_outcome = state.bad_outcome;
+            if (options.keep_outcome_witnesses) outcome_graphs.emplace(state.observables, graph);
         }
         ++it->second.executions;
         if (min_metric.empty()) {
@@ -107,7 +111,10 @@ Report check(const VariantDef& variant, const CheckOptions& options) {
         std::count_if(distinct.begin(), distinct.end(), [](const auto& d) { return d.second; }));
     report.seconds = r.seconds;
     report.observable_names = r.observable_names;
-    for (auto& [values, rec] : outcomes) report.outcomes.push_back(rec);
+    for (auto& [values, rec] : outcomes) {
+        report.outcomes.push_back(rec);
+        if (options.keep_outcome_witnesses) report.outcome_witnesses.push_back(outcome_graphs.at(values));
+    }
     for (std::size_t i = 0; i < r.metric_names.size() && i < min_metric.size(); ++i)
         report.metrics.push_back(MetricRange{r.metric_names[i], min_metric[i], max_metric[i]});
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,6 +46,12 @@ struct MetricRange {
     auto operator<=>(const MetricRange&) const = default;
 };
 
+/// What an exploration saw at one ordering site (see necessity.hpp).
+struct SiteKinds {
+    bool sc_fence = false, acquire_fence = false, release_fence = false;
+    bool acquire_access = false, release_access = false, rmw = false;
+};
+
 struct Report {
     std::string id;
     std::string summary;
@@ -66,8 +73,13 @@ struct Report {
     std::optional<ExecutionGraph> witness;
     /// The first execution explored (kept when CheckOptions::keep_first_execution is set).
     std::optional<ExecutionGraph> first_execution;
+    /// The ordering sites seen (CheckOptions::collect_sites), with what each carries.
+    std::map<Site, SiteKinds> sites;
+    /// One execution per distinct outcome, parallel to `outcomes` (keep_outcome_witnesses).
+    std::vector<ExecutionGraph> outcome_witnesses;
     std::string failure_detail;
     std::string replay;
+    std::string witness_path;  ///< where the CLI wrote the witness figures, if it did
     double seconds = 0;
 
     std::uint64_t negative() const { return executions - positive; }
@@ -81,6 +93,10 @@ struct CheckOptions {
     bool certify = true;
     /// Keep the first (certified) execution in Report::first_execution.
     bool keep_first_execution = false;
+    /// Collect the ordering sites of every distinct execution into Report::sites.
+    bool collect_sites = false;
+    /// Keep one witness execution per distinct outcome in Report::outcome_witnesses.
+    bool keep_outcome_witnesses = false;
 };
 
 /// Explores `variant` and judges the result against its expectation.

@@ -2,6 +2,7 @@
 #include "checker/model/runtime.hpp"
 
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 
 namespace oc {
@@ -166,7 +167,27 @@ void Runtime::add_quiescence_hook(QuiescenceHook hook) {
     hooks_.push_back(hook);
 }
 
+const Mutation* Runtime::mutation_at(std::source_location where) {
+    if (!mutation_ || phase_ == Phase::Init || phase_ == Phase::Final) return nullptr;
+    const ThreadState& s = state();
+    const char* primitive = s.depth > 0 ? s.primitive : "";
+    const char* file = s.depth > 0 ? s.where.file : where.file_name();
+    const std::uint32_t line = s.depth > 0 ? s.where.line : static_cast<std::uint32_t>(where.line());
+    const Site& site = mutation_->site;
+    if (line != site.line || site.primitive != primitive || site.file != file) return nullptr;
+    return &*mutation_;
+}
+
+namespace {
+MemoryOrder weakened_access(const Mutation* m, MemoryOrder order) {
+    return m != nullptr && m->weakening == Weakening::ToRelaxed && order != MemoryOrder::NonAtomic
+               ? MemoryOrder::Relaxed
+               : order;
+}
+}  // namespace
+
 Value Runtime::load(LocationId loc, MemoryOrder order, std::source_location where) {
+    order = weakened_access(mutation_at(where), order);
     set_pending(loc, false, where);
     const Tagged t = engine_.load(loc, order);
     Event e = make_event(EventKind::Read, order, where);
@@ -178,6 +199,7 @@ Value Runtime::load(LocationId loc, MemoryOrder order, std::source_location wher
 }
 
 void Runtime::store(LocationId loc, Value v, MemoryOrder order, std::source_location where) {
+    order = weakened_access(mutation_at(where), order);
     set_pending(loc, true, where);
     Event e = make_event(EventKind::Write, order, where);
     engine_.store(loc, Tagged{v, pack(e.id)}, order);
@@ -187,6 +209,7 @@ void Runtime::store(LocationId loc, Value v, MemoryOrder order, std::source_loca
 }
 
 Value Runtime::rmw(LocationId loc, RmwOp op, Value operand, MemoryOrder order, std::source_location where) {
+    order = weakened_access(mutation_at(where), order);
     set_pending(loc, true, where);
     Event e = make_event(EventKind::Rmw, order, where);
     const Tagged old = engine_.rmw(loc, op, Tagged{operand, pack(e.id)}, order);
@@ -209,6 +232,9 @@ Value Runtime::rmw(LocationId loc, RmwOp op, Value operand, MemoryOrder order, s
 
 bool Runtime::cas(LocationId loc, Value& expected, Value desired, MemoryOrder success, MemoryOrder failure,
                   std::source_location where) {
+    const Mutation* m = mutation_at(where);
+    success = weakened_access(m, success);
+    failure = weakened_access(m, failure);
     set_pending(loc, true, where);
     Event e = make_event(EventKind::Rmw, success, where);
     Tagged exp{expected, 0};
@@ -235,6 +261,14 @@ bool Runtime::cas(LocationId loc, Value& expected, Value desired, MemoryOrder su
 }
 
 void Runtime::fence(MemoryOrder order, std::source_location where) {
+    if (const Mutation* m = mutation_at(where)) {
+        switch (m->weakening) {
+        case Weakening::Remove:
+        case Weakening::ToRelaxed: return;
+        case Weakening::ToReleaseFence: order = MemoryOrder::Release; break;
+        case Weakening::ToAcquireFence: order = MemoryOrder::Acquire; break;
+        }
+    }
     Event e = make_event(EventKind::Fence, order, where);
     engine_.fence(order);
     record(e);

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <array>
+#include <compare>
+#include <optional>
 #include <cstdint>
 #include <source_location>
 #include <string>
@@ -60,6 +62,28 @@ public:
     virtual void leave_host() = 0;
 };
 
+/// How one ordering site is weakened (barrier-necessity analysis). Within the events of the
+/// site's primitive call (or of the one C++-level operation at that line):
+enum class Weakening : std::uint8_t {
+    Remove,          ///< fences dropped
+    ToReleaseFence,  ///< fences become release fences (smp_mb -> smp_wmb)
+    ToAcquireFence,  ///< fences become acquire fences (smp_mb -> smp_rmb)
+    ToRelaxed,       ///< fences dropped and accesses relaxed (acquire/release -> ONCE; full RMW -> _relaxed)
+};
+
+/// An ordering site: a primitive call (or C++-level operation) at a source line.
+struct Site {
+    std::string primitive;  ///< "" for a C++-level operation (fence(), a load/store with an order)
+    std::string file;
+    std::uint32_t line = 0;
+    auto operator<=>(const Site&) const = default;
+};
+
+struct Mutation {
+    Site site;
+    Weakening weakening = Weakening::Remove;
+};
+
 /// Where in an execution the runtime is.
 enum class Phase : std::uint8_t { Init, Threads, Quiescence, Final };
 
@@ -100,6 +124,8 @@ public:
     void set_phase(Phase p) { phase_ = p; }
     /// With capture off, no event is recorded (no graph, no witness): for measuring its cost.
     void set_capture(bool on) { capture_ = on; }
+    /// Weakens one site in every execution of this exploration.
+    void set_mutation(std::optional<Mutation> m) { mutation_ = std::move(m); }
     /// The graph recorded so far in this execution.
     const ExecutionGraph& graph() const { return graph_; }
     const std::vector<ObservableSlot>& observables() const { return observables_; }
@@ -165,8 +191,12 @@ private:
     void set_pending(LocationId loc, bool write, std::source_location where);
 
     Engine& engine_;
+    /// The mutation applying to the operation at `where` in the running thread, if any.
+    const Mutation* mutation_at(std::source_location where);
+
     Phase phase_ = Phase::Init;
     bool capture_ = true;
+    std::optional<Mutation> mutation_;
     ExecutionGraph graph_;
     std::uint32_t step_ = 0;
     std::size_t next_location_ = 0;

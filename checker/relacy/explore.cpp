@@ -313,6 +313,7 @@ ExploreResult explore(const VariantDef& variant, const ExploreOptions& options, 
     RelacyEngine engine;
     Runtime runtime(engine);
     runtime.set_capture(options.capture);
+    runtime.set_mutation(options.mutation);
     RuntimeInstallation installation(runtime);
     g = Exploration{};
     g.variant = &variant;

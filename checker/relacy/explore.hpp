@@ -28,6 +28,7 @@ struct ExploreOptions {
     unsigned context_bound = 2;            ///< preemptions per execution (Bound)
     std::uint64_t random_executions = 100000;  ///< executions drawn by Random
     bool capture = true;                   ///< record execution graphs (off only to measure its cost)
+    std::optional<Mutation> mutation;      ///< weaken one ordering site (barrier necessity)
 };
 
 /// The final state of one completed execution.

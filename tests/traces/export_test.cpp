@@ -112,6 +112,20 @@ TEST_CASE("to_dot: sw and hb edges, escaped names") {
     CHECK(dot.find("label=\"po\"") == std::string::npos);
 }
 
+TEST_CASE("to_dot: co and fr edges go to immediate co successors only") {
+    GraphBuilder b({"P0", "P1"});
+    const auto x = b.location("x");
+    b.write(0, x, 1);
+    b.write(0, x, 2);
+    b.read(1, x, 0, b.init(x));
+    const std::string dot = to_dot(b.graph(), RelationSet::parse("co,fr"));
+    CHECK(dot.find("e0_0 -> e1_0 [color=\"blue\"") != std::string::npos);
+    CHECK(dot.find("e1_0 -> e1_1 [color=\"blue\"") != std::string::npos);
+    CHECK(dot.find("e0_0 -> e1_1 [color=\"blue\"") == std::string::npos);
+    CHECK(dot.find("e2_0 -> e1_0 [color=\"darkorange\"") != std::string::npos);
+    CHECK(dot.find("e2_0 -> e1_1 [color=\"darkorange\"") == std::string::npos);
+}
+
 TEST_CASE("to_text_trace: golden output for the SB witness, byte-stable") {
     const ExecutionGraph g = test::sb_relaxed_witness();
     CHECK(to_text_trace(g) == sb_trace);

@@ -82,6 +82,9 @@ TEST_CASE("find_path returns a shortest path, or a shortest cycle through a poin
     CHECK(r.find_path(a, d) == std::optional<std::vector<EventId>>({a, c, d}));
     CHECK(r.find_path(a, a) == std::optional<std::vector<EventId>>({a, c, d, a}));
     CHECK_FALSE(Relation({{a, b}}).find_path(b, a).has_value());
+    const EventId e = ev(3, 0);
+    const Relation two_ways({{a, b}, {a, c}, {b, d}, {c, e}, {e, d}});  // a-b-d is shorter than a-c-e-d
+    CHECK(two_ways.find_path(a, d) == std::optional<std::vector<EventId>>({a, b, d}));
     CHECK(oc::canonical_cycle({d, b, c}) == std::vector<EventId>{b, c, d});
 }
 

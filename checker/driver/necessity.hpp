@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+// Barrier necessity: weaken each ordering site of a proved variant in turn and re-explore.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "checker/driver/check.hpp"
+
+namespace oc {
+
+/// Every ordering site in `g`: fences and acquire/release accesses, grouped by primitive call site.
+/// Locks, work-queue internals and initialisation are not ordering sites.
+void collect_sites(const ExecutionGraph& g, std::map<Site, SiteKinds>& sites);
+
+/// The weakenings worth trying at a site: smp_mb-like fences -> removed / release / acquire;
+/// acquire or release fences -> removed; fully ordered RMWs -> relaxed form; acquire/release
+/// accesses -> relaxed.
+std::vector<Weakening> weakenings_for(const SiteKinds& kinds);
+
+/// "smp_mb__after_atomic() at shrinker_bit.cpp:57", "fence at sb.cpp:30".
+std::string site_label(const Site& site);
+/// "removed", "-> smp_wmb (release fence)", "-> relaxed form"...
+std::string weakening_label(const Site& site, Weakening w);
+
+enum class Necessity : std::uint8_t {
+    Needed,     ///< the bad outcome becomes reachable (or the program breaks: an engine failure)
+    NotNeeded,  ///< still unreachable in an exhaustive search, under the C++11 mapping
+    NotDecided, ///< the search did not settle it
+};
+std::string_view to_string(Necessity n);
+
+struct NecessityRow {
+    Site site;
+    Weakening weakening = Weakening::Remove;
+    Necessity result = Necessity::NotDecided;
+    Report report;            ///< of the weakened program (witness included when needed)
+    std::string lkmm_caveat;  ///< set where the C++11 mapping is stronger than LKMM for this answer
+};
+
+struct NecessityReport {
+    Report base;                    ///< the variant as written
+    std::vector<NecessityRow> rows; ///< one per (site, weakening), in site order
+};
+
+/// Explores `variant` (which must be Never in an exhaustive search), then each weakening of each
+/// ordering site. Throws std::invalid_argument when the base variant is not a proof.
+NecessityReport necessity(const VariantDef& variant, const CheckOptions& options);
+
+}  // namespace oc

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+// Barrier necessity and outcome-set diff.
+#include <doctest/doctest.h>
+
+#include <stdexcept>
+
+#include "checker/driver/diff.hpp"
+#include "checker/driver/necessity.hpp"
+#include "models/catalogue.hpp"
+
+using namespace oc;
+
+namespace {
+
+const VariantDef& find_variant(const std::vector<ModelDef>& models, const std::string& id) {
+    for (const auto& m : models)
+        for (const auto& v : m.variants)
+            if (v.id() == id) return v;
+    throw std::runtime_error("no variant " + id);
+}
+
+const NecessityRow& row_for(const NecessityReport& n, const std::string& primitive, Weakening w) {
+    for (const auto& r : n.rows)
+        if (r.site.primitive == primitive && r.weakening == w) return r;
+    throw std::runtime_error("no row for " + primitive);
+}
+
+}  // namespace
+
+TEST_SUITE("necessity") {
+    TEST_CASE("both barriers of the shrinker-bit R shape are needed; before_atomic -> smp_wmb suffices") {
+        const auto models = models::catalogue();
+        const NecessityReport n = necessity(find_variant(models, "R+shrinker_bit/merged"), CheckOptions{});
+        CHECK(n.base.finding == Finding{Verdict::Never});
+        REQUIRE(n.rows.size() == 6);  // two smp_mb-like sites, three weakenings each
+        const auto& after = row_for(n, "smp_mb__after_atomic", Weakening::Remove);
+        CHECK(after.result == Necessity::Needed);
+        CHECK(after.report.witness.has_value());
+        CHECK(row_for(n, "smp_mb__before_atomic", Weakening::Remove).result == Necessity::Needed);
+        CHECK(row_for(n, "smp_mb__before_atomic", Weakening::ToReleaseFence).result == Necessity::NotNeeded);
+        const auto& rmb = row_for(n, "smp_mb__after_atomic", Weakening::ToAcquireFence);
+        CHECK(rmb.result == Necessity::NotNeeded);
+        CHECK(rmb.lkmm_caveat.find("LKMM") != std::string::npos);
+        CHECK(row_for(n, "smp_mb__after_atomic", Weakening::ToReleaseFence).result == Necessity::Needed);
+        for (const auto& r : n.rows) CHECK(r.report.exploration == Exploration::Exhaustive);
+    }
+
+    TEST_CASE("weakening matches the hand-written mutant") {
+        const auto models = models::catalogue();
+        const NecessityReport n = necessity(find_variant(models, "R+shrinker_bit/merged"), CheckOptions{});
+        const Report mutant = check(find_variant(models, "R+shrinker_bit/no_after_atomic"), CheckOptions{});
+        const auto& weakened = row_for(n, "smp_mb__after_atomic", Weakening::Remove).report;
+        CHECK(weakened.finding == mutant.finding);
+        CHECK(weakened.outcomes.size() == mutant.outcomes.size());
+        CHECK(weakened.executions == mutant.executions);
+    }
+
+    TEST_CASE("acquire/release accesses are weakened to relaxed") {
+        const auto models = models::catalogue();
+        const NecessityReport n = necessity(find_variant(models, "MP/rel_acq"), CheckOptions{});
+        REQUIRE(n.rows.size() == 2);
+        for (const auto& r : n.rows) {
+            CHECK(r.weakening == Weakening::ToRelaxed);
+            CHECK(r.result == Necessity::Needed);
+        }
+    }
+
+    TEST_CASE("necessity refuses a variant that is not proved") {
+        const auto models = models::catalogue();
+        CHECK_THROWS_AS(necessity(find_variant(models, "SB/relaxed"), CheckOptions{}), std::invalid_argument);
+    }
+}
+
+TEST_SUITE("diff") {
+    TEST_CASE("removing the fences adds exactly the SB outcome") {
+        const auto models = models::catalogue();
+        const DiffReport d = diff(find_variant(models, "SB/fenced"), find_variant(models, "SB/relaxed"), CheckOptions{});
+        CHECK(d.exact());
+        CHECK(d.verdict_changed());
+        CHECK(d.only_in_a.empty());
+        REQUIRE(d.only_in_b.size() == 1);
+        CHECK(d.b.outcomes[d.only_in_b[0]].values == std::vector<Value>{0, 0});
+        CHECK(d.b.outcome_witnesses.size() == d.b.outcomes.size());
+    }
+
+    TEST_CASE("a variant against itself has equal outcome sets") {
+        const auto models = models::catalogue();
+        const auto& v = find_variant(models, "MP/rel_acq");
+        const DiffReport d = diff(v, v, CheckOptions{});
+        CHECK(d.equal_outcome_sets());
+        CHECK_FALSE(d.verdict_changed());
+    }
+
+    TEST_CASE("variants of different models cannot be compared") {
+        const auto models = models::catalogue();
+        CHECK_THROWS_AS(diff(find_variant(models, "SB/relaxed"), find_variant(models, "R/relaxed"), CheckOptions{}),
+                        std::invalid_argument);
+    }
+}
