@@ -3,6 +3,7 @@
 #include <boost/program_options.hpp>
 #include <cctype>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <set>
 #include <string>
@@ -11,6 +12,7 @@
 #include "checker/cli/catalogue_select.hpp"
 #include "checker/cli/explain.hpp"
 #include "checker/cli/format.hpp"
+#include "checker/cli/report_html.hpp"
 #include "checker/driver/check.hpp"
 #include "checker/driver/diff.hpp"
 #include "checker/driver/necessity.hpp"
@@ -31,6 +33,7 @@ constexpr const char* usage_text =
     "  explain ID --out DIR [options] draw the variant's witness: DOT, SVG, text trace, interleaving, JSON\n"
     "  necessity ID [--out DIR]       weaken each barrier of a proved variant in turn: which are needed?\n"
     "  diff A B [--allow-new-outcomes] compare the outcome sets, verdicts and metrics of two variants\n"
+    "  report --out DIR [ID...]       a static HTML report: tables, metrics, necessity, figures\n"
     "\n"
     "An ID is a variant (SB/relaxed) or a model (SB: all its variants).\n"
     "\n"
@@ -337,6 +340,68 @@ int cmd_diff(const std::vector<std::string>& args) {
     return cli::exit_ok;
 }
 
+int cmd_report(const std::vector<std::string>& args) {
+    po::options_description opts("report options");
+    std::string out;
+    opts.add_options()("out", po::value(&out), "directory to write index.html into")
+        ("no-necessity", "skip the barrier-necessity tables")
+        ("force", "replace an existing index.html")
+        ("help,h", "this help");
+    po::options_description hidden;
+    hidden.add_options()("id", po::value<std::vector<std::string>>(), "models");
+    po::options_description all;
+    all.add(opts).add(hidden);
+    po::positional_options_description pos;
+    pos.add("id", -1);
+    po::variables_map vm;
+    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+    po::notify(vm);
+    if (vm.count("help")) {
+        std::cout << "usage: ordercheck report --out DIR [MODEL...] [--no-necessity] [--force]\n" << opts;
+        return cli::exit_ok;
+    }
+    if (out.empty()) return usage_error("report needs --out DIR");
+    auto models = models::catalogue();
+    if (vm.count("id")) {
+        const auto wanted = vm["id"].as<std::vector<std::string>>();
+        std::vector<ModelDef> chosen;
+        for (const auto& w : wanted) {
+            bool found = false;
+            for (const auto& m : models)
+                if (m.name == w) {
+                    chosen.push_back(m);
+                    found = true;
+                }
+            if (!found) {
+                std::string error;
+                cli::select_variants(models, {w}, error);
+                std::cerr << "ordercheck: report takes model names; " << error;
+                return cli::exit_usage;
+            }
+        }
+        models = chosen;
+    }
+    const std::filesystem::path dir(out);
+    const auto page = dir / "index.html";
+    if (std::filesystem::exists(page) && !vm.count("force")) {
+        std::cerr << "ordercheck: " << page.string() << " exists; pass --force to replace it\n";
+        return cli::exit_usage;
+    }
+    const auto sections = cli::build_sections(models, vm.count("no-necessity") == 0);
+    std::filesystem::create_directories(dir);
+    std::ofstream f(page, std::ios::binary | std::ios::trunc);
+    f << cli::render_html(sections);
+    f.close();
+    if (!f) {
+        std::cerr << "ordercheck: cannot write " << page.string() << '\n';
+        return cli::exit_usage;
+    }
+    std::cout << "wrote " << page.string() << '\n';
+    std::vector<Report> all_reports;
+    for (const auto& s : sections) all_reports.insert(all_reports.end(), s.reports.begin(), s.reports.end());
+    return cli::exit_code(all_reports);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -350,6 +415,7 @@ int main(int argc, char** argv) {
         if (command == "explain") return cmd_explain(args);
         if (command == "necessity") return cmd_necessity(args);
         if (command == "diff") return cmd_diff(args);
+        if (command == "report") return cmd_report(args);
         if (command == "--version" || command == "version") {
             std::cout << "ordercheck " << version << '\n';
             return cli::exit_ok;

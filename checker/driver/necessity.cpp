@@ -77,8 +77,8 @@ std::string site_label(const Site& site) {
 std::string weakening_label(const Site& site, Weakening w) {
     switch (w) {
     case Weakening::Remove: return "removed";
-    case Weakening::ToReleaseFence: return "-> smp_wmb() (release fence)";
-    case Weakening::ToAcquireFence: return "-> smp_rmb() (acquire fence)";
+    case Weakening::ToReleaseFence: return site.primitive.empty() ? "-> release fence" : "-> smp_wmb() (release fence)";
+    case Weakening::ToAcquireFence: return site.primitive.empty() ? "-> acquire fence" : "-> smp_rmb() (acquire fence)";
     case Weakening::ToRelaxed:
         if (site.primitive == "smp_load_acquire") return "-> READ_ONCE()";
         if (site.primitive == "smp_store_release") return "-> WRITE_ONCE()";

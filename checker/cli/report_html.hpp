@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+// `ordercheck report`: one static HTML page (no script, no network) with, per model, the variant
+// table, metrics, barrier-necessity tables and the witness figures inline.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "checker/driver/check.hpp"
+#include "checker/driver/necessity.hpp"
+
+namespace oc::cli {
+
+/// Everything the page shows about one model.
+struct ModelSection {
+    std::string name, family, description;
+    std::vector<Report> reports;
+    std::vector<NecessityReport> necessity;  ///< for the variants proved Never
+};
+
+/// Explores every variant of `models` (and the necessity of each proved variant when asked).
+std::vector<ModelSection> build_sections(const std::vector<ModelDef>& models, bool with_necessity);
+
+/// The page. Figures are rendered with graphviz when it is present (a note says so otherwise).
+std::string render_html(const std::vector<ModelSection>& sections);
+
+}  // namespace oc::cli
