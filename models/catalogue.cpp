@@ -16,6 +16,10 @@ std::vector<ModelDef> catalogue() {
         corr(),
         isa2(),
         r_shrinker_bit(),
+        vmpressure(),
+        vmalloc_purge(),
+        shrinker_bit(),
+        memcg_flush(),
     };
 }
 

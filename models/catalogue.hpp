@@ -23,5 +23,9 @@ ModelDef s();
 ModelDef corr();
 ModelDef isa2();
 ModelDef r_shrinker_bit();
+ModelDef vmpressure();
+ModelDef vmalloc_purge();
+ModelDef shrinker_bit();
+ModelDef memcg_flush();
 
 }  // namespace oc::models

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <new>
 #include <source_location>
 
 #include "checker/model/primitives.hpp"
@@ -306,6 +307,10 @@ inline bool spin_is_locked(const spinlock_t& l, OC_HERE) {
 /// unlock = release store, mutex_is_locked = relaxed read of the owner (no ordering).
 struct mutex {
     explicit mutex(const char* name, OC_HERE) : owner(name, 0, where) {}
+    /// A mutex already held when the model starts, by model thread `holder` (a lock taken before
+    /// the snapshot the model begins at; the initial write is hb-before every event).
+    mutex(const char* name, unsigned holder, SrcLoc where = SrcLoc::current())
+        : owner(name, static_cast<int>(holder) + 1, where) {}
     Atomic<int> owner;
 };
 inline void mutex_lock(mutex& m, OC_HERE) {
@@ -433,6 +438,77 @@ private:
 inline bool schedule_work(Work& w, OC_HERE) { return w.schedule(where); }
 /// The body of a work item's worker thread: up to `checks` looks at its queue.
 inline void run_worker(Work& w, unsigned checks, OC_HERE) { w.run_worker(checks, where); }
+
+// ---- RCU (userspace RCU's memory-barrier flavour, urcu-mb) ------------------------------------
+
+/// An RCU domain: one reader word per thread, 1 while the thread is inside a read-side critical
+/// section (urcu-mb's per-reader counter, with a single grace-period phase: a model's threads run
+/// finitely many steps, so no reader can starve the updater). The nesting depth is thread-local
+/// bookkeeping, not shared memory. Declare one per model, for all of its threads.
+class rcu_domain {
+public:
+    explicit rcu_domain(unsigned threads, OC_HERE) : threads_(threads < max_threads ? threads : max_threads) {
+        static_assert(max_threads == 6, "one reader-word name per thread");
+        static constexpr const char* names[max_threads] = {"rcu_reader0", "rcu_reader1", "rcu_reader2",
+                                                           "rcu_reader3", "rcu_reader4", "rcu_reader5"};
+        for (unsigned t = 0; t < threads_; ++t) ::new (static_cast<void*>(readers_[t])) Atomic<int>(names[t], 0, where);
+    }
+    ~rcu_domain() {
+        for (unsigned t = 0; t < threads_; ++t) reader(t).~Atomic();
+    }
+    rcu_domain(const rcu_domain&) = delete;
+    rcu_domain& operator=(const rcu_domain&) = delete;
+    unsigned threads() const { return threads_; }
+    Atomic<int>& reader(unsigned t) { return *std::launder(reinterpret_cast<Atomic<int>*>(readers_[t])); }
+    unsigned& nesting(unsigned t) { return nesting_[t]; }
+
+private:
+    alignas(Atomic<int>) unsigned char readers_[max_threads][sizeof(Atomic<int>)];
+    unsigned nesting_[max_threads] = {};
+    unsigned threads_;
+};
+/// rcu_read_lock(): outermost only: the thread's reader word := 1 (rlx), then F_sc.
+inline void rcu_read_lock(rcu_domain& d, OC_HERE) {
+    PrimitiveScope s("rcu_read_lock", where);
+    const unsigned me = runtime().engine().current_thread();
+    require(me < d.threads(), "rcu_read_lock(): the thread is not in the RCU domain", where);
+    if (d.nesting(me)++ != 0) return;
+    d.reader(me).store(1, relaxed, where);
+    fence(seq_cst, where);
+}
+/// rcu_read_unlock(): outermost only: F_sc, then the thread's reader word := 0 (rlx).
+inline void rcu_read_unlock(rcu_domain& d, OC_HERE) {
+    PrimitiveScope s("rcu_read_unlock", where);
+    const unsigned me = runtime().engine().current_thread();
+    require(me < d.threads() && d.nesting(me) > 0, "rcu_read_unlock() without rcu_read_lock()", where);
+    if (--d.nesting(me) != 0) return;
+    fence(seq_cst, where);
+    d.reader(me).store(0, relaxed, where);
+}
+/// synchronize_rcu(): F_sc; wait (spin_yield) until each thread's reader word reads 0; F_sc.
+/// Called inside a read-side critical section it waits for itself forever, as urcu does: the
+/// engine reports a livelock.
+inline void synchronize_rcu(rcu_domain& d, OC_HERE) {
+    PrimitiveScope s("synchronize_rcu", where);
+    fence(seq_cst, where);
+    for (unsigned t = 0; t < d.threads(); ++t)
+        while (d.reader(t).load(relaxed, where) != 0) spin_yield();
+    fence(seq_cst, where);
+}
+/// rcu_dereference(p): load(acquire). A C++ model marks no dependencies, so the address
+/// dependency LKMM honours is approximated as compilers implement memory_order_consume: by
+/// acquire (stronger than LKMM: it also orders later accesses that do not depend on the value).
+template <class T>
+T rcu_dereference(const Atomic<T>& p, OC_HERE) {
+    PrimitiveScope s("rcu_dereference", where);
+    return p.load(acquire, where);
+}
+/// rcu_assign_pointer(p, v): a release store, as smp_store_release().
+template <class T, class V>
+void rcu_assign_pointer(Atomic<T>& p, V v, OC_HERE) {
+    PrimitiveScope s("rcu_assign_pointer", where);
+    p.store(static_cast<T>(v), release, where);
+}
 
 #undef OC_HERE
 }  // namespace oc::kernel

@@ -4,6 +4,7 @@
 // (kernel.hpp) are built from these. Models never see the engine.
 #pragma once
 
+#include <functional>
 #include <source_location>
 #include <type_traits>
 
@@ -136,6 +137,43 @@ private:
     static Value read(const void* self) { return static_cast<const Reg*>(self)->value_; }
     const char* name_;
     Value value_;
+};
+
+/// A final-state observable computed from other final values (herd's `thr > N`), e.g.
+/// `Derived over{"thr>N", [this] { return thr.final() > N; }};`. Read when the outcome is taken.
+class Derived {
+public:
+    Derived(const char* name, std::function<Value()> fn) : fn_(std::move(fn)) {
+        runtime().add_observable(ObservableSlot{name, &Derived::read, this});
+    }
+    Derived(const Derived&) = delete;
+    Derived& operator=(const Derived&) = delete;
+
+private:
+    static Value read(const void* self) { return static_cast<const Derived*>(self)->fn_(); }
+    std::function<Value()> fn_;
+};
+
+/// Code that runs at quiescence, after every thread has finished and before the final state is
+/// read, as a continuation of model thread `thread` (its events are marked as quiescent). Hooks
+/// run in declaration order, kernel::Work's pending executions among them. Use it for work the
+/// kernel guarantees will eventually happen (a loop that goes on, a pending callback).
+class AtQuiescence {
+public:
+    AtQuiescence(unsigned thread, std::function<void()> fn) : thread_(thread), fn_(std::move(fn)) {
+        runtime().add_quiescence_hook(QuiescenceHook{&AtQuiescence::run, this});
+    }
+    AtQuiescence(const AtQuiescence&) = delete;
+    AtQuiescence& operator=(const AtQuiescence&) = delete;
+
+private:
+    static void run(void* self) {
+        auto* q = static_cast<AtQuiescence*>(self);
+        runtime().set_quiescence_thread(q->thread_);
+        q->fn_();
+    }
+    unsigned thread_;
+    std::function<void()> fn_;
 };
 
 /// A per-execution count (works queued, RMWs issued...). Not shared memory: bumping it is
