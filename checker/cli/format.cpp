@@ -203,6 +203,14 @@ std::string format_text(const std::vector<Report>& reports, const RunSettings& s
                 << "; the C++11 mapping says " << to_string(r.expect.memory_model) << " (" << r.expect.lkmm_note
                 << ")\n";
         if (!r.failure_detail.empty()) out << "    engine: " << r.failure_detail << '\n';
+        if (!r.metrics.empty()) {
+            out << "    metrics (min..max):";
+            for (const auto& m : r.metrics)
+                out << ' ' << m.name << ' ' << (m.min == m.max ? std::to_string(m.min)
+                                                                : std::to_string(m.min) + ".." + std::to_string(m.max))
+                    << (&m == &r.metrics.back() ? "" : ",");
+            out << '\n';
+        }
         switch (r.status) {
         case Status::Pass: ++passed; break;
         case Status::Fail: ++failed; break;
