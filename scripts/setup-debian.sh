@@ -5,6 +5,10 @@ set -eu
 
 PACKAGES="g++ meson ninja-build pkg-config python3 relacy-dev libboost-graph-dev \
 libboost-program-options-dev doctest-dev nlohmann-json3-dev graphviz"
+# The HTML report's browser test renders it in Chromium; without it that test is skipped.
+if [ "${ORDERCHECK_WITH_CHROMIUM:-0}" = 1 ]; then
+    PACKAGES="$PACKAGES chromium"
+fi
 
 missing=""
 for p in $PACKAGES; do
