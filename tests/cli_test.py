@@ -104,5 +104,75 @@ with tempfile.TemporaryDirectory() as tmp:
     code, out, err = run("explain", "SB", "--out", os.path.join(tmp, "y"))
     expect("explain of a whole model exits 2", code == 2, f"{code} {err}")
 
+import xml.etree.ElementTree as ET
+
+
+def junit_shape(doc_text):
+    """The common JUnit XML shape (Jenkins/Ant): testsuites > testsuite > testcase, counts agree."""
+    root = ET.fromstring(doc_text)
+    assert root.tag == "testsuites", root.tag
+    for suite in root.findall("testsuite"):
+        for attr in ("name", "tests", "failures", "errors", "skipped", "time"):
+            assert attr in suite.attrib, attr
+        cases = suite.findall("testcase")
+        assert int(suite.get("tests")) == len(cases)
+        assert int(suite.get("failures")) == sum(1 for c in cases if c.find("failure") is not None)
+        assert int(suite.get("skipped")) == sum(1 for c in cases if c.find("skipped") is not None)
+        for c in cases:
+            for attr in ("classname", "name", "time"):
+                assert attr in c.attrib, attr
+            float(c.get("time"))
+            f = c.find("failure")
+            if f is not None:
+                assert f.get("message") and f.get("type"), "failure needs message and type"
+    return root
+
+
+code, out, err = run("check", "SB", "--format", "junit")
+try:
+    root = junit_shape(out)
+    expect("junit: all pass", code == 0 and root.find("testsuite").get("failures") == "0", out[:300])
+    props = {p.get("name"): p.get("value") for p in root.iter("property")}
+    expect("junit names version and engine", "ordercheck.version" in props and "relacy" in props.get("engine", ""))
+except (ET.ParseError, AssertionError) as e:
+    expect("junit shape", False, f"{e}: {out[:300]}")
+
+with tempfile.TemporaryDirectory() as tmp:
+    code, out, err = run("check", "SB/sc_vs_fence", "SB/relaxed", "--no-certify", "--format", "junit",
+                         "--witness-dir", tmp)
+    try:
+        root = junit_shape(out)
+        fails = [c for c in root.iter("testcase") if c.find("failure") is not None]
+        expect("junit: the uncertified false positive is a failure", code == 1 and len(fails) == 1, out[:500])
+        text = fails[0].find("failure").text if fails else ""
+        expect("junit failure names verdict and witness path",
+               "verdict Sometimes" in text and os.path.join(tmp, "SB_sc_vs_fence", "witness.svg") in text, text)
+        expect("the witness was written", os.path.exists(os.path.join(tmp, "SB_sc_vs_fence", "witness.dot")))
+    except (ET.ParseError, AssertionError) as e:
+        expect("junit failure shape", False, f"{e}: {out[:300]}")
+
+code, out, err = run("check", "SB/fenced", "--max-executions", "3", "--format", "junit")
+try:
+    root = junit_shape(out)
+    expect("junit: a cut-short search is skipped, not passed", code == 3 and root.find(".//skipped") is not None)
+except (ET.ParseError, AssertionError) as e:
+    expect("junit skipped shape", False, f"{e}")
+
+code, out, err = run("necessity", "R+shrinker_bit/merged")
+expect("necessity exits 0", code == 0, f"{code} {err}")
+needed = [l for l in out.splitlines() if l.strip().startswith("smp_mb__") and "removed" in l]
+expect("necessity: both barriers needed", len(needed) == 2 and all(l.rstrip().endswith("needed") for l in needed), out)
+code, out, err = run("necessity", "SB/relaxed")
+expect("necessity of an unproved variant exits 2", code == 2 and "not proved" in err, f"{code} {err}")
+
+code, out, err = run("diff", "SB/fenced", "SB/relaxed")
+expect("diff: new outcome exits 1", code == 1 and "only B reaches" in out, f"{code} {out}")
+code, out, err = run("diff", "SB/fenced", "SB/relaxed", "--allow-new-outcomes")
+expect("diff: --allow-new-outcomes exits 0", code == 0, f"{code}")
+code, out, err = run("diff", "SB/relaxed", "SB/fenced")
+expect("diff: removing outcomes exits 0", code == 0 and "only A reaches" in out, f"{code} {out}")
+code, out, err = run("diff", "SB/relaxed")
+expect("diff with one id exits 2", code == 2, f"{code}")
+
 print(f"{passed} passed, {failures} failed")
 sys.exit(1 if failures else 0)
