@@ -13,9 +13,17 @@ build() {  # build DIR [meson options...]
     dir=$1
     shift
     if [ ! -f "$dir/build.ninja" ]; then
-        meson setup "$dir" "$@" >/dev/null
+        if ! meson setup "$dir" "$@" > "$dir.setup.log" 2>&1; then
+            cat "$dir.setup.log" >&2
+            echo "ordercheck: meson setup $dir failed" >&2
+            exit 2
+        fi
     fi
-    ninja -C "$dir" >/dev/null
+    ninja -C "$dir" | grep -Ev '^\[[0-9]+/[0-9]+\] ' || true
+    if [ ! -f "$dir/checker/cli/ordercheck" ]; then
+        echo "ordercheck: the build in $dir failed" >&2
+        exit 2
+    fi
 }
 
 summary() {  # summary DIR: the doctest and meson counts as one closing line

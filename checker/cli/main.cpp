@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 // ordercheck: model-check the memory-ordering protocols of Linux kernel mm code.
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cctype>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -18,6 +22,7 @@
 #include "checker/driver/necessity.hpp"
 #include "checker/version.hpp"
 #include "models/catalogue.hpp"
+#include "litmus/run.hpp"
 
 namespace po = boost::program_options;
 using namespace oc;
@@ -34,8 +39,9 @@ constexpr const char* usage_text =
     "  necessity ID [--out DIR]       weaken each barrier of a proved variant in turn: which are needed?\n"
     "  diff A B [--allow-new-outcomes] compare the outcome sets, verdicts and metrics of two variants\n"
     "  report --out DIR [ID...]       a static HTML report: tables, metrics, necessity, figures\n"
+    "  litmus FILE|DIR... [options]   run C litmus tests (herd7's LKMM dialect), judge their Result: lines\n"
     "\n"
-    "An ID is a variant (SB/relaxed) or a model (SB: all its variants).\n"
+    "An ID is a variant (SB/relaxed) or a model (SB: all its variants); explain also takes a .litmus file.\n"
     "\n"
     "exit codes (check):\n"
     "  0  every verdict matches its expectation and every search settled it\n"
@@ -43,7 +49,9 @@ constexpr const char* usage_text =
     "  2  usage or input error\n"
     "  3  some search was cut short or not exhaustive and settled nothing (no mismatch found)\n"
     "exit codes (diff): 0 B reaches no outcome A cannot (or --allow-new-outcomes); 1 it does; 3 not exact\n"
-    "exit codes (necessity): 0 every weakening decided; 3 some not decided\n";
+    "exit codes (necessity): 0 every weakening decided; 3 some not decided\n"
+    "exit codes (litmus): 0 every judged test matches its Result:; 1 some does not (or the engine failed);\n"
+    "  2 usage error or a test that does not parse; 3 some search cut short, nothing else wrong\n";
 
 std::string slug(std::string s) {
     for (char& c : s)
@@ -169,6 +177,146 @@ int cmd_check(const std::vector<std::string>& args) {
     return cli::exit_code(reports);
 }
 
+/// True when `id` names an existing file ending in .litmus (explain then draws the litmus test).
+bool is_litmus_file(const std::string& id) {
+    return id.size() > 7 && id.ends_with(".litmus") && std::filesystem::is_regular_file(id);
+}
+
+int explain_litmus(const std::string& path, const cli::ExplainOptions& eo, const std::string& out) {
+    std::shared_ptr<const litmus::Compiled> test;
+    try {
+        test = litmus::load(path);
+    } catch (const litmus::LitmusError& e) {
+        std::cerr << e.what() << '\n';
+        return cli::exit_usage;
+    }
+    CheckOptions options;
+    options.keep_first_execution = eo.any;
+    const Report report = check(litmus::make_variant(test, litmus::RunMode::RaceCheck), options);
+    cli::ExplainResult result;
+    try {
+        result = cli::explain(report, eo, out);
+    } catch (const std::exception& e) {
+        std::cerr << "ordercheck: " << e.what() << '\n';
+        return cli::exit_usage;
+    }
+    for (const auto& m : result.messages) std::cout << m << '\n';
+    for (const auto& p : result.written) std::cout << "  wrote " << p.string() << '\n';
+    return cli::exit_ok;
+}
+
+int cmd_litmus(const std::vector<std::string>& args) {
+    po::options_description opts("litmus options");
+    std::uint64_t max_executions = 0;
+    double timeout = 0;
+    unsigned repeat = 0;
+    opts.add_options()
+        ("max-executions", po::value(&max_executions)->default_value(0),
+         "stop each search after N executions (0: no limit); a search cut short proves nothing")
+        ("timeout", po::value(&timeout)->default_value(0), "stop each search after S seconds (0: none)")
+        ("no-certify", "count executions without checking them against the RC11 axioms")
+        ("quiet,q", "print only the judgement line of each test and the summary")
+        ("time", "print how long parsing and the exhaustive run took, per test")
+        ("repeat", po::value(&repeat)->default_value(0),
+         "benchmark: parse and run each test N more times and print the median, min and max")
+        ("help,h", "this help");
+    po::options_description hidden;
+    hidden.add_options()("file", po::value<std::vector<std::string>>(), "litmus files or directories");
+    po::options_description all;
+    all.add(opts).add(hidden);
+    po::positional_options_description pos;
+    pos.add("file", -1);
+    po::variables_map vm;
+    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+    po::notify(vm);
+    if (vm.count("help")) {
+        std::cout << "usage: ordercheck litmus FILE|DIR... [options]\n"
+                     "Runs each C litmus test (a directory: its *.litmus files) and judges it against its\n"
+                     "Result: line as the kernel's judgelitmus.sh does (docs/litmus.md).\n"
+                  << opts;
+        return cli::exit_ok;
+    }
+    if (timeout < 0) return usage_error("--timeout must not be negative");
+    std::vector<std::string> inputs;
+    if (vm.count("file")) inputs = vm["file"].as<std::vector<std::string>>();
+    if (inputs.empty()) return usage_error("litmus needs at least one file or directory");
+    std::vector<std::string> files;
+    for (const auto& in : inputs) {
+        namespace fs = std::filesystem;
+        if (fs::is_directory(in)) {
+            std::vector<std::string> found;
+            for (const auto& e : fs::directory_iterator(in))
+                if (e.is_regular_file() && e.path().extension() == ".litmus") found.push_back(e.path().string());
+            std::sort(found.begin(), found.end());
+            if (found.empty()) return usage_error("no .litmus files in directory '" + in + "'");
+            files.insert(files.end(), found.begin(), found.end());
+        } else if (fs::is_regular_file(in)) {
+            files.push_back(in);
+        } else {
+            return usage_error("no such file or directory: '" + in + "'");
+        }
+    }
+    litmus::LitmusOptions lo;
+    lo.max_executions = max_executions;
+    lo.timeout_seconds = timeout;
+    lo.certify = vm.count("no-certify") == 0;
+    const bool quiet = vm.count("quiet") != 0, show_time = vm.count("time") != 0;
+
+    std::map<litmus::Judgement, unsigned> counts;
+    unsigned parse_errors = 0;
+    for (const auto& file : files) {
+        const auto t0 = std::chrono::steady_clock::now();
+        std::shared_ptr<const litmus::Compiled> test;
+        try {
+            test = litmus::load(file);
+        } catch (const litmus::LitmusError& e) {
+            std::cerr << e.what() << '\n';
+            std::cout << "Judgement " << file << " ERROR: does not parse\n";
+            ++parse_errors;
+            continue;
+        }
+        const double parse_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        litmus::LitmusResult r = litmus::run(test, lo);
+        r.parse_seconds = parse_s;
+        if (quiet) std::cout << "Judgement " << test->program.name << ' ' << to_string(r.judgement) << ": " << r.judgement_text << '\n';
+        else std::cout << litmus::format_herd(r);
+        if (show_time)
+            std::cout << "Timing " << test->program.name << ": parse " << parse_s * 1e3 << " ms, run " << r.run_seconds * 1e3
+                      << " ms (" << r.report.executions << " executions)\n";
+        if (repeat > 0) {
+            std::vector<double> total, parse, explore;
+            for (unsigned i = 0; i < repeat; ++i) {
+                const auto a = std::chrono::steady_clock::now();
+                auto t = litmus::load(file);
+                const auto b = std::chrono::steady_clock::now();
+                (void)litmus::run(t, lo);
+                const auto c = std::chrono::steady_clock::now();
+                parse.push_back(std::chrono::duration<double, std::milli>(b - a).count());
+                explore.push_back(std::chrono::duration<double, std::milli>(c - b).count());
+                total.push_back(std::chrono::duration<double, std::milli>(c - a).count());
+            }
+            const auto median = [](std::vector<double> v) {
+                std::sort(v.begin(), v.end());
+                return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+            };
+            std::cout << "Benchmark " << test->program.name << ": parse+run median " << median(total) << " ms (min "
+                      << *std::min_element(total.begin(), total.end()) << ", max "
+                      << *std::max_element(total.begin(), total.end()) << ") over " << repeat << " runs; parse median "
+                      << median(parse) << " ms, run median " << median(explore) << " ms\n";
+        }
+        if (!quiet) std::cout << '\n';
+        ++counts[r.judgement];
+    }
+    const unsigned ok = counts[litmus::Judgement::Match], failed = counts[litmus::Judgement::Mismatch] + counts[litmus::Judgement::Error];
+    std::cout << "litmus: " << ok << " passed, " << failed << " failed (" << counts[litmus::Judgement::Incomplete]
+              << " incomplete, " << counts[litmus::Judgement::Unjudged] << " unjudged, " << parse_errors
+              << " not parsed; " << files.size() << " files)\n";
+    if (failed > 0) return cli::exit_mismatch;
+    if (parse_errors > 0) return cli::exit_usage;
+    if (counts[litmus::Judgement::Incomplete] > 0) return cli::exit_incomplete;
+    return cli::exit_ok;
+}
+
 int cmd_explain(const std::vector<std::string>& args) {
     po::options_description opts("explain options");
     std::string out, show = "po,rf,co,fr";
@@ -203,6 +351,7 @@ int cmd_explain(const std::vector<std::string>& args) {
     }
     eo.any = vm.count("any") != 0;
     eo.force = vm.count("force") != 0;
+    if (is_litmus_file(ids[0])) return explain_litmus(ids[0], eo, out);
 
     const auto models = models::catalogue();
     std::string error;
@@ -413,6 +562,7 @@ int main(int argc, char** argv) {
         if (command == "list") return cmd_list(args);
         if (command == "check") return cmd_check(args);
         if (command == "explain") return cmd_explain(args);
+        if (command == "litmus") return cmd_litmus(args);
         if (command == "necessity") return cmd_necessity(args);
         if (command == "diff") return cmd_diff(args);
         if (command == "report") return cmd_report(args);

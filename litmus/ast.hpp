@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: MIT
+// The parsed form of a C litmus test (herd7's C dialect for the Linux-kernel memory model):
+// locations, processes with their registers and statements, the final condition and the
+// `Result:` annotation. Flat, index-linked vectors: immutable after parsing, interpreted without
+// allocating. Engine-free and dependency-free (the fuzz target builds it alone).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace oc::litmus {
+
+/// A value held by a location or register (64-bit, as the engine stores it).
+using Value = std::int64_t;
+
+/// The value of a pointer to location `loc`: address_base + loc. Constants in a test must stay
+/// below address_limit in magnitude, so an address never collides with a constant.
+inline constexpr Value address_base = Value{1} << 40;
+inline constexpr Value address_limit = Value{1} << 32;
+
+/// Limits that keep the interpreter allocation-free and its recursion shallow (the engine runs
+/// every thread on a 64 KiB fibre stack).
+inline constexpr unsigned max_processes = 6;
+inline constexpr unsigned max_test_locations = 32;
+inline constexpr unsigned max_registers = 32;  ///< per process, parameters included
+inline constexpr unsigned max_accesses = 64;   ///< primitive calls and plain accesses per process
+inline constexpr unsigned max_nesting = 24;    ///< expression, statement and condition depth
+
+struct SourcePos {
+    std::uint32_t line = 0;
+    std::uint32_t column = 0;
+};
+
+/// A parse or semantic error: `file:line:column: error: message`.
+class LitmusError : public std::runtime_error {
+public:
+    LitmusError(std::string file, SourcePos pos, std::string message)
+        : std::runtime_error(file + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column) +
+                             ": error: " + message),
+          file_(std::move(file)), pos_(pos), message_(std::move(message)) {}
+    const std::string& file() const { return file_; }
+    SourcePos pos() const { return pos_; }
+    const std::string& message() const { return message_; }
+
+private:
+    std::string file_;
+    SourcePos pos_;
+    std::string message_;
+};
+
+// ---- locations and registers ----------------------------------------------------------------
+
+enum class LocType : std::uint8_t { Int, Atomic, Lock };
+
+struct Location {
+    std::string name;
+    LocType type = LocType::Int;
+    Value init = 0;
+    SourcePos declared;
+    // Filled by the analysis:
+    bool plain = false;     ///< accessed plainly: a Plain<long> (race-checked) in the race run
+    bool escapes = false;   ///< its address is used as a value (so dynamic accesses may reach it)
+};
+
+struct Register {
+    std::string name;        ///< "r0", or the parameter's name
+    std::string full_name;   ///< "0:r0": the observable's name
+    bool is_param = false;   ///< parameters hold the address of the location of the same name
+    std::uint16_t loc = 0;   ///< for parameters: that location
+    Value init = 0;
+    SourcePos declared;
+    bool assigned = false;   ///< some statement assigns it (so it is no fixed location pointer)
+};
+
+// ---- primitives -------------------------------------------------------------------------------
+
+/// Every supported kernel primitive (docs/litmus.md lists their mapping).
+enum class Prim : std::uint8_t {
+    // loads
+    ReadOnce, LoadAcquire, RcuDereference, AtomicRead, AtomicReadAcquire,
+    // stores
+    WriteOnce, StoreRelease, RcuAssignPointer, StoreMb, AtomicSet, AtomicSetRelease,
+    // fences
+    Mb, Rmb, Wmb, MbBeforeAtomic, MbAfterAtomic, MbAfterSpinlock, Barrier,
+    // void RMWs
+    AtomicAdd, AtomicSub, AtomicInc, AtomicDec, AtomicAnd, AtomicOr, AtomicXor,
+    // value-returning RMWs (each with an ordering: Full, Relaxed, Acquire, Release)
+    AddReturn, SubReturn, IncReturn, DecReturn, FetchAdd, FetchSub, FetchInc, FetchDec, FetchAnd, FetchOr,
+    FetchXor, AtomicXchg, Xchg, AtomicCmpxchg, Cmpxchg,
+    SubAndTest, DecAndTest, IncAndTest, AddNegative,
+    // locks
+    SpinLock, SpinUnlock, SpinTrylock, SpinIsLocked,
+    // RCU
+    RcuReadLock, RcuReadUnlock, SynchronizeRcu,
+};
+
+enum class Order : std::uint8_t { Full, Relaxed, Acquire, Release };
+
+/// How an argument is written: `*x` (a location), `x` (a pointer to one), or a value.
+enum class ArgKind : std::uint8_t { Lvalue, Pointer, Value };
+
+// ---- expressions and statements --------------------------------------------------------------
+
+enum class ExprKind : std::uint8_t { Const, Reg, Unary, Binary, Ternary, Deref, Call };
+enum class UnOp : std::uint8_t { Neg, Not, BitNot };
+enum class BinOp : std::uint8_t {
+    Mul, Div, Mod, Add, Sub, Shl, Shr, Lt, Le, Gt, Ge, Eq, Ne, BitAnd, BitXor, BitOr, LogAnd, LogOr,
+};
+
+struct Expr {
+    ExprKind kind = ExprKind::Const;
+    SourcePos pos;
+    Value value = 0;         ///< Const
+    std::uint16_t reg = 0;   ///< Reg: index into the process's registers
+    std::uint8_t op = 0;     ///< UnOp or BinOp
+    std::int32_t a = -1, b = -1, c = -1;  ///< operands; Deref: a = the address; Call: a = call index
+};
+
+/// One shared-memory access site: a primitive call or a plain access (`*x`, `*x = v`).
+struct Access {
+    Prim prim = Prim::ReadOnce;  ///< unused for plain accesses
+    bool plain = false;          ///< a plain C read or write
+    bool plain_write = false;
+    Order order = Order::Full;
+    std::string name;            ///< as written: "READ_ONCE", "atomic_inc_return_acquire", "*x"
+    SourcePos pos;
+    std::int32_t addr = -1;          ///< the address expression (the `x` of `*x`); -1 for fences, RCU
+    std::int32_t vals[2] = {-1, -1};  ///< value operands (stored value; cmpxchg old, new; add amount)
+    std::uint16_t process = 0;
+    std::uint16_t site = 0;      ///< index among the process's accesses
+    // Filled by the analysis:
+    std::int32_t target = -1;    ///< the location when the address is a fixed parameter, else -1
+    bool dep_head = false;       ///< a relaxed read whose value feeds a later address: acquire
+};
+
+enum class StmtKind : std::uint8_t { Expr, Assign, Store, If, Block };
+
+struct Stmt {
+    StmtKind kind = StmtKind::Expr;
+    SourcePos pos;
+    std::uint16_t reg = 0;        ///< Assign: destination register
+    std::int32_t expr = -1;       ///< Expr/Assign: the value; Store: the value; If: the condition
+    std::int32_t access = -1;     ///< Store: its access site
+    std::int32_t then_stmt = -1;  ///< If
+    std::int32_t else_stmt = -1;  ///< If (-1: none)
+    std::uint32_t first = 0, count = 0;  ///< Block: children in Program::block_items
+};
+
+struct Process {
+    std::string name;  ///< "P0"
+    SourcePos pos;
+    std::vector<Register> regs;
+    std::int32_t body = -1;  ///< a Block statement
+};
+
+// ---- the final condition ------------------------------------------------------------------------
+
+/// A value in the condition: a constant, a register's or location's final value, or an address.
+struct Operand {
+    enum class Kind : std::uint8_t { Const, Reg, Loc, Address } kind = Kind::Const;
+    Value value = 0;
+    std::uint16_t proc = 0, reg = 0, loc = 0;
+    SourcePos pos;
+    friend bool operator==(const Operand& a, const Operand& b) {
+        return a.kind == b.kind && a.value == b.value && a.proc == b.proc && a.reg == b.reg && a.loc == b.loc;
+    }
+};
+
+enum class PropKind : std::uint8_t { True, False, Eq, Ne, Not, And, Or, Implies };
+
+struct Prop {
+    PropKind kind = PropKind::True;
+    SourcePos pos;
+    Operand lhs, rhs;              ///< Eq, Ne
+    std::int32_t a = -1, b = -1;   ///< Not (a), And/Or/Implies (a, b)
+};
+
+enum class Quantifier : std::uint8_t { Exists, NotExists, Forall };
+
+/// The expected result of a test (the `Result:` annotation and ordercheck's own annotations).
+enum class Outcome : std::uint8_t { Always, Sometimes, Never, Maybe, Deadlock };
+
+struct Expected {
+    Outcome outcome = Outcome::Never;
+    bool datarace = false;
+    SourcePos pos;
+    std::string note;  ///< the rest of the line (ordercheck annotations: why)
+};
+
+struct Program {
+    std::string file;
+    std::string name;  ///< the test name after `C`
+    std::vector<Location> locations;
+    std::vector<Process> processes;
+    std::vector<Expr> exprs;
+    std::vector<Stmt> stmts;
+    std::vector<std::int32_t> block_items;
+    std::vector<Access> accesses;
+    std::vector<Prop> props;
+    // condition
+    Quantifier quantifier = Quantifier::Exists;
+    std::int32_t condition = -1;
+    std::int32_t filter = -1;               ///< -1: none
+    std::vector<Operand> locations_clause;  ///< `locations [...]`
+    std::vector<Operand> observed;          ///< what a state shows: locations clause, then the condition's
+    bool uses_rcu = false;
+    // annotations found in comments
+    std::optional<Expected> result;         ///< `Result: Never [DATARACE]`
+    std::optional<Expected> mapping;        ///< `ordercheck-mapping: ...`: the C++11 mapping differs from LKMM
+    std::optional<Expected> engine;         ///< `ordercheck-engine: ...`: the engine cannot produce RC11's answer
+    std::string comment;                    ///< the first comment after the header (the test's description)
+};
+
+std::string_view to_string(Outcome o);
+std::string_view to_string(Quantifier q);
+
+}  // namespace oc::litmus

@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: MIT
+#include "litmus/interpreter.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <optional>
+#include <type_traits>
+
+#include "checker/model/kernel.hpp"
+#include "checker/model/primitives.hpp"
+#include "litmus/parser.hpp"
+
+namespace oc::litmus {
+
+static_assert(std::is_same_v<Value, oc::Value>, "litmus values are the engine's values");
+
+std::source_location source_location_of(const SpotImpl& spot) {
+#if defined(__GLIBCXX__)
+    // libstdc++'s std::source_location is one pointer to a {file, function, line, column}
+    // record, which SpotImpl mirrors; this lets events name the litmus file and line.
+    static_assert(sizeof(std::source_location) == sizeof(const void*));
+    static_assert(std::is_trivially_copyable_v<std::source_location>);
+    return std::bit_cast<std::source_location>(&spot);
+#else
+    (void)spot;
+    return std::source_location::current();
+#endif
+}
+
+std::shared_ptr<const Compiled> compile(Program program) {
+    auto c = std::make_shared<Compiled>();
+    c->program = std::move(program);
+    const Program& p = c->program;
+    c->spots.reserve(p.accesses.size() + p.locations.size());
+    c->labels.reserve(p.accesses.size());
+    for (const Access& a : p.accesses) {
+        c->spots.push_back(SpotImpl{p.file.c_str(), "litmus", a.pos.line, a.pos.column});
+        c->labels.push_back(a.dep_head ? a.name + "[dep]" : a.name);
+    }
+    for (const Location& l : p.locations)
+        c->spots.push_back(SpotImpl{p.file.c_str(), "litmus", l.declared.line, l.declared.column});
+    return c;
+}
+
+namespace {
+
+using kernel::spinlock_t;
+
+constexpr std::size_t slot_size = std::max({sizeof(Atomic<long>), sizeof(Plain<long>), sizeof(spinlock_t)});
+constexpr std::size_t slot_align = std::max({alignof(Atomic<long>), alignof(Plain<long>), alignof(spinlock_t)});
+
+enum class SlotKind : std::uint8_t { None, Atomic, Plain, Lock };
+
+struct alignas(slot_align) LocationSlot {
+    unsigned char bytes[slot_size];
+};
+
+Value wrap_add(Value a, Value b) { return static_cast<Value>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b)); }
+Value wrap_sub(Value a, Value b) { return static_cast<Value>(static_cast<std::uint64_t>(a) - static_cast<std::uint64_t>(b)); }
+Value wrap_mul(Value a, Value b) { return static_cast<Value>(static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b)); }
+
+/// One execution of the test. Constructed by the engine for every execution; allocates nothing.
+class Instance final : public ModelInstance {
+public:
+    Instance(const Compiled& c, RunMode mode, unsigned threads) : c_(c), p_(c.program) {
+        const std::size_t nl = p_.locations.size();
+        for (std::size_t i = 0; i < nl; ++i) {
+            const Location& l = p_.locations[i];
+            const std::source_location where = source_location_of(c_.spots[p_.accesses.size() + i]);
+            void* at = static_cast<void*>(slots_[i].bytes);
+            if (l.type == LocType::Lock) {
+                ::new (at) spinlock_t(l.name.c_str(), where);
+                kinds_[i] = SlotKind::Lock;
+            } else if (l.plain && mode == RunMode::RaceCheck) {
+                ::new (at) Plain<long>(l.name.c_str(), l.init, where);
+                kinds_[i] = SlotKind::Plain;
+            } else {
+                ::new (at) Atomic<long>(l.name.c_str(), l.init, where);
+                kinds_[i] = SlotKind::Atomic;
+            }
+        }
+        for (std::size_t pi = 0; pi < p_.processes.size(); ++pi)
+            for (std::size_t r = 0; r < p_.processes[pi].regs.size(); ++r) {
+                const Register& reg = p_.processes[pi].regs[r];
+                ::new (static_cast<void*>(regs_[pi][r])) Reg(reg.full_name.c_str(), reg.init);
+            }
+        // The final values of the locations a state shows.
+        for (std::size_t i = 0; i < nl; ++i) observed_[i] = LocationRef{this, static_cast<std::uint16_t>(i)};
+        for (const Operand& o : p_.observed)
+            if (o.kind == Operand::Kind::Loc)
+                runtime().add_observable(ObservableSlot{p_.locations[o.loc].name.c_str(), read_location,
+                                                        &observed_[o.loc]});
+        if (p_.filter >= 0) runtime().add_observable(ObservableSlot{filter_observable, read_filter, this});
+        if (p_.uses_rcu) ::new (static_cast<void*>(rcu_)) kernel::rcu_domain(threads);
+    }
+
+    ~Instance() override {
+        if (p_.uses_rcu) rcu().~rcu_domain();
+        for (std::size_t pi = 0; pi < p_.processes.size(); ++pi)
+            for (std::size_t r = 0; r < p_.processes[pi].regs.size(); ++r) reg(static_cast<unsigned>(pi), r).~Reg();
+        for (std::size_t i = 0; i < p_.locations.size(); ++i) {
+            switch (kinds_[i]) {
+            case SlotKind::Atomic: atomic_slot(i).~Atomic(); break;
+            case SlotKind::Plain: plain_slot(i).~Plain(); break;
+            case SlotKind::Lock: lock_slot(i).~spinlock_t(); break;
+            case SlotKind::None: break;
+            }
+        }
+    }
+    Instance(const Instance&) = delete;
+    Instance& operator=(const Instance&) = delete;
+
+    void run_thread(unsigned index) override {
+        if (index < p_.processes.size()) exec(index, p_.processes[index].body);
+        // else: the idle thread of a one-process test
+    }
+
+    bool bad_outcome() const override { return filter_holds() && holds(p_.condition); }
+
+private:
+    struct LocationRef {
+        const Instance* self = nullptr;
+        std::uint16_t loc = 0;
+    };
+    static Value read_location(const void* ref) {
+        const auto* r = static_cast<const LocationRef*>(ref);
+        return r->self->final_value(r->loc);
+    }
+    static Value read_filter(const void* self) { return static_cast<const Instance*>(self)->filter_holds() ? 1 : 0; }
+
+    // ---- storage ----
+    Atomic<long>& atomic_slot(std::size_t i) { return *std::launder(reinterpret_cast<Atomic<long>*>(slots_[i].bytes)); }
+    const Atomic<long>& atomic_slot(std::size_t i) const {
+        return *std::launder(reinterpret_cast<const Atomic<long>*>(slots_[i].bytes));
+    }
+    Plain<long>& plain_slot(std::size_t i) { return *std::launder(reinterpret_cast<Plain<long>*>(slots_[i].bytes)); }
+    const Plain<long>& plain_slot(std::size_t i) const {
+        return *std::launder(reinterpret_cast<const Plain<long>*>(slots_[i].bytes));
+    }
+    spinlock_t& lock_slot(std::size_t i) { return *std::launder(reinterpret_cast<spinlock_t*>(slots_[i].bytes)); }
+    const spinlock_t& lock_slot(std::size_t i) const {
+        return *std::launder(reinterpret_cast<const spinlock_t*>(slots_[i].bytes));
+    }
+    Reg& reg(unsigned proc, std::size_t r) { return *std::launder(reinterpret_cast<Reg*>(regs_[proc][r])); }
+    const Reg& reg(unsigned proc, std::size_t r) const { return *std::launder(reinterpret_cast<const Reg*>(regs_[proc][r])); }
+    kernel::rcu_domain& rcu() { return *std::launder(reinterpret_cast<kernel::rcu_domain*>(rcu_)); }
+
+    // ---- final state ----
+    Value final_value(std::size_t loc) const {
+        switch (kinds_[loc]) {
+        case SlotKind::Atomic: return atomic_slot(loc).final();
+        case SlotKind::Plain: return plain_slot(loc).final();
+        case SlotKind::Lock: return lock_slot(loc).word.final();
+        case SlotKind::None: break;
+        }
+        return 0;
+    }
+    Value operand(const Operand& o) const {
+        switch (o.kind) {
+        case Operand::Kind::Const:
+        case Operand::Kind::Address: return o.value;
+        case Operand::Kind::Reg: return reg(o.proc, o.reg).value();
+        case Operand::Kind::Loc: return final_value(o.loc);
+        }
+        return 0;
+    }
+    bool filter_holds() const { return p_.filter < 0 || holds(p_.filter); }
+    bool holds(std::int32_t prop) const {
+        const Prop& x = p_.props[static_cast<std::size_t>(prop)];
+        switch (x.kind) {
+        case PropKind::True: return true;
+        case PropKind::False: return false;
+        case PropKind::Eq: return operand(x.lhs) == operand(x.rhs);
+        case PropKind::Ne: return operand(x.lhs) != operand(x.rhs);
+        case PropKind::Not: return !holds(x.a);
+        case PropKind::And: return holds(x.a) && holds(x.b);
+        case PropKind::Or: return holds(x.a) || holds(x.b);
+        case PropKind::Implies: return !holds(x.a) || holds(x.b);
+        }
+        return false;
+    }
+
+    // ---- statements ----
+    void exec(unsigned proc, std::int32_t stmt) {
+        const Stmt& s = p_.stmts[static_cast<std::size_t>(stmt)];
+        switch (s.kind) {
+        case StmtKind::Block:
+            for (std::uint32_t i = 0; i < s.count; ++i) exec(proc, p_.block_items[s.first + i]);
+            return;
+        case StmtKind::Expr: eval(proc, s.expr); return;
+        case StmtKind::Assign: reg(proc, s.reg) = eval(proc, s.expr); return;
+        case StmtKind::Store: access(proc, static_cast<std::size_t>(s.access)); return;
+        case StmtKind::If:
+            if (eval(proc, s.expr) != 0) exec(proc, s.then_stmt);
+            else if (s.else_stmt >= 0) exec(proc, s.else_stmt);
+            return;
+        }
+    }
+
+    Value eval(unsigned proc, std::int32_t e) {
+        const Expr& x = p_.exprs[static_cast<std::size_t>(e)];
+        switch (x.kind) {
+        case ExprKind::Const: return x.value;
+        case ExprKind::Reg: return reg(proc, x.reg).value();
+        case ExprKind::Unary: {
+            const Value a = eval(proc, x.a);
+            switch (static_cast<UnOp>(x.op)) {
+            case UnOp::Neg: return wrap_sub(0, a);
+            case UnOp::Not: return a == 0 ? 1 : 0;
+            case UnOp::BitNot: return ~a;
+            }
+            return 0;
+        }
+        case ExprKind::Binary: return binary(proc, x);
+        case ExprKind::Ternary: return eval(proc, x.a) != 0 ? eval(proc, x.b) : eval(proc, x.c);
+        case ExprKind::Deref:
+        case ExprKind::Call: return access(proc, static_cast<std::size_t>(x.a));
+        }
+        return 0;
+    }
+
+    Value binary(unsigned proc, const Expr& x) {
+        const auto op = static_cast<BinOp>(x.op);
+        const Value a = eval(proc, x.a);
+        if (op == BinOp::LogAnd) return a != 0 && eval(proc, x.b) != 0 ? 1 : 0;
+        if (op == BinOp::LogOr) return a != 0 || eval(proc, x.b) != 0 ? 1 : 0;
+        const Value b = eval(proc, x.b);
+        switch (op) {
+        case BinOp::Mul: return wrap_mul(a, b);
+        case BinOp::Div:
+            if (b == 0) fail_at(x.pos, "division by zero");
+            return b == -1 ? wrap_sub(0, a) : a / b;
+        case BinOp::Mod:
+            if (b == 0) fail_at(x.pos, "division by zero");
+            return b == -1 ? 0 : a % b;
+        case BinOp::Add: return wrap_add(a, b);
+        case BinOp::Sub: return wrap_sub(a, b);
+        case BinOp::Shl:
+            if (b < 0 || b > 63) fail_at(x.pos, "shift count out of range");
+            return static_cast<Value>(static_cast<std::uint64_t>(a) << b);
+        case BinOp::Shr:
+            if (b < 0 || b > 63) fail_at(x.pos, "shift count out of range");
+            return a >> b;
+        case BinOp::Lt: return a < b;
+        case BinOp::Le: return a <= b;
+        case BinOp::Gt: return a > b;
+        case BinOp::Ge: return a >= b;
+        case BinOp::Eq: return a == b;
+        case BinOp::Ne: return a != b;
+        case BinOp::BitAnd: return a & b;
+        case BinOp::BitXor: return a ^ b;
+        case BinOp::BitOr: return a | b;
+        case BinOp::LogAnd:
+        case BinOp::LogOr: break;
+        }
+        return 0;
+    }
+
+    [[noreturn]] void fail_at(SourcePos pos, const char* message) {
+        const SpotImpl spot{p_.file.c_str(), "litmus", pos.line, pos.column};
+        runtime().fail(message, source_location_of(spot));
+    }
+
+    // ---- accesses ----
+    /// The location an access's address expression designates.
+    std::size_t resolve(unsigned proc, const Access& a, std::source_location where) {
+        const Value v = eval(proc, a.addr);
+        if (v < address_base || v >= address_base + static_cast<Value>(p_.locations.size()))
+            runtime().fail("dereference of a value that is not the address of a location", where);
+        return static_cast<std::size_t>(v - address_base);
+    }
+    Atomic<long>& atomic_at(std::size_t loc, std::source_location where) {
+        if (kinds_[loc] != SlotKind::Atomic)
+            runtime().fail(kinds_[loc] == SlotKind::Lock ? "a memory access to a spinlock_t"
+                                                         : "unsupported: an ordered access to a plainly accessed location",
+                           where);
+        return atomic_slot(loc);
+    }
+    spinlock_t& lock_at(std::size_t loc, std::source_location where) {
+        if (kinds_[loc] != SlotKind::Lock) runtime().fail("a spinlock operation on a location that is not a spinlock_t", where);
+        return lock_slot(loc);
+    }
+
+    Value access(unsigned proc, std::size_t ai) {
+        const Access& a = p_.accesses[ai];
+        const std::source_location where = source_location_of(c_.spots[ai]);
+        const char* label = c_.labels[ai].c_str();
+        if (a.plain) return plain_access(proc, a, where);
+        namespace k = kernel;
+        Order order = a.order;
+        if (a.dep_head && order == Order::Relaxed) order = Order::Acquire;  // consume as acquire
+        const auto val = [&](int i) { return eval(proc, a.vals[i]); };
+        // Accesses that may meet a downgraded (plain) location first.
+        switch (a.prim) {
+        case Prim::ReadOnce:
+        case Prim::AtomicRead: {
+            const std::size_t loc = resolve(proc, a, where);
+            if (kinds_[loc] == SlotKind::Plain) return downgraded_read(loc, label, where);
+            PrimitiveScope s(label, where);
+            if (a.dep_head) return k::smp_load_acquire(atomic_at(loc, where), where);
+            return a.prim == Prim::ReadOnce ? k::READ_ONCE(atomic_at(loc, where), where)
+                                            : k::atomic_read(atomic_at(loc, where), where);
+        }
+        case Prim::WriteOnce:
+        case Prim::AtomicSet: {
+            const Value v = val(0);
+            const std::size_t loc = resolve(proc, a, where);
+            if (kinds_[loc] == SlotKind::Plain) {
+                PrimitiveScope s(label, where);
+                plain_slot(loc).write(v, where);
+                return 0;
+            }
+            PrimitiveScope s(label, where);
+            if (a.prim == Prim::WriteOnce) k::WRITE_ONCE(atomic_at(loc, where), v, where);
+            else k::atomic_set(atomic_at(loc, where), v, where);
+            return 0;
+        }
+        default: break;
+        }
+        // Fences and RCU: no location.
+        switch (a.prim) {
+        case Prim::Mb: k::smp_mb(where); return 0;
+        case Prim::Rmb: k::smp_rmb(where); return 0;
+        case Prim::Wmb: k::smp_wmb(where); return 0;
+        case Prim::MbBeforeAtomic: k::smp_mb__before_atomic(where); return 0;
+        case Prim::MbAfterAtomic: k::smp_mb__after_atomic(where); return 0;
+        case Prim::MbAfterSpinlock: k::smp_mb__after_spinlock(where); return 0;
+        case Prim::Barrier: return 0;
+        case Prim::RcuReadLock: k::rcu_read_lock(rcu(), where); return 0;
+        case Prim::RcuReadUnlock: k::rcu_read_unlock(rcu(), where); return 0;
+        case Prim::SynchronizeRcu: k::synchronize_rcu(rcu(), where); return 0;
+        default: break;
+        }
+        // Void RMWs: no enclosing scope, so that a preceding smp_mb__before_atomic() keeps its
+        // own name on the fence it places.
+        switch (a.prim) {
+        case Prim::AtomicAdd: { const Value i = val(0); k::atomic_add(i, atomic_at(resolve(proc, a, where), where), where); return 0; }
+        case Prim::AtomicSub: { const Value i = val(0); k::atomic_sub(i, atomic_at(resolve(proc, a, where), where), where); return 0; }
+        case Prim::AtomicInc: k::atomic_inc(atomic_at(resolve(proc, a, where), where), where); return 0;
+        case Prim::AtomicDec: k::atomic_dec(atomic_at(resolve(proc, a, where), where), where); return 0;
+        case Prim::AtomicAnd: { const Value i = val(0); k::atomic_and(i, atomic_at(resolve(proc, a, where), where), where); return 0; }
+        case Prim::AtomicOr: { const Value i = val(0); k::atomic_or(i, atomic_at(resolve(proc, a, where), where), where); return 0; }
+        case Prim::AtomicXor: { const Value i = val(0); k::atomic_xor(i, atomic_at(resolve(proc, a, where), where), where); return 0; }
+        default: break;
+        }
+        // Everything else, under the litmus test's own name.
+        Value v0 = 0, v1 = 0;
+        if (a.vals[0] >= 0) v0 = val(0);
+        if (a.vals[1] >= 0) v1 = val(1);
+        const std::size_t loc = resolve(proc, a, where);
+        PrimitiveScope s(label, where);
+        if (a.prim == Prim::SpinLock || a.prim == Prim::SpinUnlock || a.prim == Prim::SpinTrylock ||
+            a.prim == Prim::SpinIsLocked) {
+            spinlock_t& l = lock_at(loc, where);
+            switch (a.prim) {
+            case Prim::SpinLock: k::spin_lock(l, where); return 0;
+            case Prim::SpinUnlock: k::spin_unlock(l, where); return 0;
+            case Prim::SpinTrylock: return k::spin_trylock(l, where) ? 1 : 0;
+            default: return k::spin_is_locked(l, where) ? 1 : 0;
+            }
+        }
+        Atomic<long>& x = atomic_at(loc, where);
+#define OC_BY_ORDER(fn, ...)                                                   \
+    switch (order) {                                                           \
+    case Order::Full: return k::fn(__VA_ARGS__, where);                        \
+    case Order::Relaxed: return k::fn##_relaxed(__VA_ARGS__, where);           \
+    case Order::Acquire: return k::fn##_acquire(__VA_ARGS__, where);           \
+    case Order::Release: return k::fn##_release(__VA_ARGS__, where);           \
+    }                                                                          \
+    return 0
+        switch (a.prim) {
+        case Prim::LoadAcquire: return k::smp_load_acquire(x, where);
+        case Prim::RcuDereference: return k::rcu_dereference(x, where);
+        case Prim::AtomicReadAcquire: return k::atomic_read_acquire(x, where);
+        case Prim::StoreRelease: k::smp_store_release(x, v0, where); return 0;
+        case Prim::RcuAssignPointer: k::rcu_assign_pointer(x, v0, where); return 0;
+        case Prim::StoreMb:
+            k::WRITE_ONCE(x, v0, where);
+            k::smp_mb(where);
+            return 0;
+        case Prim::AtomicSetRelease: k::atomic_set_release(x, v0, where); return 0;
+        case Prim::AddReturn: OC_BY_ORDER(atomic_add_return, v0, x);
+        case Prim::SubReturn: OC_BY_ORDER(atomic_sub_return, v0, x);
+        case Prim::IncReturn: OC_BY_ORDER(atomic_add_return, 1, x);
+        case Prim::DecReturn: OC_BY_ORDER(atomic_sub_return, 1, x);
+        case Prim::FetchAdd: OC_BY_ORDER(atomic_fetch_add, v0, x);
+        case Prim::FetchSub: OC_BY_ORDER(atomic_fetch_sub, v0, x);
+        case Prim::FetchInc: OC_BY_ORDER(atomic_fetch_add, 1, x);
+        case Prim::FetchDec: OC_BY_ORDER(atomic_fetch_sub, 1, x);
+        case Prim::FetchAnd: OC_BY_ORDER(atomic_fetch_and, v0, x);
+        case Prim::FetchOr: OC_BY_ORDER(atomic_fetch_or, v0, x);
+        case Prim::FetchXor: OC_BY_ORDER(atomic_fetch_xor, v0, x);
+        case Prim::AtomicXchg: OC_BY_ORDER(atomic_xchg, x, v0);
+        case Prim::Xchg:
+            switch (order) {
+            case Order::Full: return k::xchg(x, v0, where);
+            case Order::Relaxed: return k::xchg_relaxed(x, v0, where);
+            case Order::Acquire: return k::atomic_xchg_acquire(x, v0, where);
+            case Order::Release: return k::atomic_xchg_release(x, v0, where);
+            }
+            return 0;
+        case Prim::AtomicCmpxchg: OC_BY_ORDER(atomic_cmpxchg, x, v0, v1);
+        case Prim::Cmpxchg: OC_BY_ORDER(cmpxchg, x, v0, v1);
+        case Prim::SubAndTest: return k::atomic_sub_and_test(v0, x, where) ? 1 : 0;
+        case Prim::DecAndTest: return k::atomic_dec_and_test(x, where) ? 1 : 0;
+        case Prim::IncAndTest: return k::atomic_inc_and_test(x, where) ? 1 : 0;
+        case Prim::AddNegative: return k::atomic_add_negative(v0, x, where) ? 1 : 0;
+        default: break;
+        }
+#undef OC_BY_ORDER
+        runtime().fail("internal: a primitive the interpreter does not dispatch", where);
+    }
+
+    Value downgraded_read(std::size_t loc, const char* label, std::source_location where) {
+        PrimitiveScope s(label, where);
+        return plain_slot(loc).read(where);
+    }
+
+    /// `*x` and `*x = v`: plain accesses, race-checked when the location is Plain.
+    Value plain_access(unsigned proc, const Access& a, std::source_location where) {
+        const Value v = a.plain_write ? eval(proc, a.vals[0]) : 0;
+        const std::size_t loc = resolve(proc, a, where);
+        switch (kinds_[loc]) {
+        case SlotKind::Plain:
+            if (a.plain_write) {
+                plain_slot(loc).write(v, where);
+                return 0;
+            }
+            return plain_slot(loc).read(where);
+        case SlotKind::Atomic:
+            // PlainAsRelaxed (or a location the analysis proved unreachable from plain code).
+            if (a.plain_write) {
+                atomic_slot(loc).store(v, relaxed, where);
+                return 0;
+            }
+            return atomic_slot(loc).load(relaxed, where);
+        case SlotKind::Lock:
+        case SlotKind::None: break;
+        }
+        runtime().fail("a plain access to a spinlock_t", where);
+    }
+
+    const Compiled& c_;
+    const Program& p_;
+    LocationSlot slots_[max_test_locations];
+    SlotKind kinds_[max_test_locations] = {};
+    LocationRef observed_[max_test_locations];
+    alignas(Reg) unsigned char regs_[max_processes][max_registers][sizeof(Reg)];
+    alignas(kernel::rcu_domain) unsigned char rcu_[sizeof(kernel::rcu_domain)];
+};
+
+Verdict verdict_of(Outcome o) {
+    switch (o) {
+    case Outcome::Always: return Verdict::Always;
+    case Outcome::Never: return Verdict::Never;
+    case Outcome::Sometimes:
+    case Outcome::Maybe:
+    case Outcome::Deadlock: break;
+    }
+    return Verdict::Sometimes;
+}
+Finding finding_of(const Expected& e) {
+    if (e.outcome == Outcome::Deadlock) return EngineFailure::Deadlock;
+    return verdict_of(e.outcome);
+}
+
+}  // namespace
+
+Expectation expectation(const Program& p) {
+    const Expected* base = p.mapping ? &*p.mapping : p.result ? &*p.result : nullptr;
+    if (base == nullptr) return expect::sometimes("the test has no Result: annotation; it is not judged");
+    std::string_view why = p.result && !p.result->note.empty() ? std::string_view(p.result->note)
+                                                                : std::string_view("the test's Result: annotation");
+    Expectation e{finding_of(*base), {}, {}, {}, {}, why, {}};
+    if (p.mapping && p.result && p.result->outcome != Outcome::Maybe && p.result->outcome != Outcome::Deadlock)
+        e = e.under_lkmm(verdict_of(p.result->outcome), p.mapping->note);
+    if (p.engine) e = e.engine_finds(finding_of(*p.engine), p.engine->note);
+    return e;
+}
+
+VariantDef make_variant(const std::shared_ptr<const Compiled>& test, RunMode mode) {
+    const Program& p = test->program;
+    VariantDef v;
+    v.model = p.name;
+    v.name = mode == RunMode::RaceCheck ? "litmus" : "plain-as-relaxed";
+    v.summary = p.file;
+    v.expect = expectation(p);
+    for (const Process& proc : p.processes) v.thread_names.push_back(proc.name);
+    if (v.thread_names.size() == 1) v.thread_names.emplace_back("idle");  // the engine needs 2 threads
+    v.instance_size = sizeof(Instance);
+    v.instance_align = alignof(Instance);
+    const unsigned threads = static_cast<unsigned>(v.thread_names.size());
+    v.construct = [test, mode, threads](void* storage) -> ModelInstance* {
+        return ::new (storage) Instance(*test, mode, threads);
+    };
+    return v;
+}
+
+}  // namespace oc::litmus

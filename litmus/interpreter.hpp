@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+// Runs a parsed litmus test as a model: a VariantDef whose instance declares the test's
+// locations (Atomic<long>, Plain<long> or spinlock_t) and registers (Reg), and interprets each
+// process through the kernel primitives of checker/model/kernel.hpp, so one mapping serves the
+// C++ models and the litmus tests. The instance never allocates: the program is shared and
+// immutable, referenced by pointer.
+#pragma once
+
+#include <memory>
+#include <source_location>
+#include <string>
+#include <vector>
+
+#include "checker/model/model.hpp"
+#include "litmus/ast.hpp"
+
+namespace oc::litmus {
+
+/// How plain C accesses are run.
+enum class RunMode : std::uint8_t {
+    /// Locations accessed plainly are Plain<long>: the engine reports a data race and stops.
+    RaceCheck,
+    /// Every location is atomic and plain accesses are relaxed: the outcome of a racy test.
+    PlainAsRelaxed,
+};
+
+/// A source spot with the layout of libstdc++'s std::source_location::__impl, so that events
+/// carry the litmus file's line (see source_location_of()).
+struct SpotImpl {
+    const char* file;
+    const char* function;
+    unsigned line;
+    unsigned column;
+};
+
+/// A parsed test with what the interpreter needs besides: one source spot and one trace label
+/// per access. Immutable once built; shared by every execution (and by reports, whose events
+/// point at its strings).
+struct Compiled {
+    Program program;
+    std::vector<SpotImpl> spots;        ///< per access
+    std::vector<std::string> labels;    ///< per access: "READ_ONCE", "READ_ONCE[dep]"...
+};
+
+/// Builds the shared form of a parsed program.
+std::shared_ptr<const Compiled> compile(Program program);
+
+/// The model of the test: id "NAME/litmus", threads P0..Pn (plus an idle thread for a
+/// one-process test), the expectation from its annotations (expectation()).
+VariantDef make_variant(const std::shared_ptr<const Compiled>& test, RunMode mode);
+
+/// The expectation the annotations state: `Result:`, refined by `ordercheck-mapping:` (the
+/// C++11 mapping differs from LKMM) and `ordercheck-engine:` (the engine cannot produce RC11's
+/// answer). Outcomes without a verdict (Maybe, DEADLOCK) map to Sometimes and a Deadlock
+/// failure; the litmus judge handles them itself.
+Expectation expectation(const Program& p);
+
+/// The name of the hidden observable that is 1 when the `filter` holds.
+inline constexpr const char* filter_observable = "$filter";
+
+/// A std::source_location for `spot` (libstdc++); elsewhere, the interpreter's own location.
+std::source_location source_location_of(const SpotImpl& spot);
+
+}  // namespace oc::litmus

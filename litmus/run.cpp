@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+#include "litmus/run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "litmus/parser.hpp"
+
+namespace oc::litmus {
+
+std::string_view to_string(Judgement j) {
+    switch (j) {
+    case Judgement::Match: return "ok";
+    case Judgement::Mismatch: return "FAIL";
+    case Judgement::Incomplete: return "incomplete";
+    case Judgement::Unjudged: return "unjudged";
+    case Judgement::Error: return "ERROR";
+    }
+    return "?";
+}
+
+std::shared_ptr<const Compiled> load(const std::string& path) { return compile(parse_file(path)); }
+
+namespace {
+
+std::string expected_text(const Expected& e) {
+    return std::string(to_string(e.outcome)) + (e.datarace ? " DATARACE" : "");
+}
+
+/// herd's States, Positive and Negative from the outcome records of `rep`.
+void fold_outcomes(const Program& p, const Report& rep, LitmusResult& r) {
+    std::vector<int> index;
+    for (const Operand& o : p.observed) {
+        const std::string name = format_operand(p, o);
+        const auto it = std::find(rep.observable_names.begin(), rep.observable_names.end(), name);
+        index.push_back(it == rep.observable_names.end() ? -1 : static_cast<int>(it - rep.observable_names.begin()));
+    }
+    const auto fit = std::find(rep.observable_names.begin(), rep.observable_names.end(), filter_observable);
+    const int filter = fit == rep.observable_names.end() ? -1 : static_cast<int>(fit - rep.observable_names.begin());
+    std::map<std::vector<Value>, std::uint64_t> states;
+    for (const OutcomeRecord& rec : rep.outcomes) {
+        if (filter >= 0 && rec.values.at(static_cast<std::size_t>(filter)) == 0) continue;
+        std::vector<Value> key;
+        for (int i : index) key.push_back(i < 0 ? 0 : rec.values.at(static_cast<std::size_t>(i)));
+        states[key] += rec.executions;
+        (rec.bad_outcome ? r.positive : r.negative) += rec.executions;
+    }
+    for (auto& [values, n] : states) r.states.push_back(LitmusState{values, n});
+}
+
+/// judgelitmus.sh's comparison, on ordercheck's verdicts.
+void judge_result(const Program& p, const Report& rep, LitmusResult& r) {
+    const Expected* want = p.engine ? &*p.engine : p.mapping ? &*p.mapping : p.result ? &*p.result : nullptr;
+    if (!r.error.empty()) {
+        r.judgement = Judgement::Error;
+        r.judgement_text = "!!! Verification error: " + r.error;
+        return;
+    }
+    if (want == nullptr) {
+        r.judgement = Judgement::Unjudged;
+        r.judgement_text = "no Result: annotation, not judged";
+        return;
+    }
+    const std::string wanted = expected_text(*want);
+    std::string source = "Result: " + (p.result ? expected_text(*p.result) : std::string("none"));
+    if (p.mapping) source += "; ordercheck-mapping: " + expected_text(*p.mapping) + " (the C++11 mapping differs from LKMM)";
+    if (p.engine) source += "; ordercheck-engine: " + expected_text(*p.engine) + " (the engine cannot produce RC11's answer)";
+    const std::string explored = std::string(to_string(rep.exploration)) + ", " + std::to_string(rep.executions) + " executions";
+
+    // The outcome.
+    Status outcome = Status::Pass;
+    std::string why;
+    if (want->outcome == Outcome::Maybe) {
+        outcome = Status::Pass;
+    } else if (want->outcome == Outcome::Deadlock) {
+        if (!(r.deadlock || r.positive + r.negative == 0)) {
+            outcome = Status::Fail;
+            why = "!!! Unexpected non-DEADLOCK verification";
+        }
+    } else if (r.deadlock || r.positive + r.negative == 0) {
+        outcome = Status::Fail;
+        why = "!!! Unexpected non-" + std::string(to_string(want->outcome)) + " deadlock";
+    } else {
+        Expectation e = expect::never("");
+        e.memory_model = want->outcome == Outcome::Always ? Verdict::Always
+                         : want->outcome == Outcome::Never ? Verdict::Never
+                                                           : Verdict::Sometimes;
+        const Exploration how = rep.exploration == Exploration::UntilFailure ? Exploration::CutShort : rep.exploration;
+        outcome = judge(Finding{r.observation}, e, how);
+        if (outcome == Status::Fail) why = "!!! Unexpected non-" + std::string(to_string(want->outcome)) + " verification";
+    }
+    // The data-race flag. A race is witnessed; its absence is settled only by a complete search.
+    Status race = Status::Pass;
+    if (want->datarace && !r.datarace) {
+        race = r.report.exploration == Exploration::Exhaustive ? Status::Fail : Status::Incomplete;
+        if (race == Status::Fail) why += std::string(why.empty() ? "" : "; ") + "!!! Missing data race flag";
+    } else if (!want->datarace && r.datarace) {
+        race = Status::Fail;
+        why += std::string(why.empty() ? "" : "; ") + "!!! Unexpected data race flag";
+    }
+    const std::string observed =
+        r.deadlock ? std::string("DEADLOCK")
+                   : std::string(to_string(r.observation)) + (r.datarace ? " DATARACE" : "");
+    if (outcome == Status::Fail || race == Status::Fail) {
+        r.judgement = Judgement::Mismatch;
+        r.judgement_text = why + " (observed " + observed + "; " + source + "; " + explored + ")";
+    } else if (outcome == Status::Incomplete || race == Status::Incomplete) {
+        r.judgement = Judgement::Incomplete;
+        r.judgement_text = "observed " + observed + " so far, expected " + wanted + ": the search was cut short (" +
+                           explored + ") and settles nothing";
+    } else {
+        r.judgement = Judgement::Match;
+        r.judgement_text = observed + " as expected (" + source + "; " + explored + ")";
+    }
+}
+
+}  // namespace
+
+LitmusResult run(const std::shared_ptr<const Compiled>& test, const LitmusOptions& options) {
+    const auto start = std::chrono::steady_clock::now();
+    const Program& p = test->program;
+    LitmusResult r;
+    r.test = test;
+    CheckOptions co;
+    co.explore.max_executions = options.max_executions;
+    co.explore.timeout_seconds = options.timeout_seconds;
+    co.certify = options.certify;
+    r.report = check(make_variant(test, RunMode::RaceCheck), co);
+    const Report* rep = &r.report;
+    if (r.report.finding == Finding{EngineFailure::DataRace}) {
+        r.datarace = true;
+        r.outcome_report = check(make_variant(test, RunMode::PlainAsRelaxed), co);
+        rep = &*r.outcome_report;
+    }
+    if (rep->finding && std::holds_alternative<EngineFailure>(*rep->finding)) {
+        const EngineFailure f = std::get<EngineFailure>(*rep->finding);
+        if (f == EngineFailure::Deadlock || f == EngineFailure::Livelock) r.deadlock = true;
+        else r.error = std::string(to_string(f)) + ": " + rep->failure_detail;
+    } else {
+        fold_outcomes(p, *rep, r);
+    }
+    if (rep->rejected > 0 && r.error.empty())
+        r.error = std::to_string(rep->rejected) + " execution(s) the engine reported are not RC11-consistent: " +
+                  rep->first_rejection;
+    r.observation = r.positive == 0 ? Verdict::Never : r.negative == 0 ? Verdict::Always : Verdict::Sometimes;
+    switch (p.quantifier) {
+    case Quantifier::Exists: r.ok = r.positive > 0; break;
+    case Quantifier::NotExists: r.ok = r.positive == 0; break;
+    case Quantifier::Forall: r.ok = r.negative == 0; break;
+    }
+    judge_result(p, *rep, r);
+    r.run_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+}
+
+std::string format_herd(const LitmusResult& r) {
+    const Program& p = r.test->program;
+    std::ostringstream out;
+    const char* kind = p.quantifier == Quantifier::Exists ? "Allowed" : p.quantifier == Quantifier::NotExists ? "Forbidden" : "Required";
+    out << "Test " << p.name << ' ' << kind << '\n';
+    out << "States " << r.states.size() << '\n';
+    for (const LitmusState& s : r.states) {
+        for (std::size_t i = 0; i < s.values.size(); ++i) {
+            if (i > 0) out << ' ';
+            out << format_operand(p, p.observed[i]) << '=' << format_value(p, s.values[i]) << ';';
+        }
+        out << '\n';
+    }
+    out << (r.ok ? "Ok" : "No") << '\n';
+    out << "Witnesses\n";
+    out << "Positive: " << r.positive << " Negative: " << r.negative << '\n';
+    if (r.datarace) out << "Flag data-race\n";
+    if (p.filter >= 0) out << "Filter " << format_prop(p, p.filter) << '\n';
+    out << "Condition " << to_string(p.quantifier) << " (" << format_prop(p, p.condition) << ")\n";
+    out << "Observation " << p.name << ' ' << to_string(r.observation) << ' ' << r.positive << ' ' << r.negative << '\n';
+    char time[32];
+    std::snprintf(time, sizeof time, "%.4f", r.parse_seconds + r.run_seconds);
+    out << "Time " << p.name << ' ' << time << '\n';
+    out << "Judgement " << p.name << ' ' << to_string(r.judgement) << ": " << r.judgement_text << '\n';
+    return out.str();
+}
+
+}  // namespace oc::litmus

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+// Runs a litmus test through the driver's check(), derives herd's view of the result (States,
+// Positive/Negative, Observation) and judges it against the file's `Result:` annotation the
+// way the kernel's judgelitmus.sh does.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checker/driver/check.hpp"
+#include "litmus/interpreter.hpp"
+
+namespace oc::litmus {
+
+struct LitmusOptions {
+    std::uint64_t max_executions = 0;  ///< per search; 0: no limit (a search cut short settles nothing)
+    double timeout_seconds = 0;
+    bool certify = true;               ///< check every execution against RC11 (CheckOptions::certify)
+};
+
+enum class Judgement : std::uint8_t {
+    Match,       ///< the observation (and the data-race flag) is what the annotation says
+    Mismatch,    ///< it is not
+    Incomplete,  ///< the search was cut short and settled nothing
+    Unjudged,    ///< no `Result:` annotation
+    Error,       ///< the engine stopped on something else (an assertion, a bad dereference)
+};
+std::string_view to_string(Judgement j);
+
+/// One distinct final state over Program::observed, with how many executions ended in it.
+struct LitmusState {
+    std::vector<Value> values;
+    std::uint64_t executions = 0;
+};
+
+struct LitmusResult {
+    std::shared_ptr<const Compiled> test;
+    Report report;                        ///< the race-checking run
+    std::optional<Report> outcome_report; ///< the plain-as-relaxed run, after a data race
+    std::vector<LitmusState> states;      ///< executions passing the filter, sorted by values
+    std::uint64_t positive = 0;           ///< executions (passing the filter) where the proposition holds
+    std::uint64_t negative = 0;
+    bool ok = false;                      ///< herd's Ok: the quantified condition holds
+    bool datarace = false;                ///< the race-checking run found a data race
+    bool deadlock = false;                ///< an execution could not finish (deadlock or livelock)
+    Verdict observation = Verdict::Never; ///< Never (P = 0), Always (N = 0), else Sometimes
+    std::string error;                    ///< set for Judgement::Error: what the engine said
+    Judgement judgement = Judgement::Unjudged;
+    std::string judgement_text;           ///< one line: why
+    double parse_seconds = 0, run_seconds = 0;
+};
+
+/// Parses and compiles a test file (throws LitmusError).
+std::shared_ptr<const Compiled> load(const std::string& path);
+
+/// Explores the test (twice when the first run finds a data race) and judges it.
+LitmusResult run(const std::shared_ptr<const Compiled>& test, const LitmusOptions& options);
+
+/// herd-like output: Test, States, Ok/No, Witnesses, Positive/Negative, Flag data-race,
+/// Condition, Observation, Time, then the judgement line.
+std::string format_herd(const LitmusResult& r);
+
+}  // namespace oc::litmus
