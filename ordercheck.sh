@@ -19,11 +19,12 @@ build() {  # build DIR [meson options...]
             exit 2
         fi
     fi
-    ninja -C "$dir" | grep -Ev '^\[[0-9]+/[0-9]+\] ' || true
-    if [ ! -f "$dir/checker/cli/ordercheck" ]; then
+    if ! ninja -C "$dir" > "$dir.build.log" 2>&1; then
+        cat "$dir.build.log" >&2
         echo "ordercheck: the build in $dir failed" >&2
         exit 2
     fi
+    grep -E 'warning:' "$dir.build.log" >&2 || true
 }
 
 summary() {  # summary DIR: the doctest and meson counts as one closing line
