@@ -28,7 +28,9 @@ inline constexpr unsigned max_processes = 6;
 inline constexpr unsigned max_test_locations = 32;
 inline constexpr unsigned max_registers = 32;  ///< per process, parameters included
 inline constexpr unsigned max_accesses = 64;   ///< primitive calls and plain accesses per process
-inline constexpr unsigned max_nesting = 24;    ///< expression, statement and condition depth
+inline constexpr unsigned max_nesting = 24;    ///< expression trees, nested statements
+inline constexpr unsigned max_condition_nesting = 64;  ///< the condition's tree (a /\ b /\ ... counts each /\)
+inline constexpr unsigned max_parse_depth = 256;  ///< the parser's own recursion (parentheses...)
 
 struct SourcePos {
     std::uint32_t line = 0;
@@ -212,7 +214,6 @@ struct Program {
     std::optional<Expected> result;         ///< `Result: Never [DATARACE]`
     std::optional<Expected> mapping;        ///< `ordercheck-mapping: ...`: the C++11 mapping differs from LKMM
     std::optional<Expected> engine;         ///< `ordercheck-engine: ...`: the engine cannot produce RC11's answer
-    std::string comment;                    ///< the first comment after the header (the test's description)
 };
 
 std::string_view to_string(Outcome o);

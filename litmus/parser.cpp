@@ -498,7 +498,27 @@ private:
         prog_.stmts.push_back(s);
         return static_cast<std::int32_t>(prog_.stmts.size() - 1);
     }
+    /// Adds an expression node. The tree's depth is bounded (not only the parser's recursion:
+    /// `1+1+...` is parsed by a loop), because the interpreter evaluates it recursively on the
+    /// engine's small fibre stacks.
     std::int32_t add_expr(Expr e) {
+        unsigned depth = 0;
+        const auto child = [&](std::int32_t c) {
+            if (c >= 0) depth = std::max(depth, expr_depth_[static_cast<std::size_t>(c)]);
+        };
+        if (e.kind == ExprKind::Deref || e.kind == ExprKind::Call) {
+            const Access& a = prog_.accesses[static_cast<std::size_t>(e.a)];
+            child(a.addr);
+            child(a.vals[0]);
+            child(a.vals[1]);
+        } else {
+            child(e.a);
+            child(e.b);
+            child(e.c);
+        }
+        if (depth + 1 > max_nesting)
+            error(e.pos, "unsupported: expression nested deeper than " + std::to_string(max_nesting) + " levels");
+        expr_depth_.push_back(depth + 1);
         prog_.exprs.push_back(e);
         return static_cast<std::int32_t>(prog_.exprs.size() - 1);
     }
@@ -700,9 +720,9 @@ private:
         return static_cast<std::int32_t>(prog_.accesses.size() - 1);
     }
 
+    /// Bounds the parser's own recursion (parentheses and unary operators make no tree depth).
     void check_depth(unsigned depth) const {
-        if (depth > max_nesting)
-            error(tok_.pos, "unsupported: expression nested deeper than " + std::to_string(max_nesting) + " levels");
+        if (depth > max_parse_depth) error(tok_.pos, "unsupported: parentheses or unary operators nested too deeply");
     }
 
     std::int32_t expression(unsigned depth) {
@@ -948,7 +968,7 @@ private:
     }
 
     void collect_observed(std::int32_t prop, std::vector<Operand>& out, unsigned depth) const {
-        if (prop < 0 || depth > 4 * max_nesting) return;
+        if (prop < 0 || depth > max_condition_nesting) return;
         const Prop& p = prog_.props[static_cast<std::size_t>(prop)];
         for (const Operand* o : {&p.lhs, &p.rhs}) {
             if ((p.kind != PropKind::Eq && p.kind != PropKind::Ne) ||
@@ -960,13 +980,19 @@ private:
         collect_observed(p.b, out, depth + 1);
     }
 
+    /// Adds a condition node; as for expressions, the tree's depth is bounded.
     std::int32_t add_prop(Prop p) {
+        unsigned depth = 0;
+        for (std::int32_t c : {p.a, p.b})
+            if (c >= 0) depth = std::max(depth, prop_depth_[static_cast<std::size_t>(c)]);
+        if (depth + 1 > max_condition_nesting)
+            error(p.pos, "unsupported: condition nested deeper than " + std::to_string(max_condition_nesting) + " levels");
+        prop_depth_.push_back(depth + 1);
         prog_.props.push_back(p);
         return static_cast<std::int32_t>(prog_.props.size() - 1);
     }
     void check_prop_depth(unsigned depth) const {
-        if (depth > max_nesting)
-            error(tok_.pos, "unsupported: condition nested deeper than " + std::to_string(max_nesting) + " levels");
+        if (depth > max_parse_depth) error(tok_.pos, "unsupported: the condition's parentheses are nested too deeply");
     }
     std::int32_t prop_implies(unsigned depth) {
         check_prop_depth(depth);
@@ -1110,7 +1136,6 @@ private:
     // ---- annotations ----
     void annotations() {
         for (const Comment& c : lex_.comments()) {
-            if (prog_.comment.empty()) prog_.comment = std::string(c.text);
             std::size_t start = 0;
             std::uint32_t line = c.pos.line;
             while (start <= c.text.size()) {
@@ -1136,7 +1161,12 @@ private:
         for (const Tag& t : tags) {
             if (rest.substr(0, t.tag.size()) != t.tag || t.slot->has_value()) continue;
             const SourcePos pos{line, col0 + static_cast<std::uint32_t>(i)};
-            std::istringstream words{std::string(rest.substr(t.tag.size()))};
+            // A one-line comment "(* Result: Never *)" ends with its delimiter.
+            std::string body(rest.substr(t.tag.size()));
+            while (!body.empty() && (body.back() == ' ' || body.back() == '\t' || body.back() == '\r')) body.pop_back();
+            for (const char* end : {"*)", "*/"})
+                if (body.size() >= 2 && body.compare(body.size() - 2, 2, end) == 0) body.erase(body.size() - 2);
+            std::istringstream words{body};
             std::string word;
             words >> word;
             Expected e;
@@ -1159,6 +1189,7 @@ private:
                 b = note.find_first_not_of(" \t");
                 note = b == std::string::npos ? "" : note.substr(b);
             }
+            while (!note.empty() && (note.back() == ' ' || note.back() == '\t')) note.pop_back();
             e.note = note;
             *t.slot = e;
         }
@@ -1174,6 +1205,7 @@ private:
     std::vector<TypeInfo> types_;
     std::vector<bool> declared_;
     std::vector<RegInit> reg_inits_;
+    std::vector<unsigned> expr_depth_, prop_depth_;
 };
 
 // ---- analysis ---------------------------------------------------------------------------------

@@ -128,6 +128,7 @@ LitmusResult run(const std::shared_ptr<const Compiled>& test, const LitmusOption
     co.explore.max_executions = options.max_executions;
     co.explore.timeout_seconds = options.timeout_seconds;
     co.certify = options.certify;
+    co.explore.reduction = options.reduction;
     r.report = check(make_variant(test, RunMode::RaceCheck), co);
     const Report* rep = &r.report;
     if (r.report.finding == Finding{EngineFailure::DataRace}) {

@@ -19,6 +19,7 @@ struct LitmusOptions {
     std::uint64_t max_executions = 0;  ///< per search; 0: no limit (a search cut short settles nothing)
     double timeout_seconds = 0;
     bool certify = true;               ///< check every execution against RC11 (CheckOptions::certify)
+    bool reduction = true;             ///< partial-order reduction (ExploreOptions::reduction)
 };
 
 enum class Judgement : std::uint8_t {

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
 
 #include "checker/version.hpp"
 #include "traces/export.hpp"
@@ -28,12 +29,41 @@ std::string pad(std::string s, std::size_t width) {
 
 std::string finding_text(const Report& r) { return r.finding ? to_string(*r.finding) : "-"; }
 
+std::string ratio_text(double ratio) {
+    if (ratio <= 0) return "-";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, ratio < 10 ? "%.1f" : "%.0f", ratio);
+    return buf;
+}
+
+std::string shard_text(const Report& r) {
+    std::string t;
+    if (!r.shard.merged.empty()) {
+        t = "merged " + std::to_string(r.shard.merged.size()) + " of " + std::to_string(r.shard.count) + " shards";
+    } else {
+        t = "shard " + std::to_string(r.shard.index) + "/" + std::to_string(r.shard.count) + ": " +
+            std::to_string(r.shard.shard_prefixes) + " of " + std::to_string(r.shard.prefixes) + " prefixes";
+    }
+    if (r.shard.prefix_depth > 0) t += " (prefixes of " + std::to_string(r.shard.prefix_depth) + " thread choices)";
+    if (r.shard.whole_tree_in_shard_zero)
+        t += "; the prefix enumeration met an engine failure, so shard 0 explored the whole tree";
+    return t;
+}
+
+std::string hex(std::uint64_t v) {
+    char buf[20];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
 std::string engine_text(const RunSettings& s) {
     std::string t = "relacy " + s.search + " search";
     if (s.search == "bound") t += ", context bound " + std::to_string(s.context_bound);
     if (s.search == "random") t += ", " + std::to_string(s.random_executions) + " executions";
     if (s.max_executions != 0) t += ", at most " + std::to_string(s.max_executions) + " executions";
     if (s.timeout_seconds > 0) t += ", timeout " + seconds_text(s.timeout_seconds);
+    if (s.search == "full") t += s.reduction ? ", sleep-set reduction" : ", no reduction";
+    if (s.jobs > 1) t += ", " + std::to_string(s.jobs) + " processes";
     if (!s.capture)
         t += ", no capture";
     else if (!s.certify)
@@ -178,13 +208,18 @@ std::string format_text(const std::vector<Report>& reports, const RunSettings& s
     for (const auto& r : reports) id_width = std::max(id_width, r.id.size());
     id_width += 2;
     out << pad("variant", id_width) << pad("expected", 14) << pad("verdict", 14) << pad("exploration", 15)
-        << pad("executions", 12) << pad("distinct", 10) << pad("time", 10) << "status\n";
+        << pad("interleavings", 15) << pad("distinct", 10) << pad("outcomes", 10) << pad("ratio", 9)
+        << pad("time", 10) << "status\n";
     std::size_t passed = 0, failed = 0, incomplete = 0;
     for (const auto& r : reports) {
         out << pad(r.id, id_width) << pad(to_string(r.expect.engine_answer()), 14) << pad(finding_text(r), 14)
-            << pad(std::string(to_string(r.exploration)), 15) << pad(std::to_string(r.executions), 12)
-            << pad(std::to_string(r.distinct_executions), 10) << pad(seconds_text(r.seconds), 10)
+            << pad(std::string(to_string(r.exploration)), 15) << pad(std::to_string(r.interleavings), 15)
+            << pad(std::to_string(r.distinct_executions), 10) << pad(std::to_string(r.distinct_outcomes()), 10)
+            << pad(ratio_text(r.interleavings_per_execution()), 9) << pad(seconds_text(r.seconds), 10)
             << to_string(r.status) << '\n';
+        if (r.reduction == Reduction::FellBack)
+            out << "    reduction: " << to_string(r.reduction) << " (" << r.reduction_note << ")\n";
+        if (r.shard.count > 1) out << "    " << shard_text(r) << '\n';
         if (r.rejected > 0) {
             out << "    REJECTED " << r.rejected << " execution(s) the engine reported are not RC11-consistent and "
                 << "were not counted" << (r.expect.engine_inconsistency_note.empty()
@@ -217,6 +252,9 @@ std::string format_text(const std::vector<Report>& reports, const RunSettings& s
         case Status::Incomplete: ++incomplete; break;
         }
     }
+    out << "\ninterleavings: engine iterations run (redundant ones included); distinct: distinct executions "
+           "(canonical hash of events, rf, co); outcomes: distinct final states; ratio: interleavings per "
+           "distinct execution\n";
     out << '\n';
     if (incomplete != 0)
         out << incomplete << " variant(s) incomplete: the search did not settle the expectation "
@@ -240,7 +278,9 @@ std::string format_json(const std::vector<Report>& reports, const RunSettings& s
                      {"context_bound", settings.context_bound},
                      {"random_executions", settings.random_executions},
                      {"capture", settings.capture},
-                     {"certify", settings.certify && settings.capture}};
+                     {"certify", settings.certify && settings.capture},
+                     {"reduction", settings.reduction && settings.search == "full"},
+                     {"jobs", settings.jobs}};
     json variants = json::array();
     for (const auto& r : reports) {
         json v;
@@ -270,11 +310,139 @@ std::string format_json(const std::vector<Report>& reports, const RunSettings& s
         for (const auto& m : r.metrics) metrics.push_back({{"name", m.name}, {"min", m.min}, {"max", m.max}});
         v["metrics"] = metrics;
         v["engine_failure"] = r.failure_detail.empty() ? json(nullptr) : json(r.failure_detail);
+        v["replay"] = r.replay.empty() ? json(nullptr) : json(r.replay);
+        v["witness"] = r.witness_path.empty() ? json(nullptr) : json(r.witness_path);
+        v["interleavings"] = r.interleavings;
+        v["redundant_interleavings"] = r.redundant_interleavings;
+        v["distinct_outcomes"] = r.distinct_outcomes();
+        v["interleavings_per_execution"] = r.interleavings_per_execution();
+        v["reduction"] = {{"mode", std::string(to_string(r.reduction))},
+                          {"note", r.reduction_note.empty() ? json(nullptr) : json(r.reduction_note)}};
+        v["fraction_explored"] = r.fraction;
+        if (r.shard.count > 1)
+            v["shard"] = {{"index", r.shard.index},
+                          {"count", r.shard.count},
+                          {"prefix_depth", r.shard.prefix_depth},
+                          {"prefixes", r.shard.prefixes},
+                          {"shard_prefixes", r.shard.shard_prefixes},
+                          {"whole_tree_in_shard_zero", r.shard.whole_tree_in_shard_zero},
+                          {"merged", r.shard.merged}};
+        else
+            v["shard"] = nullptr;
+        if (!r.execution_hashes.empty()) {
+            json hashes = json::array();
+            for (std::uint64_t h : r.execution_hashes) hashes.push_back(hex(h));
+            v["execution_hashes"] = hashes;
+        }
         variants.push_back(v);
     }
     doc["variants"] = variants;
     doc["exit_code"] = exit_code(reports);
     return doc.dump(2) + "\n";
+}
+
+namespace {
+
+Exploration parse_exploration(const std::string& s) {
+    for (Exploration e : {Exploration::Exhaustive, Exploration::Bounded, Exploration::Sampled, Exploration::CutShort,
+                          Exploration::UntilFailure, Exploration::Shard})
+        if (to_string(e) == s) return e;
+    throw std::runtime_error("unknown exploration '" + s + "'");
+}
+
+Reduction parse_reduction(const std::string& s) {
+    for (Reduction r : {Reduction::Off, Reduction::SleepSets, Reduction::FellBack})
+        if (to_string(r) == s) return r;
+    throw std::runtime_error("unknown reduction '" + s + "'");
+}
+
+template <class T>
+T get_or(const nlohmann::json& j, const char* key, T fallback) {
+    const auto it = j.find(key);
+    return it == j.end() || it->is_null() ? fallback : it->get<T>();
+}
+
+}  // namespace
+
+std::vector<Report> parse_json(const std::string& text,
+                               const std::function<const VariantDef*(const std::string&)>& lookup,
+                               RunSettings* settings) {
+    using nlohmann::json;
+    std::vector<Report> reports;
+    try {
+        const json doc = json::parse(text);
+        if (!doc.is_object() || doc.value("schema", "") != "ordercheck-report")
+            throw std::runtime_error("not an ordercheck JSON report");
+        if (doc.value("schema_version", 0) != 1)
+            throw std::runtime_error("unsupported schema_version " + doc.value("schema_version", json(0)).dump());
+        if (settings != nullptr) {
+            const json& e = doc.at("engine");
+            settings->search = e.value("search", "full");
+            settings->max_executions = e.value("max_executions", std::uint64_t{0});
+            settings->timeout_seconds = e.value("timeout_seconds", 0.0);
+            settings->context_bound = e.value("context_bound", 0u);
+            settings->random_executions = e.value("random_executions", std::uint64_t{0});
+            settings->capture = e.value("capture", true);
+            settings->certify = e.value("certify", true);
+            settings->reduction = e.value("reduction", false);
+            settings->jobs = e.value("jobs", 1u);
+        }
+        for (const json& v : doc.at("variants")) {
+            Report r;
+            r.id = v.at("id").get<std::string>();
+            const VariantDef* def = lookup(r.id);
+            if (def == nullptr) throw std::runtime_error("unknown variant '" + r.id + "'");
+            r.summary = def->summary;
+            r.expect = def->expect;
+            if (!v.at("verdict").is_null()) {
+                const auto f = parse_finding(v.at("verdict").get<std::string>());
+                if (!f) throw std::runtime_error("unknown verdict " + v.at("verdict").dump());
+                r.finding = *f;
+            }
+            r.exploration = parse_exploration(v.at("exploration").get<std::string>());
+            const std::string status = v.at("status").get<std::string>();
+            r.status = status == "pass" ? Status::Pass : status == "fail" ? Status::Fail : Status::Incomplete;
+            r.executions = v.at("executions").get<std::uint64_t>();
+            r.positive = v.at("positive").get<std::uint64_t>();
+            r.distinct_executions = v.at("distinct_executions").get<std::uint64_t>();
+            r.rejected = v.value("rejected_executions", std::uint64_t{0});
+            r.first_rejection = get_or<std::string>(v, "first_rejection", "");
+            r.seconds = v.value("seconds", 0.0);
+            r.observable_names = v.value("observables", std::vector<std::string>{});
+            for (const json& o : v.at("outcomes"))
+                r.outcomes.push_back(OutcomeRecord{o.at("values").get<std::vector<Value>>(),
+                                                   o.at("bad_outcome").get<bool>(),
+                                                   o.at("executions").get<std::uint64_t>()});
+            for (const json& m : v.at("metrics"))
+                r.metrics.push_back(MetricRange{m.at("name").get<std::string>(), m.at("min").get<Value>(),
+                                                m.at("max").get<Value>()});
+            r.failure_detail = get_or<std::string>(v, "engine_failure", "");
+            r.replay = get_or<std::string>(v, "replay", "");
+            r.witness_path = get_or<std::string>(v, "witness", "");
+            r.interleavings = v.value("interleavings", r.executions);
+            r.redundant_interleavings = v.value("redundant_interleavings", std::uint64_t{0});
+            if (const auto it = v.find("reduction"); it != v.end() && it->is_object()) {
+                r.reduction = parse_reduction(it->at("mode").get<std::string>());
+                r.reduction_note = get_or<std::string>(*it, "note", "");
+            }
+            r.fraction = v.value("fraction_explored", 0.0);
+            if (const auto it = v.find("shard"); it != v.end() && it->is_object()) {
+                r.shard.index = it->at("index").get<unsigned>();
+                r.shard.count = it->at("count").get<unsigned>();
+                r.shard.prefix_depth = it->value("prefix_depth", 0u);
+                r.shard.prefixes = it->value("prefixes", std::uint64_t{0});
+                r.shard.shard_prefixes = it->value("shard_prefixes", std::uint64_t{0});
+                r.shard.whole_tree_in_shard_zero = it->value("whole_tree_in_shard_zero", false);
+                r.shard.merged = it->value("merged", std::vector<unsigned>{});
+            }
+            for (const json& h : v.value("execution_hashes", json::array()))
+                r.execution_hashes.push_back(std::stoull(h.get<std::string>(), nullptr, 16));
+            reports.push_back(std::move(r));
+        }
+    } catch (const nlohmann::json::exception& e) {
+        throw std::runtime_error(std::string("malformed ordercheck JSON report: ") + e.what());
+    }
+    return reports;
 }
 
 }  // namespace oc::cli

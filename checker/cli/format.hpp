@@ -2,6 +2,7 @@
 // Report formatting: the verdict table (text) and the JSON report.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,12 +21,22 @@ struct RunSettings {
     std::uint64_t random_executions = 0;
     bool capture = true;
     bool certify = true;
+    bool reduction = true;   ///< sleep-set reduction asked for (--no-por turns it off)
+    unsigned jobs = 1;       ///< worker processes (--jobs, or MPI ranks)
 };
 
 /// The verdict table: one row per variant, notes for limitations, a closing count line.
 std::string format_text(const std::vector<Report>& reports, const RunSettings& settings);
 /// The JSON report (schema documented in docs/report-format.md).
 std::string format_json(const std::vector<Report>& reports, const RunSettings& settings);
+
+/// Reads the reports of a JSON report back (shard reports to merge, results of worker
+/// processes). `lookup` returns the variant of an id (its expectation is not in the JSON), or
+/// nullptr for an unknown id. Witness graphs are not in the JSON. Throws std::runtime_error
+/// when `text` is not an ordercheck report or names an unknown variant.
+std::vector<Report> parse_json(const std::string& text,
+                               const std::function<const VariantDef*(const std::string&)>& lookup,
+                               RunSettings* settings = nullptr);
 
 /// One necessity row: site, weakening, verdict, exploration, result.
 std::string site_line(const NecessityRow& row);

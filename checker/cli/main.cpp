@@ -16,12 +16,14 @@
 #include "checker/cli/catalogue_select.hpp"
 #include "checker/cli/explain.hpp"
 #include "checker/cli/format.hpp"
+#include "checker/cli/parallel.hpp"
 #include "checker/cli/report_html.hpp"
 #include "checker/driver/check.hpp"
 #include "checker/driver/diff.hpp"
 #include "checker/driver/necessity.hpp"
 #include "checker/version.hpp"
 #include "models/catalogue.hpp"
+#include "bench/scaling.hpp"
 #include "litmus/run.hpp"
 
 namespace po = boost::program_options;
@@ -40,8 +42,11 @@ constexpr const char* usage_text =
     "  diff A B [--allow-new-outcomes] compare the outcome sets, verdicts and metrics of two variants\n"
     "  report --out DIR [ID...]       a static HTML report: tables, metrics, necessity, figures\n"
     "  litmus FILE|DIR... [options]   run C litmus tests (herd7's LKMM dialect), judge their Result: lines\n"
+    "  merge FILE... [--format F]     combine the JSON reports of shards (check --shard I/N) into one verdict\n"
     "\n"
     "An ID is a variant (SB/relaxed) or a model (SB: all its variants); explain also takes a .litmus file.\n"
+    "check also takes the scaling family (grid, shrinker_passes, iriw4: docs/performance.md), which --all leaves out.\n"
+    "Under `mpirun -n K ordercheck check ...` each rank explores one shard of every variant; rank 0 merges.\n"
     "\n"
     "exit codes (check):\n"
     "  0  every verdict matches its expectation and every search settled it\n"
@@ -113,6 +118,15 @@ int cmd_check(const std::vector<std::string>& args) {
         ("no-certify", "count executions without checking them against the RC11 axioms")
         ("no-capture", "record no execution graphs (no certification, witnesses or distinct counts; "
                        "for measuring the cost of capture)")
+        ("no-por", "no partial-order reduction: run every interleaving of the full search")
+        ("jobs,j", po::value<unsigned>()->default_value(1), "explore in N worker processes (variants and shards)")
+        ("shards", po::value<unsigned>(), "split each variant's search into N shards and merge them (default: 1; "
+                                          "with --jobs and fewer variants than jobs, 4 per job)")
+        ("shard", po::value<std::string>(), "explore only shard I/N of each variant's search; combine the JSON "
+                                            "reports of all N with `ordercheck merge`")
+        ("execution-hashes", "list every distinct execution's canonical hash in the JSON report")
+        ("progress", "progress on stderr even when it is not a terminal (runs longer than a second)")
+        ("no-progress", "no progress on stderr")
         ("help,h", "this help");
     po::options_description hidden;
     hidden.add_options()("id", po::value<std::vector<std::string>>(), "variant or model ids");
@@ -133,7 +147,9 @@ int cmd_check(const std::vector<std::string>& args) {
         return usage_error("--format must be text, json or junit (got '" + format + "')");
     if (timeout < 0) return usage_error("--timeout must not be negative");
 
-    const auto models = models::catalogue();
+    auto models = models::catalogue();
+    if (!vm.count("all"))
+        for (auto& m : bench::scaling_models()) models.push_back(std::move(m));
     std::vector<std::string> ids;
     if (vm.count("id")) ids = vm["id"].as<std::vector<std::string>>();
     if (ids.empty() && !vm.count("all")) return usage_error("check needs variant ids or --all");
@@ -153,28 +169,117 @@ int cmd_check(const std::vector<std::string>& args) {
     options.explore.random_executions = random_executions;
     options.explore.capture = vm.count("no-capture") == 0;
     options.certify = vm.count("no-certify") == 0;
+    options.explore.reduction = vm.count("no-por") == 0;
+    options.keep_execution_hashes = vm.count("execution-hashes") != 0 || vm.count("shard") != 0;
 
-    std::vector<Report> reports;
-    for (const VariantDef* v : selected) reports.push_back(check(*v, options));
+    cli::RunPlan plan;
+    plan.jobs = vm["jobs"].as<unsigned>();
+    if (plan.jobs == 0) return usage_error("--jobs must be at least 1");
+    if (vm.count("shard")) {
+        plan.only_shard = cli::parse_shard(vm["shard"].as<std::string>());
+        if (!plan.only_shard) return usage_error("--shard takes I/N with 0 <= I < N (got '" + vm["shard"].as<std::string>() + "')");
+        if (vm.count("shards")) return usage_error("give either --shard I/N or --shards N, not both");
+    }
+    if (vm.count("shards")) {
+        plan.shards = vm["shards"].as<unsigned>();
+        if (plan.shards == 0) return usage_error("--shards must be at least 1");
+    } else if (plan.jobs > 1 && selected.size() < plan.jobs && !plan.only_shard) {
+        plan.shards = 4 * plan.jobs;  // few variants: split them so that every worker has work
+    }
+    if ((plan.only_shard || plan.shards > 1) && search == "random") {
+        if (vm.count("shard") || vm.count("shards")) return usage_error("only --search full or bound can be sharded");
+        plan.shards = 1;
+    }
+    plan.progress = vm.count("no-progress") ? cli::ProgressMode::Off
+                    : vm.count("progress")  ? cli::ProgressMode::On
+                                            : cli::ProgressMode::Auto;
+    cli::ReportHook write_witness;
     if (vm.count("witness-dir")) {
         const std::filesystem::path base = vm["witness-dir"].as<std::string>();
-        for (auto& r : reports) {
-            if (r.status != Status::Fail || !r.witness) continue;
+        write_witness = [base](Report& r) {
+            if (r.status != Status::Fail || !r.witness) return;
             cli::ExplainOptions eo;
             eo.force = true;
-            const auto dir = base / slug(r.id);
+            auto dir = base / slug(r.id);
+            if (r.shard.count > 1 && r.shard.merged.empty()) dir /= "shard-" + std::to_string(r.shard.index);
             cli::explain(r, eo, dir);
             r.witness_path = (dir / "witness.svg").string();
-        }
+        };
     }
+    const cli::RunOutcome run = cli::run_checks(selected, options, plan, write_witness);
+    if (!run.print) return cli::exit_ok;  // an MPI rank other than 0: rank 0 reports
+    const std::vector<Report>& reports = run.reports;
 
-    const cli::RunSettings settings{search,          max_executions,          timeout,
-                                    context_bound,   random_executions,       options.explore.capture,
-                                    options.certify};
+    cli::RunSettings settings{search,          max_executions,          timeout,
+                              context_bound,   random_executions,       options.explore.capture,
+                              options.certify};
+    settings.reduction = options.explore.reduction;
+    settings.jobs = run.processes;
     std::cout << (format == "json"    ? cli::format_json(reports, settings)
                   : format == "junit" ? cli::format_junit(reports, settings)
                                       : cli::format_text(reports, settings));
     return cli::exit_code(reports);
+}
+
+int cmd_merge(const std::vector<std::string>& args) {
+    po::options_description opts("merge options");
+    std::string format = "text";
+    opts.add_options()("format", po::value(&format)->default_value("text"), "text | json | junit")
+        ("help,h", "this help");
+    po::options_description hidden;
+    hidden.add_options()("file", po::value<std::vector<std::string>>(), "shard reports (JSON)");
+    po::options_description all;
+    all.add(opts).add(hidden);
+    po::positional_options_description pos;
+    pos.add("file", -1);
+    po::variables_map vm;
+    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+    po::notify(vm);
+    if (vm.count("help")) {
+        std::cout << "usage: ordercheck merge FILE... [--format text|json|junit]\n"
+                     "Combines the JSON reports of `check --shard I/N --format json` into one report per variant;\n"
+                     "a variant is exhaustive only if all N shards are given and each completed.\n"
+                  << opts;
+        return cli::exit_ok;
+    }
+    if (format != "text" && format != "json" && format != "junit")
+        return usage_error("--format must be text, json or junit (got '" + format + "')");
+    std::vector<std::string> files;
+    if (vm.count("file")) files = vm["file"].as<std::vector<std::string>>();
+    if (files.empty()) return usage_error("merge needs the JSON reports of the shards");
+    auto models = models::catalogue();
+    for (auto& m : bench::scaling_models()) models.push_back(std::move(m));
+    std::map<std::string, const VariantDef*> by_id;
+    for (const auto& m : models)
+        for (const auto& v : m.variants) by_id[v.id()] = &v;
+    const auto lookup = [&](const std::string& id) -> const VariantDef* {
+        const auto it = by_id.find(id);
+        return it == by_id.end() ? nullptr : it->second;
+    };
+    std::vector<Report> shards;
+    cli::RunSettings settings;
+    for (const auto& file : files) {
+        std::ifstream in(file, std::ios::binary);
+        if (!in) return usage_error("cannot read '" + file + "'");
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        try {
+            for (auto& r : cli::parse_json(text, lookup, &settings)) shards.push_back(std::move(r));
+        } catch (const std::exception& e) {
+            std::cerr << "ordercheck: " << file << ": " << e.what() << '\n';
+            return cli::exit_usage;
+        }
+    }
+    std::vector<Report> merged;
+    try {
+        merged = cli::merge_by_variant(shards);
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "ordercheck: " << e.what() << '\n';
+        return cli::exit_usage;
+    }
+    std::cout << (format == "json"    ? cli::format_json(merged, settings)
+                  : format == "junit" ? cli::format_junit(merged, settings)
+                                      : cli::format_text(merged, settings));
+    return cli::exit_code(merged);
 }
 
 /// True when `id` names an existing file ending in .litmus (explain then draws the litmus test).
@@ -215,6 +320,7 @@ int cmd_litmus(const std::vector<std::string>& args) {
          "stop each search after N executions (0: no limit); a search cut short proves nothing")
         ("timeout", po::value(&timeout)->default_value(0), "stop each search after S seconds (0: none)")
         ("no-certify", "count executions without checking them against the RC11 axioms")
+        ("no-por", "explore without partial-order reduction")
         ("quiet,q", "print only the judgement line of each test and the summary")
         ("time", "print how long parsing and the exhaustive run took, per test")
         ("repeat", po::value(&repeat)->default_value(0),
@@ -260,6 +366,7 @@ int cmd_litmus(const std::vector<std::string>& args) {
     lo.max_executions = max_executions;
     lo.timeout_seconds = timeout;
     lo.certify = vm.count("no-certify") == 0;
+    lo.reduction = vm.count("no-por") == 0;
     const bool quiet = vm.count("quiet") != 0, show_time = vm.count("time") != 0;
 
     std::map<litmus::Judgement, unsigned> counts;
@@ -282,7 +389,8 @@ int cmd_litmus(const std::vector<std::string>& args) {
         else std::cout << litmus::format_herd(r);
         if (show_time)
             std::cout << "Timing " << test->program.name << ": parse " << parse_s * 1e3 << " ms, run " << r.run_seconds * 1e3
-                      << " ms (" << r.report.executions << " executions)\n";
+                      << " ms (" << (r.outcome_report ? r.outcome_report->executions : r.report.executions)
+                      << " executions)\n";
         if (repeat > 0) {
             std::vector<double> total, parse, explore;
             for (unsigned i = 0; i < repeat; ++i) {
@@ -563,6 +671,7 @@ int main(int argc, char** argv) {
         if (command == "check") return cmd_check(args);
         if (command == "explain") return cmd_explain(args);
         if (command == "litmus") return cmd_litmus(args);
+        if (command == "merge") return cmd_merge(args);
         if (command == "necessity") return cmd_necessity(args);
         if (command == "diff") return cmd_diff(args);
         if (command == "report") return cmd_report(args);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "checker/driver/necessity.hpp"
@@ -17,6 +18,16 @@ std::string_view to_string(Exploration e) {
     case Exploration::Sampled: return "sampled";
     case Exploration::CutShort: return "cut short";
     case Exploration::UntilFailure: return "until failure";
+    case Exploration::Shard: return "shard";
+    }
+    return "?";
+}
+
+std::string_view to_string(Reduction r) {
+    switch (r) {
+    case Reduction::Off: return "off";
+    case Reduction::SleepSets: return "sleep sets";
+    case Reduction::FellBack: return "fell back to full search";
     }
     return "?";
 }
@@ -45,7 +56,9 @@ Status judge(const std::optional<Finding>& finding, const Expectation& expect, E
     return Status::Incomplete;
 }
 
-Report check(const VariantDef& variant, const CheckOptions& options) {
+namespace {
+
+Report check_once(const VariantDef& variant, const CheckOptions& options) {
     Report report;
     report.id = variant.id();
     report.summary = variant.summary;
@@ -103,13 +116,40 @@ Report check(const VariantDef& variant, const CheckOptions& options) {
         }
     };
 
-    ExploreResult r = explore(variant, options.explore, sink);
+    ExploreOptions explore_options = options.explore;
+    if (options.progress) {
+        explore_options.progress = [&](const ExploreProgress& p) {
+            CheckProgress c;
+            c.id = report.id;
+            c.interleavings = p.interleavings;
+            c.distinct_executions = distinct.size();
+            c.elapsed_seconds = p.elapsed_seconds;
+            c.fraction = p.fraction;
+            options.progress(c);
+        };
+    }
+    ExploreResult r = explore(variant, explore_options, sink);
 
     report.executions = executions;
     report.positive = positive;
     report.distinct_executions = static_cast<std::uint64_t>(
         std::count_if(distinct.begin(), distinct.end(), [](const auto& d) { return d.second; }));
     report.seconds = r.seconds;
+    report.interleavings = r.interleavings;
+    report.redundant_interleavings = r.redundant;
+    report.reduction = r.reduction ? Reduction::SleepSets : Reduction::Off;
+    report.fraction = r.fraction;
+    report.shard.index = r.shard_index;
+    report.shard.count = r.shard_count;
+    report.shard.prefix_depth = r.prefix_depth;
+    report.shard.prefixes = r.prefixes;
+    report.shard.shard_prefixes = r.shard_prefixes;
+    report.shard.whole_tree_in_shard_zero = r.whole_tree_in_shard_zero;
+    if (options.keep_execution_hashes) {
+        for (const auto& [hash, consistent] : distinct)
+            if (consistent) report.execution_hashes.push_back(hash);
+        std::sort(report.execution_hashes.begin(), report.execution_hashes.end());
+    }
     report.observable_names = r.observable_names;
     for (auto& [values, rec] : outcomes) {
         report.outcomes.push_back(rec);
@@ -126,6 +166,8 @@ Report check(const VariantDef& variant, const CheckOptions& options) {
         report.exploration = Exploration::Bounded;
     else if (options.explore.search == SearchKind::Random)
         report.exploration = Exploration::Sampled;
+    else if (options.explore.shard_count > 1)
+        report.exploration = Exploration::Shard;
     else
         report.exploration = Exploration::Exhaustive;
 
@@ -143,6 +185,154 @@ Report check(const VariantDef& variant, const CheckOptions& options) {
     // unless the model declares the engine's known defect.
     if (report.rejected > 0 && report.expect.engine_inconsistency_note.empty()) report.status = Status::Fail;
     return report;
+}
+
+}  // namespace
+
+Report check(const VariantDef& variant, const CheckOptions& options) {
+    Report report = check_once(variant, options);
+    if (report.reduction == Reduction::SleepSets && report.exploration == Exploration::UntilFailure) {
+        // The reduction finds an engine failure if the full search does, but the executions
+        // explored before it, and which failure comes first, depend on the order of the search.
+        // Report what the full search reports.
+        CheckOptions full = options;
+        full.explore.reduction = false;
+        const double reduced_seconds = report.seconds;
+        const std::uint64_t reduced_interleavings = report.interleavings;
+        report = check_once(variant, full);
+        report.reduction = Reduction::FellBack;
+        report.reduction_note = "an engine failure stops the search; rerun without reduction (" +
+                                std::to_string(reduced_interleavings) + " interleavings, " +
+                                std::to_string(reduced_seconds) + " s with it) so that the report is the full search's";
+        report.seconds += reduced_seconds;
+    }
+    return report;
+}
+
+namespace {
+
+/// The combined exploration of a set of shards.
+Exploration merged_exploration(const std::vector<Report>& shards, bool all_present) {
+    bool cut = false, bounded = false, partial = !all_present;
+    for (const auto& r : shards) {
+        switch (r.exploration) {
+        case Exploration::UntilFailure: return Exploration::UntilFailure;
+        case Exploration::CutShort: cut = true; break;
+        case Exploration::Bounded: bounded = true; break;
+        case Exploration::Sampled: partial = true; break;
+        case Exploration::Exhaustive:  // an unsharded report (a shard that took the whole tree)
+        case Exploration::Shard: break;
+        }
+    }
+    if (cut) return Exploration::CutShort;
+    if (bounded) return Exploration::Bounded;
+    return partial ? Exploration::Shard : Exploration::Exhaustive;
+}
+
+}  // namespace
+
+Report merge_shards(const std::vector<Report>& shards) {
+    if (shards.empty()) throw std::invalid_argument("merge: no shard reports");
+    const Report& first = shards.front();
+    const unsigned count = first.shard.count;
+    std::vector<bool> seen(count, false);
+    for (const auto& r : shards) {
+        if (r.id != first.id) throw std::invalid_argument("merge: reports of " + first.id + " and " + r.id);
+        if (r.shard.count != count || r.shard.index >= count)
+            throw std::invalid_argument("merge: " + r.id + ": shards of different splits (" +
+                                        std::to_string(r.shard.index) + "/" + std::to_string(r.shard.count) +
+                                        " and ?/" + std::to_string(count) + ")");
+        if (seen[r.shard.index])
+            throw std::invalid_argument("merge: " + r.id + ": shard " + std::to_string(r.shard.index) + "/" +
+                                        std::to_string(count) + " given twice");
+        seen[r.shard.index] = true;
+    }
+    std::vector<const Report*> ordered;
+    for (const auto& r : shards) ordered.push_back(&r);
+    std::sort(ordered.begin(), ordered.end(),
+              [](const Report* a, const Report* b) { return a->shard.index < b->shard.index; });
+
+    Report m;
+    m.id = first.id;
+    m.summary = first.summary;
+    m.expect = first.expect;
+    m.shard.index = 0;
+    m.shard.count = count;
+    m.reduction = first.reduction;
+    std::map<std::vector<Value>, OutcomeRecord> outcomes;
+    std::vector<std::uint64_t> hashes;
+    bool all_hashes = true;
+    for (const Report* r : ordered) {
+        m.shard.merged.push_back(r->shard.index);
+        m.shard.prefix_depth = std::max(m.shard.prefix_depth, r->shard.prefix_depth);
+        m.shard.prefixes = std::max(m.shard.prefixes, r->shard.prefixes);
+        m.shard.shard_prefixes += r->shard.shard_prefixes;
+        m.shard.whole_tree_in_shard_zero = m.shard.whole_tree_in_shard_zero || r->shard.whole_tree_in_shard_zero;
+        m.executions += r->executions;
+        m.positive += r->positive;
+        m.rejected += r->rejected;
+        m.interleavings += r->interleavings;
+        m.redundant_interleavings += r->redundant_interleavings;
+        m.seconds += r->seconds;
+        if (r->reduction != m.reduction) m.reduction = Reduction::FellBack;
+        if (!r->reduction_note.empty() && m.reduction_note.empty())
+            m.reduction_note = "shard " + std::to_string(r->shard.index) + ": " + r->reduction_note;
+        if (m.observable_names.empty()) m.observable_names = r->observable_names;
+        if (r->rejected > 0 && m.first_rejection.empty()) {
+            m.first_rejection = r->first_rejection;
+            m.rejected_graph = r->rejected_graph;
+        }
+        for (const auto& o : r->outcomes) {
+            auto [it, fresh] = outcomes.try_emplace(o.values, o);
+            if (!fresh) it->second.executions += o.executions;
+        }
+        for (const auto& metric : r->metrics) {
+            auto it = std::find_if(m.metrics.begin(), m.metrics.end(),
+                                   [&](const MetricRange& x) { return x.name == metric.name; });
+            if (it == m.metrics.end()) {
+                m.metrics.push_back(metric);
+            } else {
+                it->min = std::min(it->min, metric.min);
+                it->max = std::max(it->max, metric.max);
+            }
+        }
+        if (r->distinct_executions > 0 && r->execution_hashes.empty()) all_hashes = false;
+        hashes.insert(hashes.end(), r->execution_hashes.begin(), r->execution_hashes.end());
+        if (r->finding && std::holds_alternative<EngineFailure>(*r->finding) && !m.finding) {
+            m.finding = r->finding;
+            m.failure_detail = r->failure_detail;
+            m.replay = r->replay;
+            m.witness = r->witness;
+            m.witness_path = r->witness_path;
+        }
+    }
+    std::sort(hashes.begin(), hashes.end());
+    hashes.erase(std::unique(hashes.begin(), hashes.end()), hashes.end());
+    m.execution_hashes = hashes;
+    if (all_hashes) {
+        m.distinct_executions = hashes.size();
+    } else {
+        // Without hashes the union cannot be counted: an upper bound, the sum.
+        for (const Report* r : ordered) m.distinct_executions += r->distinct_executions;
+    }
+    for (auto& [values, rec] : outcomes) m.outcomes.push_back(rec);
+
+    const bool all_present = std::all_of(seen.begin(), seen.end(), [](bool b) { return b; });
+    m.exploration = merged_exploration(shards, all_present);
+    if (!m.finding && m.executions > 0) {
+        m.finding = m.positive == 0 ? Verdict::Never : m.positive == m.executions ? Verdict::Always : Verdict::Sometimes;
+        for (const Report* r : ordered)
+            if (r->witness && r->positive > 0) {
+                m.witness = r->witness;
+                m.witness_path = r->witness_path;
+                break;
+            }
+    }
+    m.fraction = 0;
+    for (const Report* r : ordered) m.fraction += r->fraction / count;
+    m.status = judge(m.finding, m.expect, m.exploration);
+    if (m.rejected > 0 && m.expect.engine_inconsistency_note.empty()) m.status = Status::Fail;
+    return m;
 }
 
 }  // namespace oc

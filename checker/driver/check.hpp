@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -21,6 +22,7 @@ enum class Exploration : std::uint8_t {
     Sampled,     ///< random executions
     CutShort,    ///< a budget or timeout stopped the search
     UntilFailure,  ///< the engine stopped at the first failing execution (a data race...)
+    Shard,       ///< one shard of a full search ran to completion (a part; merge settles it)
 };
 std::string_view to_string(Exploration e);
 
@@ -50,6 +52,27 @@ struct MetricRange {
 struct SiteKinds {
     bool sc_fence = false, acquire_fence = false, release_fence = false;
     bool acquire_access = false, release_access = false, rmw = false;
+};
+
+/// Whether partial-order reduction was used, as the report must say.
+enum class Reduction : std::uint8_t {
+    Off,        ///< not asked for (--no-por), or a search it does not apply to (bound, random)
+    SleepSets,  ///< sleep-set reduction
+    FellBack,   ///< asked for, but the variant was explored with the full search (see reduction_note)
+};
+std::string_view to_string(Reduction r);
+
+/// Which part of a sharded search a report covers.
+struct ShardInfo {
+    unsigned index = 0;
+    unsigned count = 1;              ///< 1: not sharded
+    unsigned prefix_depth = 0;       ///< thread choices fixed by a prefix
+    std::uint64_t prefixes = 0;      ///< prefixes of the whole tree
+    std::uint64_t shard_prefixes = 0;  ///< prefixes this shard explored
+    /// The prefix enumeration met an engine failure: shard 0 explored the whole tree.
+    bool whole_tree_in_shard_zero = false;
+    std::vector<unsigned> merged;    ///< in a merged report: the shard indices it combines
+    auto operator<=>(const ShardInfo&) const = default;
 };
 
 struct Report {
@@ -82,9 +105,39 @@ struct Report {
     std::string witness_path;  ///< where the CLI wrote the witness figures, if it did
     double seconds = 0;
 
+    // ---- accounting (docs/performance.md) ----
+    /// Interleavings the engine ran: every iteration of its search, those the reduction knew to
+    /// be redundant, rejected ones and a failing one included.
+    std::uint64_t interleavings = 0;
+    std::uint64_t redundant_interleavings = 0;  ///< of them, known redundant when they ran
+    Reduction reduction = Reduction::Off;
+    std::string reduction_note;      ///< why the reduction fell back
+    /// The canonical hashes of the distinct RC11-consistent executions, sorted
+    /// (CheckOptions::keep_execution_hashes): what shard reports are merged by.
+    std::vector<std::uint64_t> execution_hashes;
+    ShardInfo shard;
+    /// Estimated fraction of the search tree explored when it stopped (1 when complete).
+    double fraction = 0;
+
     std::uint64_t negative() const { return executions - positive; }
+    /// Distinct final states (outcomes).
+    std::uint64_t distinct_outcomes() const { return outcomes.size(); }
+    /// Interleavings per distinct execution: what an optimal explorer would save (0 when none).
+    double interleavings_per_execution() const {
+        return distinct_executions == 0 ? 0.0
+                                        : static_cast<double>(interleavings) / static_cast<double>(distinct_executions);
+    }
     /// True when the variant's expectation carries a known engine limitation.
     bool engine_limited() const { return expect.engine.has_value(); }
+};
+
+/// A progress snapshot of a running check.
+struct CheckProgress {
+    std::string id;
+    std::uint64_t interleavings = 0;
+    std::uint64_t distinct_executions = 0;
+    double elapsed_seconds = 0;
+    double fraction = -1;  ///< estimated fraction done, negative when unknown
 };
 
 struct CheckOptions {
@@ -97,10 +150,20 @@ struct CheckOptions {
     bool collect_sites = false;
     /// Keep one witness execution per distinct outcome in Report::outcome_witnesses.
     bool keep_outcome_witnesses = false;
+    /// Fill Report::execution_hashes (shards, parallel runs, tests).
+    bool keep_execution_hashes = false;
+    /// Called about every ExploreOptions::progress_interval seconds while the search runs.
+    std::function<void(const CheckProgress&)> progress;
 };
 
 /// Explores `variant` and judges the result against its expectation.
 Report check(const VariantDef& variant, const CheckOptions& options);
+
+/// Combines the reports of shards of one variant (same id and shard count) into one report, as
+/// if one search had explored them: distinct executions are the union of their hashes, outcome
+/// counts add up. It is `exhaustive` only if every shard is present and completed its part.
+/// Throws std::invalid_argument for reports that do not belong together.
+Report merge_shards(const std::vector<Report>& shards);
 
 /// Judges a finding against an expectation given how it was explored.
 Status judge(const std::optional<Finding>& finding, const Expectation& expect, Exploration exploration);

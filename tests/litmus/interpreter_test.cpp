@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: MIT
+// The litmus interpreter and judge: tests run through the kernel primitives under the engine,
+// herd's counts (States, Positive/Negative with a filter), the judgement against Result:
+// (Maybe, DEADLOCK, DATARACE, the ordercheck annotations), and what the traces record.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "litmus/parser.hpp"
+#include "litmus/run.hpp"
+
+using namespace oc;
+using namespace oc::litmus;
+
+namespace {
+
+LitmusResult run_source(const std::string& source) { return run(compile(parse(source, "t.litmus")), LitmusOptions{}); }
+
+/// MP with the given P1 body (P1 declares r0, r1) and `result` as the Result: line.
+std::string mp(const std::string& writer, const std::string& reader, const std::string& result,
+               const std::string& cond = "exists (1:r0=1 /\\ 1:r1=0)") {
+    return "C MP\n(* Result: " + result + " *)\n{}\nP0(int *x, int *y)\n{\n" + writer +
+           "\n}\nP1(int *x, int *y)\n{\n\tint r0;\n\tint r1;\n" + reader + "\n}\n" + cond + "\n";
+}
+
+const char* const relaxed_writer = "WRITE_ONCE(*x, 1); WRITE_ONCE(*y, 1);";
+const char* const relaxed_reader = "r0 = READ_ONCE(*y); r1 = READ_ONCE(*x);";
+
+const char* const addr_dep =
+    "C MP+wmb+addr\n(* Result: Never *)\n{ int *p = y; }\n"
+    "P0(int *x, int **p) { WRITE_ONCE(*x, 1); smp_wmb(); WRITE_ONCE(*p, x); }\n"
+    "P1(int **p) { int *r0; int r1; r0 = READ_ONCE(*p); r1 = READ_ONCE(*r0); }\n"
+    "exists (1:r0=x /\\ 1:r1=0)\n";
+
+}  // namespace
+
+TEST_SUITE("litmus interpreter") {
+    TEST_CASE("herd's view: states, Positive/Negative, Observation, Ok") {
+        const LitmusResult r = run_source(mp(relaxed_writer, relaxed_reader, "Sometimes"));
+        CHECK(r.observation == Verdict::Sometimes);
+        CHECK(r.ok);
+        CHECK(r.states.size() == 4);
+        CHECK(r.positive > 0);
+        CHECK(r.negative > 0);
+        CHECK(r.positive + r.negative == r.report.executions);
+        CHECK(r.judgement == Judgement::Match);
+        const std::string out = format_herd(r);
+        CHECK(out.find("Test MP Allowed\nStates 4\n1:r0=0; 1:r1=0;\n") == 0);
+        CHECK(out.find("\nOk\nWitnesses\nPositive: ") != std::string::npos);
+        CHECK(out.find("\nCondition exists (1:r0=1 /\\ 1:r1=0)\nObservation MP Sometimes ") != std::string::npos);
+        CHECK(out.find("\nJudgement MP ok: Sometimes as expected") != std::string::npos);
+    }
+
+    TEST_CASE("the same primitives as the C++ models: release/acquire forbids MP") {
+        const LitmusResult r = run_source(mp("WRITE_ONCE(*x, 1); smp_store_release(y, 1);",
+                                             "r0 = smp_load_acquire(y); r1 = READ_ONCE(*x);", "Never"));
+        CHECK(r.observation == Verdict::Never);
+        CHECK_FALSE(r.ok);
+        CHECK(r.report.exploration == Exploration::Exhaustive);
+        CHECK(r.judgement == Judgement::Match);
+    }
+
+    TEST_CASE("a filter drops executions from every count") {
+        const std::string src = mp(relaxed_writer, relaxed_reader, "Sometimes", "filter (1:r0=1) exists (1:r1=0)");
+        const LitmusResult r = run_source(src);
+        const LitmusResult all = run_source(mp(relaxed_writer, relaxed_reader, "Sometimes", "exists (1:r1=0)"));
+        CHECK(r.states.size() == 2);  // r1 = 0 or 1, all with r0 = 1 (not shown: only the condition's 1:r1)
+        CHECK(r.positive + r.negative < all.positive + all.negative);
+        CHECK(r.observation == Verdict::Sometimes);
+    }
+
+    TEST_CASE("~exists and forall: Ok follows the quantifier, Observation the proposition") {
+        const LitmusResult n = run_source(mp(relaxed_writer, relaxed_reader, "Sometimes", "~exists (1:r0=1 /\\ 1:r1=0)"));
+        CHECK(n.observation == Verdict::Sometimes);
+        CHECK_FALSE(n.ok);
+        CHECK(format_herd(n).find("Test MP Forbidden") == 0);
+        const LitmusResult f = run_source(mp(relaxed_writer, relaxed_reader, "Always", "forall (1:r0=0 \\/ 1:r0=1)"));
+        CHECK(f.observation == Verdict::Always);
+        CHECK(f.ok);
+        CHECK(f.judgement == Judgement::Match);
+    }
+
+    TEST_CASE("judging: a mismatch, Maybe, no Result:, and the ordercheck annotations") {
+        const LitmusResult bad = run_source(mp(relaxed_writer, relaxed_reader, "Never"));
+        CHECK(bad.judgement == Judgement::Mismatch);
+        CHECK(bad.judgement_text.find("!!! Unexpected non-Never verification") == 0);
+        CHECK(run_source(mp(relaxed_writer, relaxed_reader, "Maybe")).judgement == Judgement::Match);
+        CHECK(run_source(mp("WRITE_ONCE(*x, 1); smp_store_release(y, 1);", "r0 = smp_load_acquire(y); r1 = READ_ONCE(*x);",
+                            "Maybe"))
+                  .judgement == Judgement::Match);
+        const LitmusResult none = run_source("C t\n{}\nP0(int *x) { WRITE_ONCE(*x, 1); }\nP1(int *x) {}\nexists (x=1)");
+        CHECK(none.judgement == Judgement::Unjudged);
+        // The C++11 mapping answers Sometimes where the file says Never: annotated, it matches.
+        const LitmusResult blind = run_source(
+            "C t\n(* Result: Never\n * ordercheck-mapping: Sometimes because\n *)\n{}\n"
+            "P0(int *x, int *y) { WRITE_ONCE(*x, 1); WRITE_ONCE(*y, 1); }\n"
+            "P1(int *x, int *y) { int r0; int r1; r0 = READ_ONCE(*y); r1 = READ_ONCE(*x); }\n"
+            "exists (1:r0=1 /\\ 1:r1=0)");
+        CHECK(blind.judgement == Judgement::Match);
+        CHECK(blind.report.expect.lkmm == Verdict::Never);
+        CHECK(blind.report.expect.memory_model == Finding{Verdict::Sometimes});
+        CHECK(blind.judgement_text.find("ordercheck-mapping: Sometimes") != std::string::npos);
+    }
+
+    TEST_CASE("a search cut short settles nothing it did not witness") {
+        LitmusOptions o;
+        o.max_executions = 2;
+        const LitmusResult r = run(compile(parse(mp("WRITE_ONCE(*x, 1); smp_store_release(y, 1);",
+                                                    "r0 = smp_load_acquire(y); r1 = READ_ONCE(*x);", "Never"),
+                                                 "t")),
+                                   o);
+        CHECK(r.judgement == Judgement::Incomplete);
+    }
+
+    TEST_CASE("DEADLOCK: a process that can never take its lock") {
+        const LitmusResult r = run_source("C t\n(* Result: DEADLOCK *)\n{}\n"
+                                          "P0(spinlock_t *s) { spin_lock(s); spin_lock(s); }\n"
+                                          "P1(int *x) { WRITE_ONCE(*x, 1); }\nexists (x=1)");
+        CHECK(r.deadlock);
+        CHECK(r.positive + r.negative == 0);
+        CHECK(r.judgement == Judgement::Match);
+        CHECK(format_herd(r).find("Observation t Never 0 0") != std::string::npos);
+        // The same test claiming an outcome is a mismatch.
+        const LitmusResult m = run_source("C t\n(* Result: Never *)\n{}\n"
+                                          "P0(spinlock_t *s) { spin_lock(s); spin_lock(s); }\n"
+                                          "P1(int *x) { WRITE_ONCE(*x, 1); }\nexists (x=1)");
+        CHECK(m.judgement == Judgement::Mismatch);
+        CHECK(m.judgement_text.find("!!! Unexpected non-Never deadlock") == 0);
+    }
+
+    TEST_CASE("DATARACE: the race run finds the race, the relaxed run gives the outcome") {
+        const char* const racy = "C t\n(* Result: Sometimes DATARACE *)\n{}\n"
+                                 "P0(int *x, int *y) { *x = 1; WRITE_ONCE(*y, 1); }\n"
+                                 "P1(int *x, int *y) { int r0; int r1; r0 = READ_ONCE(*y); r1 = *x; }\n"
+                                 "exists (1:r0=1 /\\ 1:r1=0)";
+        const LitmusResult r = run_source(racy);
+        CHECK(r.datarace);
+        CHECK(r.report.finding == Finding{EngineFailure::DataRace});
+        REQUIRE(r.outcome_report);
+        CHECK(r.outcome_report->exploration == Exploration::Exhaustive);
+        CHECK(r.observation == Verdict::Sometimes);
+        CHECK(r.judgement == Judgement::Match);
+        CHECK(format_herd(r).find("\nFlag data-race\n") != std::string::npos);
+        // Without DATARACE in the Result: line, the race is a mismatch.
+        std::string quiet = racy;
+        quiet.replace(quiet.find(" DATARACE"), 9, "");
+        const LitmusResult q = run_source(quiet);
+        CHECK(q.judgement == Judgement::Mismatch);
+        CHECK(q.judgement_text.find("!!! Unexpected data race flag") == 0);
+        // Ordered plain accesses do not race, and a missing race is reported.
+        const LitmusResult ordered = run_source(
+            "C t\n(* Result: Never DATARACE *)\n{}\n"
+            "P0(int *x, int *y) { *x = 1; smp_store_release(y, 1); }\n"
+            "P1(int *x, int *y) { int r0; int r1; r0 = smp_load_acquire(y); if (r0) r1 = *x; else r1 = 1; }\n"
+            "exists (1:r1=0)");
+        CHECK_FALSE(ordered.datarace);
+        CHECK(ordered.judgement == Judgement::Mismatch);
+        CHECK(ordered.judgement_text.find("!!! Missing data race flag") == 0);
+    }
+
+    TEST_CASE("dependencies: the address-dependency head runs as an acquire load") {
+        const LitmusResult r = run_source(addr_dep);
+        CHECK(r.observation == Verdict::Never);
+        CHECK(r.judgement == Judgement::Match);
+        // The first execution shows the promoted read under its own label, as an acquire.
+        CheckOptions o;
+        o.keep_first_execution = true;
+        const Report rep = check(make_variant(compile(parse(addr_dep, "t.litmus")), RunMode::RaceCheck), o);
+        REQUIRE(rep.first_execution);
+        bool seen = false;
+        for (EventId id : rep.first_execution->events()) {
+            const Event& e = rep.first_execution->event(id);
+            if (std::string(e.primitive) == "READ_ONCE[dep]") {
+                seen = true;
+                CHECK(e.order == MemoryOrder::Acquire);
+                CHECK(e.where.line == 5);  // the litmus file's line, not the interpreter's
+                CHECK(std::string(e.where.file) == "t.litmus");
+            }
+        }
+        CHECK(seen);
+    }
+
+    TEST_CASE("a one-process test runs with an idle second thread") {
+        const Program p = parse("C one\n(* Result: Always *)\n{ x = 1; }\n"
+                                "P0(int *x) { int r0 = READ_ONCE(*x); WRITE_ONCE(*x, r0 * 10 - 3); }\nforall (x=7)",
+                                "t");
+        const auto test = compile(p);
+        CHECK(make_variant(test, RunMode::RaceCheck).thread_names == std::vector<std::string>{"P0", "idle"});
+        const LitmusResult r = run(test, LitmusOptions{});
+        CHECK(r.observation == Verdict::Always);
+        CHECK(r.judgement == Judgement::Match);
+    }
+
+    TEST_CASE("a dereference of a non-address is a verification error, not a verdict") {
+        const LitmusResult r = run_source("C t\n(* Result: Never *)\n{}\n"
+                                          "P0(int *x) { int *r0; int r1; r0 = READ_ONCE(*x); r1 = READ_ONCE(*r0); }\n"
+                                          "P1(int *x) {}\nexists (x=1)");
+        CHECK(r.judgement == Judgement::Error);
+        CHECK(r.error.find("dereference of a value that is not the address of a location") != std::string::npos);
+    }
+
+    TEST_CASE("RCU: the grace period orders, its absence does not") {
+        const char* const gp = "C t\n(* Result: Never *)\n{}\n"
+                               "P0(int *x, int *y) { int r0; int r1; rcu_read_lock(); r0 = READ_ONCE(*x); "
+                               "r1 = READ_ONCE(*y); rcu_read_unlock(); }\n"
+                               "P1(int *x, int *y) { WRITE_ONCE(*y, 1); synchronize_rcu(); WRITE_ONCE(*x, 1); }\n"
+                               "exists (0:r0=1 /\\ 0:r1=0)";
+        CHECK(run_source(gp).observation == Verdict::Never);
+        std::string no_gp = gp;
+        no_gp.replace(no_gp.find(" synchronize_rcu();"), 19, "");
+        CHECK(run_source(no_gp).observation == Verdict::Sometimes);
+    }
+}

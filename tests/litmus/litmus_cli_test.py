@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""End-to-end checks of `ordercheck litmus` and `ordercheck explain FILE.litmus`: exit codes,
+error positions, herd-like output, timing and benchmark lines."""
+import os
+import subprocess
+import sys
+import tempfile
+
+exe, corpus = sys.argv[1], sys.argv[2]
+failures = 0
+passed = 0
+
+
+def run(*args):
+    p = subprocess.run([exe, *args], capture_output=True, text=True, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+def expect(name, cond, detail=""):
+    global failures, passed
+    if cond:
+        passed += 1
+    else:
+        failures += 1
+        print(f"FAIL {name}: {detail}")
+
+
+SB = """C SB
+(* Result: {result} *)
+{{}}
+P0(int *x, int *y) {{ int r0; WRITE_ONCE(*x, 1); r0 = READ_ONCE(*y); }}
+P1(int *x, int *y) {{ int r0; WRITE_ONCE(*y, 1); r0 = READ_ONCE(*x); }}
+exists (0:r0=0 /\\ 1:r0=0)
+"""
+
+with tempfile.TemporaryDirectory() as tmp:
+    def write(name, text):
+        path = os.path.join(tmp, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    good = write("good.litmus", SB.format(result="Sometimes"))
+    bad = write("bad.litmus", SB.format(result="Never"))
+    broken = write("broken.litmus", "C broken\n{}\nP0(int *x) {\n\twhile (1) {}\n}\nexists (x=1)\n")
+
+    code, out, err = run("litmus")
+    expect("no files exits 2", code == 2 and "litmus needs" in err, f"{code} {err}")
+    code, out, err = run("litmus", os.path.join(tmp, "missing.litmus"))
+    expect("a missing file exits 2", code == 2 and "no such file" in err, f"{code} {err}")
+
+    code, out, err = run("litmus", good)
+    expect("a matching test exits 0", code == 0, f"{code} {out}")
+    for line in ("Test SB Allowed", "States 4", "Ok", "Witnesses", "Condition exists (0:r0=0 /\\ 1:r0=0)",
+                 "Judgement SB ok: Sometimes as expected"):
+        expect(f"herd output has '{line}'", line in out, out)
+    expect("Positive/Negative line", any(l.startswith("Positive: ") and " Negative: " in l for l in out.splitlines()), out)
+    expect("Observation line", any(l.startswith("Observation SB Sometimes ") for l in out.splitlines()), out)
+    expect("summary line", "litmus: 1 passed, 0 failed" in out, out)
+
+    code, out, err = run("litmus", bad)
+    expect("a mismatch exits 1", code == 1, f"{code} {out}")
+    expect("a mismatch says so as judgelitmus does", "!!! Unexpected non-Never verification" in out, out)
+
+    code, out, err = run("litmus", broken)
+    expect("a test that does not parse exits 2", code == 2, f"{code} {out}")
+    expect("the error names file:line:column", f"{broken}:4:2: error: unsupported: 'while' statements" in err, err)
+
+    code, out, err = run("litmus", good, bad, broken)
+    expect("a mismatch outranks a parse error", code == 1, f"{code}")
+
+    code, out, err = run("litmus", "--max-executions", "1", os.path.join(corpus, "SB+mbonceonces.litmus"))
+    expect("a search cut short exits 3", code == 3 and "incomplete" in out, f"{code} {out}")
+
+    code, out, err = run("litmus", "--quiet", "--time", "--repeat", "3", good)
+    expect("--quiet prints the judgement only", out.startswith("Judgement SB ok"), out)
+    expect("--time prints a timing line", "Timing SB: parse " in out, out)
+    expect("--repeat prints a benchmark line", "Benchmark SB: parse+run median " in out and "over 3 runs" in out, out)
+
+    code, out, err = run("litmus", "--quiet", tmp)
+    expect("a directory runs its .litmus files", code == 1 and out.count("Judgement ") == 3, f"{code} {out}")
+
+    out_dir = os.path.join(tmp, "figures")
+    code, out, err = run("explain", good, "--out", out_dir)
+    expect("explain takes a litmus file", code == 0 and "SB/litmus: drew" in out, f"{code} {out} {err}")
+    trace = os.path.join(out_dir, "witness.txt")
+    expect("explain wrote the trace", os.path.exists(trace))
+    if os.path.exists(trace):
+        text = open(trace).read()
+        expect("the trace names the litmus file and line", "good.litmus:4]" in text, text)
+    code, out, err = run("explain", broken, "--out", os.path.join(tmp, "f2"))
+    expect("explain of a broken litmus file exits 2", code == 2 and ":4:2: error:" in err, f"{code} {err}")
+
+print(f"{passed} passed, {failures} failed")
+sys.exit(1 if failures else 0)

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: MIT
+// The C litmus parser and its analysis: what it accepts, the errors it gives (file, line,
+// column, what was expected), the constructs it rejects as unsupported, and the regression
+// inputs the fuzz target found.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "litmus/parser.hpp"
+#include "tests/litmus/litmus_test_paths.hpp"
+
+using namespace oc::litmus;
+
+namespace {
+
+/// The error message `source` produces, or "" if it parses.
+std::string error_of(const std::string& source) {
+    try {
+        parse(source, "t.litmus");
+    } catch (const LitmusError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+/// A test around `body` (the statements of P0, which has parameters x, y and a lock s; P1 is
+/// empty), with the condition `cond`.
+std::string with_body(const std::string& body, const std::string& cond = "exists (0:r0=1)") {
+    return "C T\n{}\nP0(int *x, int *y, spinlock_t *s)\n{\n\tint r0;\n" + body + "\n}\nP1(int *x)\n{\n}\n" + cond + "\n";
+}
+
+const char* const mp =
+    "C MP+test\n"
+    "\n"
+    "(*\n"
+    " * Result: Never\n"
+    " * ordercheck-mapping: Sometimes DATARACE why not\n"
+    " *)\n"
+    "\n"
+    "{ x = 0; int *p = y; 0:r0 = 2; }\n"
+    "\n"
+    "P0(int *x, int **p) // two parameters\n"
+    "{\n"
+    "\tint r0;\n"
+    "\tWRITE_ONCE(*x, 1);\n"
+    "\tsmp_wmb();\n"
+    "\tWRITE_ONCE(*p, x);\n"
+    "}\n"
+    "\n"
+    "P1(int **p)\n"
+    "{\n"
+    "\tint *r0;\n"
+    "\tint r1;\n"
+    "\n"
+    "\tr0 = READ_ONCE(*p); /* the pointer */\n"
+    "\tr1 = READ_ONCE(*r0);\n"
+    "}\n"
+    "\n"
+    "locations [x;]\n"
+    "exists (1:r0=x /\\ 1:r1=0)\n";
+
+const Access& access_named(const Program& p, unsigned process, const std::string& name, unsigned nth = 0) {
+    for (const Access& a : p.accesses)
+        if (a.process == process && a.name == name && nth-- == 0) return a;
+    FAIL("no access " << name << " in P" << process);
+    return p.accesses.front();
+}
+
+}  // namespace
+
+TEST_SUITE("litmus parser") {
+    TEST_CASE("a complete test: header, init, processes, condition, annotations") {
+        const Program p = parse(mp, "mp.litmus");
+        CHECK(p.name == "MP+test");
+        CHECK(p.file == "mp.litmus");
+        REQUIRE(p.processes.size() == 2);
+        CHECK(p.processes[0].name == "P0");
+        REQUIRE(p.locations.size() == 3);  // x, p, y (y named by p's initial value)
+        CHECK(p.locations[0].name == "x");
+        CHECK(p.locations[1].name == "p");
+        CHECK(p.locations[1].init == address_base + 2);
+        CHECK(p.locations[2].name == "y");
+        CHECK(p.locations[2].escapes);
+        CHECK(p.processes[0].regs[2].init == 2);  // 0:r0 = 2 (after the parameters x and p)
+        CHECK(p.processes[1].regs[0].is_param);
+        CHECK(p.processes[1].regs[1].full_name == "1:r0");
+        CHECK(p.quantifier == Quantifier::Exists);
+        CHECK(format_prop(p, p.condition) == "1:r0=x /\\ 1:r1=0");
+        REQUIRE(p.observed.size() == 3);  // x (locations clause), 1:r0, 1:r1
+        CHECK(format_operand(p, p.observed[0]) == "x");
+        REQUIRE(p.result);
+        CHECK(p.result->outcome == Outcome::Never);
+        CHECK_FALSE(p.result->datarace);
+        CHECK(p.result->pos.line == 4);
+        REQUIRE(p.mapping);
+        CHECK(p.mapping->outcome == Outcome::Sometimes);
+        CHECK(p.mapping->datarace);
+        CHECK(p.mapping->note == "why not");
+        CHECK_FALSE(p.engine);
+    }
+
+    TEST_CASE("condition forms: ~exists, forall, filter, locations, \\/, ~, =>, true, x=1, !=") {
+        const Program a = parse(with_body("r0 = READ_ONCE(*x);", "~exists (0:r0=1 \\/ ~(x=1) /\\ y=0)"), "t");
+        CHECK(a.quantifier == Quantifier::NotExists);
+        CHECK(format_prop(a, a.condition) == "0:r0=1 \\/ ~x=1 /\\ y=0");
+        const Program b = parse(with_body("r0 = READ_ONCE(*x);", "filter (x=1) forall (0:r0=1 => true)"), "t");
+        CHECK(b.quantifier == Quantifier::Forall);
+        CHECK(b.filter >= 0);
+        CHECK(format_prop(b, b.condition) == "0:r0=1 => true");
+        const Program c = parse(with_body("r0 = READ_ONCE(*x);", "locations [y; 0:r0;] exists 0:r0 != -1"), "t");
+        CHECK(c.locations_clause.size() == 2);
+        CHECK(format_prop(c, c.condition) == "0:r0!=-1");
+        CHECK(c.observed.size() == 2);  // 0:r0 appears once
+    }
+
+    TEST_CASE("annotations on one-line comments") {
+        const Program p = parse("C t\n(* Result: Never*)\n// ordercheck-engine: Sometimes DATARACE  \n{}\nP0(int *x) {}\nexists (x=1)", "t");
+        REQUIRE(p.result);
+        CHECK(p.result->outcome == Outcome::Never);
+        CHECK(p.result->note.empty());
+        REQUIRE(p.engine);
+        CHECK(p.engine->outcome == Outcome::Sometimes);
+        CHECK(p.engine->datarace);
+        CHECK(p.engine->pos.line == 3);
+    }
+
+    TEST_CASE("comments: three forms; (* is code inside a process") {
+        const Program p = parse("C c // name\n(* a (* nested *) comment *)\n/* c */ {}\n"
+                                "P0(int *x) { int r0; r0 = READ_ONCE(*x); /* (* */ }\n"
+                                "P1(int *x) { WRITE_ONCE(*x, 1); }\n(* tail *) exists (0:r0=1) // end",
+                                "t");
+        CHECK(p.accesses.size() == 2);
+        CHECK(p.name == "c");
+    }
+
+    TEST_CASE("every error names file:line:column and what was expected") {
+        struct Case {
+            std::string source;
+            std::string message;  // the exact what()
+        };
+        const Case cases[] = {
+            {"", "t.litmus:1:1: error: expected 'C' and the test name on the first line, found end of file"},
+            {"C\n{}", "t.litmus:1:2: error: expected the test name after 'C' on the same line"},
+            {"C t\nP0() {}", "t.litmus:2:1: error: expected '{' to open the initial state, found 'P0'"},
+            {"C t\n{ x = ; }", "t.litmus:2:7: error: expected an initial value (a number, a location or ATOMIC_INIT(n)), found ';'"},
+            {"C t\n{}\nexists (x=1)", "t.litmus:3:1: error: expected the first process 'P0(...) { ... }', found 'exists'"},
+            {"C t\n{}\nP0(int *x) { WRITE_ONCE(*x, 1) }\nexists (x=1)",
+             "t.litmus:3:32: error: expected ';' after the call, found '}'"},
+            {"C t\n{}\nP0(int *x) {}\nP2(int *x) {}\nexists (x=1)",
+             "t.litmus:4:1: error: expected process P1 (processes are numbered from P0 in order), found 'P2'"},
+            {"C t\n{}\nP0(int *x) {}\n", "t.litmus:4:1: error: expected the final condition (exists, ~exists or forall), 'locations [...]' or 'filter', found end of file"},
+            {"C t\n{}\nP0(int *x) {}\nexists (x=1) junk",
+             "t.litmus:4:14: error: expected end of file after the final condition, found 'junk'"},
+            {"C t\n{}\nP0(int *x) { r9 = 1; }\nexists (x=1)",
+             "t.litmus:3:14: error: unknown identifier 'r9': not a parameter or a register declared in P0"},
+            {"C t\n{}\nP0(int *x) { int r0; r0 = READ_ONCE(x); }\nexists (x=1)",
+             "t.litmus:3:37: error: expected '*' and a location as the first argument of READ_ONCE(), as in READ_ONCE(*x), found 'x'"},
+            {"C t\n{}\nP0(int *x) { WRITE_ONCE(*x); }\nexists (x=1)",
+             "t.litmus:3:27: error: WRITE_ONCE() takes 2 arguments, found 1"},
+            {"C t\n{}\nP0(int *x) { int r0; r0 = smp_mb(); }\nexists (x=1)",
+             "t.litmus:3:27: error: smp_mb() returns no value; call it as a statement"},
+            {"C t\n{}\nP0(int x) {}\nexists (x=1)",
+             "t.litmus:3:8: error: expected '*' before parameter 'x': parameters point to shared locations (int *x)"},
+            {"C t\n{}\nP0(int *x) {}\nexists (1:r0=1)", "t.litmus:4:9: error: P1 does not exist (the test has 1 processes)"},
+            {"C t\n{}\nP0(int *x) {}\nexists (0:r7=1)", "t.litmus:4:11: error: unknown register 0:r7: P0 declares no register 'r7'"},
+            {"C t\n{}\nP0(int *x) {}\nexists (z=1)", "t.litmus:4:9: error: unknown location 'z' in the condition"},
+            {"C t\n{}\nP0(int *x) {}\nexists (x 1)",
+             "t.litmus:4:11: error: expected '=' in the condition (as in 0:r0=1 or x=1), found '1'"},
+            {"C t\n{}\nP0(int *x) {}\nexists (x=1 && x=2)",
+             "t.litmus:4:13: error: expected ')' in the condition, found '&&'"},
+            {"C t\n(* Result: Perhaps *)\n{}\nP0(int *x) {}\nexists (x=1)",
+             "t.litmus:2:4: error: expected Always, Sometimes, Never, Maybe or DEADLOCK after 'Result:', found 'Perhaps'"},
+            {"C t\n(* never closed\n{}", "t.litmus:2:1: error: unterminated comment: expected '*)' to close the '(*' here"},
+            {"C t\n{ x = 1; x = 2; }", "t.litmus:2:10: error: location 'x' is initialised twice (first at 2:3)"},
+            {"C t\n{ 3:r0 = 1; }\nP0(int *x) {}\nexists (x=1)",
+             "t.litmus:2:3: error: register initialisation for P3, which does not exist"},
+            {"C t\n{}\nP0(int *x) { int r0; int r0; }\nexists (x=1)",
+             "t.litmus:3:26: error: 'r0' is declared twice in P0 (first at 3:18)"},
+            {"C t\n{}\nP0(int *x) { int r0 = 012; }\nexists (x=1)",
+             "t.litmus:3:23: error: unsupported: octal constant (a leading 0); write the value in decimal"},
+            {"C t\n{}\nP0(int *x) { int r0 = 99999999999; }\nexists (x=1)",
+             "t.litmus:3:23: error: unsupported: integer constant out of range (constants must stay below 2^32 in magnitude)"},
+            {std::string("C t\n{}\nP0(int *x) { \0 }", sizeof("C t\n{}\nP0(int *x) { \0 }") - 1),
+             "t.litmus:3:14: error: unexpected NUL character"},
+            {"C t\n{}\nP0(spinlock_t *x) {}\nP1(int *x) {}\nexists (x=1)",
+             "t.litmus:4:4: error: location 'x' is a spinlock_t at 3:4 but not a spinlock_t here"},
+        };
+        for (const Case& c : cases) {
+            CAPTURE(c.source);
+            CHECK(error_of(c.source) == c.message);
+        }
+    }
+
+    TEST_CASE("constructs outside the supported set are 'unsupported: ...' errors") {
+        struct Case {
+            std::string body;
+            std::string message;  // the message, after "t.litmus:L:C: error: "
+        };
+        const Case cases[] = {
+            {"while (1) {}", "unsupported: 'while' statements (a litmus process is straight-line code with if/else)"},
+            {"for (;;) {}", "unsupported: 'for' statements (a litmus process is straight-line code with if/else)"},
+            {"goto out;", "unsupported: 'goto' statements (a litmus process is straight-line code with if/else)"},
+            {"r0++;", "unsupported: increment and decrement operators ('++'); write r = r + 1"},
+            {"r0 += 1;", "unsupported: compound assignment ('+='); write r = r op v"},
+            {"r0 = (int)1;", "unsupported: casts"},
+            {"r0 = &r0;", "unsupported: '&' (address-of) in process code; parameters already point to their locations"},
+            {"int a[2];", "unsupported: arrays"},
+            {"struct foo *q;", "unsupported: struct declarations"},
+            {"spinlock_t l;", "unsupported: a local spinlock_t (shared locations are parameters)"},
+            {"srcu_read_lock(s);",
+             "unsupported: the primitive 'srcu_read_lock' is not supported by ordercheck's litmus front end (docs/litmus.md lists the supported ones)"},
+            {"frobnicate(x);", "unsupported: unknown primitive 'frobnicate' (docs/litmus.md lists the supported ones)"},
+            {"r0 = READ_ONCE(*x) + READ_ONCE(*y);",
+             "unsupported: two shared-memory accesses in one statement (C leaves their order unspecified); split it into two statements"},
+            {"WRITE_ONCE(*x, READ_ONCE(*y));",
+             "unsupported: two shared-memory accesses in one statement (C leaves their order unspecified); split it into two statements"},
+            {"r0 = x->next;", "unsupported: structures ('->')"},
+            {"#define A 1", "unsupported: preprocessor directives ('#')"},
+            {"r0 = 1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1;",
+             "unsupported: expression nested deeper than 24 levels"},
+            {"r0 = " + std::string(100, '(') + "1" + std::string(100, ')') + ";",
+             "unsupported: parentheses or unary operators nested too deeply"},
+            {"spin_lock(x);", "spin_lock() needs a spinlock_t, but 'x' is not one (declare it spinlock_t *x)"},
+            {"r0 = READ_ONCE(*s);",
+             "'s' is a spinlock_t: only spin_lock(), spin_unlock(), spin_trylock() and spin_is_locked() may use it"},
+        };
+        for (const Case& c : cases) {
+            CAPTURE(c.body);
+            const std::string e = error_of(with_body(c.body));
+            const auto at = e.find(": error: ");
+            REQUIRE(at != std::string::npos);
+            CHECK(e.substr(0, 11) == "t.litmus:6:");  // the body's line
+            CHECK(e.substr(at + 9) == c.message);
+        }
+        CHECK(error_of("X86 SB\n{}\nP0:\n") ==
+              "t.litmus:1:1: error: unsupported: only C litmus tests are supported; this file starts with 'X86' where 'C' and the test name were expected");
+        std::string seven = "C t\n{}\n";
+        for (int i = 0; i < 7; ++i) seven += "P" + std::to_string(i) + "(int *x) {}\n";
+        CHECK(error_of(seven + "exists (x=1)") ==
+              "t.litmus:9:1: error: unsupported: more than 6 processes (the engine runs 2 to 6 threads)");
+        CHECK(error_of("C t\n{}\nP0(int *x) {}\ncases (x=1)") == "t.litmus:4:1: error: unsupported: 'cases' clauses");
+    }
+
+    TEST_CASE("plain and marked accesses to one location: checked exactly or rejected") {
+        // Plain in P0, READ_ONCE in P1: the READ_ONCE may run as a plain read.
+        const Program ok = parse("C t\n{}\nP0(int *x) { *x = 1; }\nP1(int *x) { int r0; r0 = READ_ONCE(*x); }\nexists (x=1)", "t");
+        CHECK(ok.locations[0].plain);
+        // Marked accesses from two processes on a plainly accessed location would race in the engine.
+        CHECK(error_of("C t\n{}\nP0(int *x) { *x = 1; }\nP1(int *x) { int r0; r0 = READ_ONCE(*x); }\n"
+                       "P2(int *x) { WRITE_ONCE(*x, 2); }\nexists (x=1)") ==
+              "t.litmus:5:14: error: unsupported: location 'x' is accessed plainly (at 3:14) and with marked accesses from more "
+              "than one process; ordercheck would report the marked accesses as racing (docs/litmus.md)");
+        // An ordered access cannot be run as a plain one.
+        CHECK(error_of("C t\n{}\nP0(int *x) { *x = 1; }\nP1(int *x) { int r0; r0 = smp_load_acquire(x); }\nexists (x=1)") ==
+              "t.litmus:4:27: error: unsupported: location 'x' is accessed plainly (at 3:14) and with smp_load_acquire(); "
+              "ordercheck checks races only on locations whose marked accesses are READ_ONCE/WRITE_ONCE from one process "
+              "(docs/litmus.md)");
+        // Only marked accesses: atomic.
+        CHECK_FALSE(parse(mp, "t").locations[0].plain);
+    }
+
+    TEST_CASE("dependencies: a read whose value reaches an address is promoted, nothing else") {
+        const Program p = parse(mp, "t");
+        CHECK(access_named(p, 1, "READ_ONCE", 0).dep_head);        // r0 = READ_ONCE(*p); ... *r0
+        CHECK_FALSE(access_named(p, 1, "READ_ONCE", 1).dep_head);  // r1 = READ_ONCE(*r0): its value goes nowhere
+        CHECK(access_named(p, 1, "READ_ONCE", 1).target == -1);    // a dynamic address
+        CHECK(access_named(p, 0, "WRITE_ONCE", 0).target == 0);    // *x: the location x
+        CHECK(p.locations[0].escapes);                              // WRITE_ONCE(*p, x) stores x's address
+
+        // Through copies and both arms of an if; a data or control dependency promotes nothing.
+        const Program q = parse("C t\n{}\nP0(int *x, int **p, int **q) {\n"
+                                "  int *r0; int *r1; int r2; int r3; int r4;\n"
+                                "  r0 = READ_ONCE(*p);\n"
+                                "  if (r2) { r1 = r0; } else { r1 = x; }\n"
+                                "  r2 = READ_ONCE(*r1);\n"
+                                "  r3 = READ_ONCE(*x);\n"
+                                "  if (r3) WRITE_ONCE(*x, r3);\n"
+                                "  r4 = xchg_relaxed(p, x);\n"
+                                "  WRITE_ONCE(*r4, 1);\n"
+                                "  r4 = *q;\n"
+                                "  WRITE_ONCE(*r4, 1);\n"
+                                "}\nP1(int *x) {}\nexists (x=1)",
+                                "t");
+        CHECK(access_named(q, 0, "READ_ONCE", 0).dep_head);
+        CHECK_FALSE(access_named(q, 0, "READ_ONCE", 2).dep_head);
+        CHECK(access_named(q, 0, "xchg_relaxed").dep_head);  // relaxed RMWs head dependencies too
+        CHECK_FALSE(access_named(q, 0, "plain read").dep_head);  // plain reads never do
+    }
+
+    TEST_CASE("the corpus parses, and every test carries a Result:") {
+        unsigned n = 0;
+        for (const auto& e : std::filesystem::directory_iterator(litmus_test::corpus_dir)) {
+            if (e.path().extension() != ".litmus") continue;
+            CAPTURE(e.path().string());
+            const Program p = parse_file(e.path().string());
+            CHECK(p.result.has_value());
+            ++n;
+        }
+        CHECK(n >= 40);
+    }
+
+    TEST_CASE("regressions: each input parses or is rejected with a positioned error") {
+        unsigned n = 0;
+        for (const auto& e : std::filesystem::directory_iterator(litmus_test::regressions_dir)) {
+            if (!e.is_regular_file() || e.path().filename() == "README.md") continue;
+            CAPTURE(e.path().string());
+            std::ifstream in(e.path(), std::ios::binary);
+            std::ostringstream text;
+            text << in.rdbuf();
+            // The deep-* inputs guard the nesting bounds: they must be rejected as unsupported.
+            const bool guard = e.path().filename().string().rfind("deep-", 0) == 0;
+            try {
+                parse(text.str(), "fuzz");
+                CHECK_FALSE(guard);
+            } catch (const LitmusError& err) {
+                CHECK(std::string(err.what()).rfind("fuzz:", 0) == 0);
+                CHECK(err.pos().line >= 1);
+                if (guard) CHECK(err.message().rfind("unsupported: ", 0) == 0);
+            }
+            ++n;
+        }
+        CHECK(n >= 6);
+    }
+}
