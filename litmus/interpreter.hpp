@@ -46,7 +46,9 @@ struct Compiled {
 std::shared_ptr<const Compiled> compile(Program program);
 
 /// The model of the test: id "NAME/litmus", threads P0..Pn (plus an idle thread for a
-/// one-process test), the expectation from its annotations (expectation()).
+/// one-process test), the expectation from its annotations (expectation()). The variant holds
+/// `test`; a Report of it points into `test` (file name, labels, notes), so keep `test` alive
+/// while the report is used.
 VariantDef make_variant(const std::shared_ptr<const Compiled>& test, RunMode mode);
 
 /// The expectation the annotations state: `Result:`, refined by `ordercheck-mapping:` (the

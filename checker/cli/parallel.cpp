@@ -18,6 +18,8 @@
 #include <stdexcept>
 
 #ifdef OC_HAVE_MPI
+#define OMPI_SKIP_MPICXX 1  // the C API only (the C++ bindings are deprecated and warn)
+#define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
 #endif
 

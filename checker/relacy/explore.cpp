@@ -176,6 +176,7 @@ struct Exploration {
     std::uint64_t prefixes = 0, shard_prefixes = 0;
     unsigned prefix_depth = 0;
     double fraction = 0;
+    std::uint64_t random_executions = 1;  ///< executions the random search draws
     std::chrono::steady_clock::time_point last_progress;
 };
 Exploration g;
@@ -290,6 +291,33 @@ struct Host {
     ~Host() { g.engine->leave_host(); }
 };
 
+/// Stops the search when a budget or the timeout is reached.
+bool budget_exhausted() {
+    const ExploreOptions& o = *g.options;
+    if (o.max_executions != 0 && g.executions >= o.max_executions) return true;
+    if (o.timeout_seconds > 0) {
+        const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - g.start;
+        if (elapsed.count() >= o.timeout_seconds) return true;
+    }
+    return false;
+}
+
+/// Calls the progress sink when its interval has passed (from between two iterations).
+void maybe_report_progress() {
+    const ExploreOptions& o = *g.options;
+    if (!o.progress || (g.iterations & 15u) != 0) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (std::chrono::duration<double>(now - g.last_progress).count() < o.progress_interval) return;
+    g.last_progress = now;
+    Host host;
+    ExploreProgress p;
+    p.interleavings = g.iterations;
+    p.executions = g.executions;
+    p.elapsed_seconds = std::chrono::duration<double>(now - g.start).count();
+    p.fraction = g.fraction;
+    o.progress(p);
+}
+
 constexpr std::size_t model_storage_size = 32 * 1024;
 
 /// The generic test suite: Relacy constructs it anew for every execution.
@@ -330,6 +358,11 @@ struct Suite : rl::test_suite<Suite<N>, N> {
         for (const auto& m : rt.metrics()) fs.metrics.push_back(*m.value);
         ++g.executions;
         (*g.sink)(rt.graph(), fs);
+        if (g.options->search == SearchKind::Random) {  // Relacy's own scheduler: report from here
+            g.iterations = g.executions;
+            g.fraction = static_cast<double>(g.executions) / static_cast<double>(g.random_executions);
+            maybe_report_progress();
+        }
     }
 
     ~Suite() {
@@ -343,33 +376,6 @@ struct Suite : rl::test_suite<Suite<N>, N> {
         }
     }
 };
-
-/// Stops the search when a budget or the timeout is reached.
-bool budget_exhausted() {
-    const ExploreOptions& o = *g.options;
-    if (o.max_executions != 0 && g.executions >= o.max_executions) return true;
-    if (o.timeout_seconds > 0) {
-        const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - g.start;
-        if (elapsed.count() >= o.timeout_seconds) return true;
-    }
-    return false;
-}
-
-/// Calls the progress sink when its interval has passed (from between two iterations).
-void maybe_report_progress() {
-    const ExploreOptions& o = *g.options;
-    if (!o.progress || (g.iterations & 15u) != 0) return;
-    const auto now = std::chrono::steady_clock::now();
-    if (std::chrono::duration<double>(now - g.last_progress).count() < o.progress_interval) return;
-    g.last_progress = now;
-    Host host;
-    ExploreProgress p;
-    p.interleavings = g.iterations;
-    p.executions = g.executions;
-    p.elapsed_seconds = std::chrono::duration<double>(now - g.start).count();
-    p.fraction = g.fraction;
-    o.progress(p);
-}
 
 [[noreturn]] void non_deterministic(std::size_t depth, unsigned count, int type, unsigned limit, int now_type) {
     std::fprintf(stderr,
@@ -736,6 +742,7 @@ ExploreResult explore_once(const VariantDef& variant, const ExploreOptions& opti
     params.collect_history = false;
     params.test_name = variant.id();
 
+    g.random_executions = std::max<std::uint64_t>(1, params.iteration_count);
     rl::ostringstream state;
     const rl::test_result_e r = run_threads(variant.thread_count(), params, state, options.search);
 

@@ -165,7 +165,8 @@ TEST_SUITE("litmus interpreter") {
         // The first execution shows the promoted read under its own label, as an acquire.
         CheckOptions o;
         o.keep_first_execution = true;
-        const Report rep = check(make_variant(compile(parse(addr_dep, "t.litmus")), RunMode::RaceCheck), o);
+        const auto test = compile(parse(addr_dep, "t.litmus"));  // the report's events point into it
+        const Report rep = check(make_variant(test, RunMode::RaceCheck), o);
         REQUIRE(rep.first_execution);
         bool seen = false;
         for (EventId id : rep.first_execution->events()) {

@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The exploration benchmark: bare Relacy against ordercheck (1 and 2 worker processes, with and
+without partial-order reduction, with and without capture) on the scaling family, and ordercheck
+on every model of the catalogue. Prints Markdown tables (docs/performance.md).
+
+    python3 bench/bench.py [--build build] [--quick] [--skip-slow SECONDS]
+
+Wall times are whole process runs, measured here (start-up included: a few ms). The scaling
+family's protocols perform the same Relacy operations in bare_relacy and in ordercheck, so the
+bare iteration count must equal ordercheck's interleavings without reduction ("same tree").
+"""
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+
+SCALING = [
+    # id, heavy (its unreduced search takes more than a few seconds)
+    ("grid/2x2", False),
+    ("grid/2x4", False),
+    ("grid/2x6", False),
+    ("grid/3x2", False),
+    ("grid/3x3", False),
+    ("grid/4x2", True),
+    ("grid/3x4", True),
+    ("iriw4/relaxed", False),
+    ("shrinker_passes/t2_k2", False),
+    ("shrinker_passes/t2_k4", False),
+    ("shrinker_passes/t2_k8", True),
+    ("shrinker_passes/t3_k2", True),
+    ("shrinker_passes/t4_k1", True),
+]
+QUICK = {"grid/2x2", "grid/3x3", "iriw4/relaxed", "shrinker_passes/t2_k4"}
+
+
+def timed(cmd, timeout):
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, time.monotonic() - t0
+    return p, time.monotonic() - t0
+
+
+def oc_json(exe, args, timeout):
+    p, wall = timed([exe, "check", *args, "--format", "json", "--no-progress"], timeout)
+    if p is None:
+        return None, wall
+    if p.returncode not in (0, 1, 3):
+        sys.exit(f"ordercheck {' '.join(args)} failed ({p.returncode}): {p.stderr[:500]}")
+    return json.loads(p.stdout), wall
+
+
+def totals(doc):
+    v = doc["variants"]
+    return {
+        "interleavings": sum(x["interleavings"] for x in v),
+        "distinct": sum(x["distinct_executions"] for x in v),
+        "outcomes": sum(x["distinct_outcomes"] for x in v),
+        "verdicts": [x["verdict"] for x in v],
+    }
+
+
+def rate(n, s):
+    if not s:
+        return "-"
+    r = n / s
+    return f"{r / 1e6:.2f}M" if r >= 1e6 else f"{r / 1e3:.0f}k" if r >= 1e4 else f"{r:.0f}"
+
+
+def secs(s):
+    return "-" if s is None else (f"{s * 1000:.0f} ms" if s < 1 else f"{s:.2f} s")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build", default="build", help="meson build directory (default: build)")
+    ap.add_argument("--quick", action="store_true", help="a few small protocols only")
+    ap.add_argument("--skip-slow", type=float, default=150,
+                    help="skip an unreduced ordercheck run whose bare run took more than S/3 seconds "
+                         "(it takes about 3x as long); default 150")
+    a = ap.parse_args()
+    exe = os.path.join(a.build, "checker", "cli", "ordercheck")
+    bare = os.path.join(a.build, "bench", "bare_relacy")
+    for f in (exe, bare):
+        if not os.access(f, os.X_OK):
+            sys.exit(f"{f} not found: build first (ninja -C {a.build})")
+
+    cpu = "?"
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    print(f"Machine: {os.cpu_count()} CPUs ({cpu}), {platform.system()} {platform.release()}; "
+          f"{time.strftime('%Y-%m-%d')}. Command: `python3 bench/bench.py{' --quick' if a.quick else ''}`.\n")
+
+    # ---- scaling family ----
+    rows_a, rows_b = [], []
+    for pid, heavy in SCALING:
+        if a.quick and pid not in QUICK:
+            continue
+        p, wall = timed([bare, pid], 3 * a.skip_slow)
+        if p is None or p.returncode != 0:
+            print(f"<!-- bare_relacy {pid}: {'timeout' if p is None else p.stderr.strip()} -->", file=sys.stderr)
+            continue
+        b = json.loads(p.stdout)
+        bare_wall = wall
+        slow = b["seconds"] * 3 > a.skip_slow
+        nc = c = c2 = None
+        w_nc = w_c = w_c2 = None
+        if not slow:
+            nc, w_nc = oc_json(exe, [pid, "--no-por", "--no-capture"], 10 * a.skip_slow)
+            c, w_c = oc_json(exe, [pid, "--no-por"], 10 * a.skip_slow)
+            c2, w_c2 = oc_json(exe, [pid, "--no-por", "--jobs", "2"], 10 * a.skip_slow)
+        r, w_r = oc_json(exe, [pid], 10 * a.skip_slow)
+        r2, w_r2 = oc_json(exe, [pid, "--jobs", "2"], 10 * a.skip_slow)
+        tc = totals(c) if c else None
+        tr = totals(r)
+        same = "-" if not tc else ("yes" if tc["interleavings"] == b["iterations"] else
+                                   f"NO ({tc['interleavings']})")
+        rows_a.append("| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
+            pid, f"{b['iterations']:,}", b["outcomes"], secs(bare_wall), rate(b["iterations"], bare_wall),
+            secs(w_nc) if nc else "-", secs(w_c) if c else "-",
+            rate(tc["interleavings"], w_c) if tc else "-",
+            f"{w_c / bare_wall:.1f}x" if c else "-", same))
+        rows_b.append("| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
+            pid, f"{tc['interleavings']:,}" if tc else "-", tr["distinct"], tr["outcomes"],
+            secs(w_c) if c else "-", secs(w_c2) if c2 else "-",
+            f"{w_c / w_c2:.2f}x" if c and c2 else "-",
+            f"{tr['interleavings']:,}", secs(w_r), secs(w_r2),
+            "yes" if (not tc or (tc["distinct"] == tr["distinct"] and tc["verdicts"] == tr["verdicts"])) else "NO"))
+
+    print("### Scaling family: capture overhead (no reduction, 1 process)\n")
+    print("| protocol | iterations | outcomes | bare Relacy | bare it/s | ordercheck --no-capture | "
+          "ordercheck (capture + RC11) | ordercheck it/s | overhead vs bare | same tree |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("\n".join(rows_a))
+    print("\n### Scaling family: processes and reduction\n")
+    print("| protocol | interleavings (no POR) | distinct executions | outcomes | no POR, 1 job | no POR, 2 jobs | "
+          "speed-up | interleavings (POR) | POR, 1 job | POR, 2 jobs | same executions and verdict |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("\n".join(rows_b))
+
+    # ---- catalogue ----
+    p = subprocess.run([exe, "list"], capture_output=True, text=True, check=True)
+    models = [l.split(" (", 1)[0] for l in p.stdout.splitlines() if l and not l.startswith(" ")]
+    if a.quick:
+        models = models[:3]
+    print("\n### Catalogue, per model\n")
+    print("| model | variants | interleavings (no POR) | interleavings (POR) | distinct executions | outcomes | "
+          "no POR | POR, 1 job | POR, 2 jobs | same executions and verdicts |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    sums = [0, 0, 0.0, 0.0, 0.0]
+    for m in models:
+        full, w_full = oc_json(exe, [m, "--no-por"], 600)
+        red, w_red = oc_json(exe, [m], 600)
+        red2, w_red2 = oc_json(exe, [m, "--jobs", "2"], 600)
+        tf, tr = totals(full), totals(red)
+        same = "yes" if tf["distinct"] == tr["distinct"] and tf["verdicts"] == tr["verdicts"] else "NO"
+        print(f"| `{m}` | {len(full['variants'])} | {tf['interleavings']:,} | {tr['interleavings']:,} | "
+              f"{tr['distinct']:,} | {tr['outcomes']} | {secs(w_full)} | {secs(w_red)} | {secs(w_red2)} | {same} |")
+        sums[0] += tf["interleavings"]
+        sums[1] += tr["interleavings"]
+        sums[2] += w_full
+        sums[3] += w_red
+        sums[4] += w_red2
+    print(f"| all | | {sums[0]:,} | {sums[1]:,} | | | {secs(sums[2])} | {secs(sums[3])} | {secs(sums[4])} | |")
+    if not a.quick:
+        _, w_all = timed([exe, "check", "--all", "--no-progress"], 600)
+        _, w_all_full = timed([exe, "check", "--all", "--no-por", "--no-progress"], 600)
+        _, w_all2 = timed([exe, "check", "--all", "--jobs", "2", "--no-progress"], 600)
+        print(f"\n`ordercheck check --all` (one process, every variant): {secs(w_all)} with reduction, "
+              f"{secs(w_all_full)} without; {secs(w_all2)} with `--jobs 2`.")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""End to end: accounting in the reports, --no-por, --shard + merge (through the JSON files),
+--jobs, progress on stderr, and an MPI launch with 2 ranks when mpirun is installed."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+exe = sys.argv[1]
+failures = 0
+passed = 0
+
+
+def run(*args, env=None, timeout=300):
+    p = subprocess.run([exe, *args], capture_output=True, text=True, timeout=timeout, env=env)
+    return p.returncode, p.stdout, p.stderr
+
+
+def expect(name, cond, detail=""):
+    global failures, passed
+    if cond:
+        passed += 1
+    else:
+        failures += 1
+        print(f"FAIL {name}: {str(detail)[:2000]}")
+
+
+def check_json(*args, **kw):
+    code, out, err = run("check", *args, "--format", "json", **kw)
+    try:
+        return code, json.loads(out), err
+    except json.JSONDecodeError as e:
+        expect(f"json of check {' '.join(args)}", False, f"{e}: {out[:300]} {err[:300]}")
+        return code, {"variants": []}, err
+
+
+def by_id(doc):
+    return {v["id"]: v for v in doc["variants"]}
+
+
+def outcome_set(v):
+    return sorted(tuple(o["values"]) for o in v["outcomes"])
+
+
+# ---- accounting and --no-por ----
+code, doc, _ = check_json("SB/relaxed")
+v = by_id(doc).get("SB/relaxed", {})
+expect("accounting fields", all(k in v for k in ("interleavings", "distinct_executions", "distinct_outcomes",
+                                                 "interleavings_per_execution", "reduction")), v)
+expect("reduction on by default", v.get("reduction", {}).get("mode") == "sleep sets" and doc["engine"]["reduction"], v)
+expect("SB: 4 distinct executions, 4 outcomes", v.get("distinct_executions") == 4 and v.get("distinct_outcomes") == 4, v)
+code, doc, _ = check_json("SB/relaxed", "--no-por")
+w = by_id(doc).get("SB/relaxed", {})
+expect("--no-por runs Relacy's 64 interleavings", w.get("interleavings") == 64 and w["reduction"]["mode"] == "off", w)
+expect("--no-por: ratio 16", abs(w.get("interleavings_per_execution", 0) - 16) < 1e-9, w)
+expect("same executions with and without", v.get("distinct_executions") == w.get("distinct_executions") and
+       outcome_set(v) == outcome_set(w), (v, w))
+code, out, _ = run("check", "SB/relaxed")
+expect("text table has the accounting columns", "interleavings" in out and "outcomes" in out and "ratio" in out, out)
+code, out, _ = run("check", "vmpressure/plain_counter")
+expect("a failure falls back to the full search and says so", code == 0 and "fell back to full search" in out, out)
+
+# ---- shards through JSON files, merged ----
+tmp = tempfile.mkdtemp(prefix="oc-shards-")
+try:
+    for ids, n, extra in ((["SB", "IRIW/relaxed", "shrinker_bit/baseline"], 3, []),
+                          (["grid/3x3", "memcg_flush/patched"], 4, ["--no-por"]),
+                          (["vmalloc_purge/insert_before_add"], 2, [])):
+        files = []
+        for i in range(n):
+            f = os.path.join(tmp, f"s{i}.json")
+            code, out, err = run("check", *ids, "--shard", f"{i}/{n}", "--format", "json", *extra)
+            with open(f, "w") as fh:
+                fh.write(out)
+            files.append(f)
+            expect(f"shard {i}/{n} of {ids} runs", code in (0, 1, 3), err)
+        code, out, err = run("merge", *files, "--format", "json")
+        expect(f"merge of {ids} exits as the full run", code == 0, f"{code} {err} {out[:500]}")
+        merged = by_id(json.loads(out)) if code == 0 else {}
+        _, full, _ = check_json(*ids, *extra)
+        for vid, f in by_id(full).items():
+            m = merged.get(vid, {})
+            expect(f"merge {vid}: verdict and exploration", m.get("verdict") == f["verdict"] and
+                   m.get("exploration") == f["exploration"] and m.get("status") == f["status"], (m, f))
+            if f["exploration"] == "exhaustive":
+                expect(f"merge {vid}: distinct executions and outcomes", m.get("distinct_executions") ==
+                       f["distinct_executions"] and outcome_set(m) == outcome_set(f), (m, f))
+                expect(f"merge {vid}: the same interleavings", m.get("interleavings") == f["interleavings"], (m, f))
+        if n == 3:
+            code, out, err = run("merge", *files[:2], "--format", "json")
+            partial = json.loads(out)["variants"] if out.startswith("{") else []
+            expect("a missing shard is not exhaustive", code == 3 and partial and
+                   all(p["exploration"] == "shard" and p["status"] != "fail" for p in partial), f"{code} {out[:500]}")
+            code, out, err = run("merge", files[0], files[0])
+            expect("a shard given twice is a usage error", code == 2 and "twice" in err, f"{code} {err}")
+    bad = os.path.join(tmp, "bad.json")
+    with open(bad, "w") as fh:
+        fh.write("{\"not\": 1}")
+    code, out, err = run("merge", bad)
+    expect("merge of a non-report exits 2", code == 2 and "ordercheck JSON report" in err, f"{code} {err}")
+finally:
+    shutil.rmtree(tmp)
+for bad_shard in ("3/3", "x", "1/0", "-1/2"):
+    code, out, err = run("check", "SB", "--shard", bad_shard)
+    expect(f"--shard {bad_shard} is a usage error", code == 2, f"{code} {err}")
+code, out, err = run("check", "SB", "--shard", "0/2", "--search", "random")
+expect("random search cannot be sharded", code == 2, f"{code} {err}")
+
+# ---- worker processes ----
+ids = ["SB", "IRIW", "shrinker_bit/baseline", "vmpressure/plain_counter"]
+_, serial, _ = check_json(*ids)
+code, par, err = check_json(*ids, "--jobs", "2")
+expect("--jobs 2 exits 0", code == 0, err)
+expect("--jobs 2 names its processes", par.get("engine", {}).get("jobs") == 2, par.get("engine"))
+for vid, s in by_id(serial).items():
+    p = by_id(par).get(vid, {})
+    expect(f"--jobs 2 {vid}: same report", all(p.get(k) == s[k] for k in
+                                                ("verdict", "exploration", "status", "interleavings",
+                                                 "distinct_executions", "outcomes")), (p, s))
+code, par, err = check_json("grid/3x3", "--jobs", "2", "--no-por")
+g = by_id(par).get("grid/3x3", {})
+expect("--jobs 2 splits a single variant into shards and merges them",
+       code == 0 and g.get("interleavings") == 181602 and g.get("exploration") == "exhaustive" and
+       (g.get("shard") or {}).get("count") == 8, g)
+
+# ---- progress ----
+code, out, err = run("check", "grid/3x4", "--no-por", "--timeout", "1.6", "--progress")
+expect("--progress reports on stderr after a second", code in (0, 3) and "interleavings" in err and "elapsed" in err and
+       "ETA" in err, err)
+code, out, err = run("check", "grid/3x4", "--no-por", "--timeout", "1.6")
+expect("no progress when stderr is not a terminal", code in (0, 3) and err == "", err)
+
+# ---- MPI (2 ranks on this host) ----
+mpirun = shutil.which("mpirun")
+linked = subprocess.run(["ldd", exe], capture_output=True, text=True).stdout
+if mpirun and "libmpi" in linked:
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_rmaps_base_oversubscribe="1")
+    ids = ["SB", "grid/3x3", "shrinker_bit/baseline"]
+    p = subprocess.run([mpirun, "-n", "2", exe, "check", *ids, "--format", "json"], capture_output=True, text=True,
+                       timeout=300, env=env)
+    try:
+        mpi = by_id(json.loads(p.stdout))
+        expect("mpirun -n 2 exits 0", p.returncode == 0, p.stderr)
+        _, single, _ = check_json(*ids)
+        for vid, s in by_id(single).items():
+            m = mpi.get(vid, {})
+            expect(f"mpirun -n 2 {vid}: same verdict and counts as one run",
+                   all(m.get(k) == s[k] for k in ("verdict", "exploration", "status", "interleavings",
+                                                   "distinct_executions", "distinct_outcomes")) and
+                   (m.get("shard") or {}).get("count") == 2, (m, s))
+    except json.JSONDecodeError as e:
+        expect("mpirun -n 2 prints one JSON report (rank 0)", False, f"{e}: {p.stdout[:300]} {p.stderr[:500]}")
+else:
+    print("SKIP mpirun: " + ("not installed" if not mpirun else "ordercheck built without MPI"))
+
+print(f"{passed} passed, {failures} failed")
+sys.exit(1 if failures else 0)
