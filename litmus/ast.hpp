@@ -17,9 +17,10 @@ namespace oc::litmus {
 /// A value held by a location or register (64-bit, as the engine stores it).
 using Value = std::int64_t;
 
-/// The value of a pointer to location `loc`: address_base + loc. Constants in a test must stay
+/// The value of a pointer to location `loc` (numbered in order of declaration from 0):
+/// address_base + loc, which traces show as 1000000000000 + loc. Constants in a test must stay
 /// below address_limit in magnitude, so an address never collides with a constant.
-inline constexpr Value address_base = Value{1} << 40;
+inline constexpr Value address_base = 1'000'000'000'000;
 inline constexpr Value address_limit = Value{1} << 32;
 
 /// Limits that keep the interpreter allocation-free and its recursion shallow (the engine runs

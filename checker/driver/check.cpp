@@ -2,6 +2,7 @@
 #include "checker/driver/check.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <stdexcept>
 #include <unordered_map>
@@ -201,9 +202,11 @@ Report check(const VariantDef& variant, const CheckOptions& options) {
         const std::uint64_t reduced_interleavings = report.interleavings;
         report = check_once(variant, full);
         report.reduction = Reduction::FellBack;
-        report.reduction_note = "an engine failure stops the search; rerun without reduction (" +
-                                std::to_string(reduced_interleavings) + " interleavings, " +
-                                std::to_string(reduced_seconds) + " s with it) so that the report is the full search's";
+        char took[32];
+        std::snprintf(took, sizeof took, "%.3g s", reduced_seconds);
+        report.reduction_note = "the reduced search found the engine failure after " +
+                                std::to_string(reduced_interleavings) + " interleavings (" + took +
+                                "); rerun without reduction so that the counts and the failing execution are the full search's";
         report.seconds += reduced_seconds;
     }
     return report;
