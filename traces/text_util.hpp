@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Small string helpers shared by the exporters (escaping, paths, padding). Internal to traces/.
+// Small string helpers shared by the exporters and the CLI's reports (escaping, paths, padding).
 #pragma once
 
 #include "traces/execution_graph.hpp"

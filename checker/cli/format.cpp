@@ -8,6 +8,7 @@
 
 #include "checker/version.hpp"
 #include "traces/export.hpp"
+#include "traces/text_util.hpp"
 
 namespace oc::cli {
 
@@ -22,10 +23,7 @@ std::string seconds_text(double s) {
     return buf;
 }
 
-std::string pad(std::string s, std::size_t width) {
-    if (s.size() < width) s.append(width - s.size(), ' ');
-    return s;
-}
+std::string pad(std::string s, std::size_t width) { return pad_right(std::move(s), width); }
 
 std::string finding_text(const Report& r) { return r.finding ? to_string(*r.finding) : "-"; }
 
@@ -132,21 +130,6 @@ std::string format_diff(const DiffReport& d) {
     return out.str();
 }
 
-namespace {
-std::string xml_escape(std::string_view s) {
-    std::string out;
-    for (char c : s) {
-        switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        default: out += c;
-        }
-    }
-    return out;
-}
-}  // namespace
 
 std::string format_junit(const std::vector<Report>& reports, const RunSettings& settings) {
     std::size_t failures = 0, skipped = 0;
@@ -166,26 +149,26 @@ std::string format_junit(const std::vector<Report>& reports, const RunSettings& 
         << "\" errors=\"0\" skipped=\"" << skipped << "\" time=\"" << time_buf << "\">\n";
     out << "    <properties>\n";
     out << "      <property name=\"ordercheck.version\" value=\"" << version << "\"/>\n";
-    out << "      <property name=\"engine\" value=\"" << xml_escape(engine_text(settings)) << "\"/>\n";
+    out << "      <property name=\"engine\" value=\"" << escape_xml(engine_text(settings)) << "\"/>\n";
     out << "    </properties>\n";
     for (const auto& r : reports) {
         const auto slash = r.id.find('/');
         std::snprintf(time_buf, sizeof time_buf, "%.6f", r.seconds);
-        out << "    <testcase classname=\"" << xml_escape(r.id.substr(0, slash)) << "\" name=\""
-            << xml_escape(r.id.substr(slash + 1)) << "\" time=\"" << time_buf << "\">\n";
+        out << "    <testcase classname=\"" << escape_xml(r.id.substr(0, slash)) << "\" name=\""
+            << escape_xml(r.id.substr(slash + 1)) << "\" time=\"" << time_buf << "\">\n";
         const std::string detail = "verdict " + finding_text(r) + ", expected " + to_string(r.expect.engine_answer()) +
                                    ", " + std::string(to_string(r.exploration)) + " exploration, " +
                                    std::to_string(r.executions) + " executions";
         if (r.status == Status::Fail) {
-            out << "      <failure type=\"unexpected-verdict\" message=\"" << xml_escape(detail) << "\">"
-                << xml_escape(detail + (r.witness_path.empty() ? "\nwitness: ordercheck explain " + r.id + " --out DIR"
+            out << "      <failure type=\"unexpected-verdict\" message=\"" << escape_xml(detail) << "\">"
+                << escape_xml(detail + (r.witness_path.empty() ? "\nwitness: ordercheck explain " + r.id + " --out DIR"
                                                                : "\nwitness: " + r.witness_path))
-                << (r.failure_detail.empty() ? "" : xml_escape("\nengine: " + r.failure_detail))
-                << (r.rejected > 0 ? xml_escape("\n" + r.first_rejection) : "") << "</failure>\n";
+                << (r.failure_detail.empty() ? "" : escape_xml("\nengine: " + r.failure_detail))
+                << (r.rejected > 0 ? escape_xml("\n" + r.first_rejection) : "") << "</failure>\n";
         } else if (r.status == Status::Incomplete) {
-            out << "      <skipped message=\"" << xml_escape("not settled: " + detail) << "\"/>\n";
+            out << "      <skipped message=\"" << escape_xml("not settled: " + detail) << "\"/>\n";
         }
-        out << "      <system-out>" << xml_escape(detail) << "</system-out>\n";
+        out << "      <system-out>" << escape_xml(detail) << "</system-out>\n";
         out << "    </testcase>\n";
     }
     out << "  </testsuite>\n</testsuites>\n";

@@ -64,6 +64,22 @@ std::string slug(std::string s) {
     return s;
 }
 
+/// Parses a command's arguments: `opts`, plus every positional argument collected under
+/// `positional` (a vector of strings). Throws po::error on bad usage.
+po::variables_map parse_command(const std::vector<std::string>& args, const po::options_description& opts,
+                                const char* positional, const char* what) {
+    po::options_description hidden;
+    hidden.add_options()(positional, po::value<std::vector<std::string>>(), what);
+    po::options_description all;
+    all.add(opts).add(hidden);
+    po::positional_options_description pos;
+    pos.add(positional, -1);
+    po::variables_map vm;
+    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+    po::notify(vm);
+    return vm;
+}
+
 int usage_error(const std::string& message) {
     std::cerr << "ordercheck: " << message << "\n\n" << usage_text;
     return cli::exit_usage;
@@ -128,15 +144,7 @@ int cmd_check(const std::vector<std::string>& args) {
         ("progress", "progress on stderr even when it is not a terminal (runs longer than a second)")
         ("no-progress", "no progress on stderr")
         ("help,h", "this help");
-    po::options_description hidden;
-    hidden.add_options()("id", po::value<std::vector<std::string>>(), "variant or model ids");
-    po::options_description all;
-    all.add(opts).add(hidden);
-    po::positional_options_description pos;
-    pos.add("id", -1);
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-    po::notify(vm);
+    const po::variables_map vm = parse_command(args, opts, "id", "variant or model ids");
     if (vm.count("help")) {
         std::cout << "usage: ordercheck check [ID...|--all] [options]\n" << opts;
         return cli::exit_ok;
@@ -226,15 +234,7 @@ int cmd_merge(const std::vector<std::string>& args) {
     std::string format = "text";
     opts.add_options()("format", po::value(&format)->default_value("text"), "text | json | junit")
         ("help,h", "this help");
-    po::options_description hidden;
-    hidden.add_options()("file", po::value<std::vector<std::string>>(), "shard reports (JSON)");
-    po::options_description all;
-    all.add(opts).add(hidden);
-    po::positional_options_description pos;
-    pos.add("file", -1);
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-    po::notify(vm);
+    const po::variables_map vm = parse_command(args, opts, "file", "shard reports (JSON)");
     if (vm.count("help")) {
         std::cout << "usage: ordercheck merge FILE... [--format text|json|junit]\n"
                      "Combines the JSON reports of `check --shard I/N --format json` into one report per variant;\n"
@@ -326,15 +326,7 @@ int cmd_litmus(const std::vector<std::string>& args) {
         ("repeat", po::value(&repeat)->default_value(0),
          "benchmark: parse and run each test N more times and print the median, min and max")
         ("help,h", "this help");
-    po::options_description hidden;
-    hidden.add_options()("file", po::value<std::vector<std::string>>(), "litmus files or directories");
-    po::options_description all;
-    all.add(opts).add(hidden);
-    po::positional_options_description pos;
-    pos.add("file", -1);
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-    po::notify(vm);
+    const po::variables_map vm = parse_command(args, opts, "file", "litmus files or directories");
     if (vm.count("help")) {
         std::cout << "usage: ordercheck litmus FILE|DIR... [options]\n"
                      "Runs each C litmus test (a directory: its *.litmus files) and judges it against its\n"
@@ -434,15 +426,7 @@ int cmd_explain(const std::vector<std::string>& args) {
         ("any", "when there is no witness, draw the first execution explored instead")
         ("force", "write into a directory that already holds files (replacing witness.* and interleaving.*)")
         ("help,h", "this help");
-    po::options_description hidden;
-    hidden.add_options()("id", po::value<std::vector<std::string>>(), "variant id");
-    po::options_description all;
-    all.add(opts).add(hidden);
-    po::positional_options_description pos;
-    pos.add("id", -1);
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-    po::notify(vm);
+    const po::variables_map vm = parse_command(args, opts, "id", "variant id");
     if (vm.count("help")) {
         std::cout << "usage: ordercheck explain ID --out DIR [--show po,rf,co,fr,sw,hb] [--any] [--force]\n" << opts;
         return cli::exit_ok;
@@ -504,15 +488,7 @@ int cmd_necessity(const std::vector<std::string>& args) {
     std::string out;
     opts.add_options()("out", po::value(&out), "write the witness of every needed barrier under DIR")
         ("help,h", "this help");
-    po::options_description hidden;
-    hidden.add_options()("id", po::value<std::vector<std::string>>(), "variant id");
-    po::options_description all;
-    all.add(opts).add(hidden);
-    po::positional_options_description pos;
-    pos.add("id", -1);
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-    po::notify(vm);
+    const po::variables_map vm = parse_command(args, opts, "id", "variant id");
     if (vm.count("help")) {
         std::cout << "usage: ordercheck necessity ID [--out DIR]\n" << opts;
         return cli::exit_ok;
@@ -564,15 +540,7 @@ int cmd_diff(const std::vector<std::string>& args) {
     po::options_description opts("diff options");
     opts.add_options()("allow-new-outcomes", "exit 0 even when B reaches outcomes A cannot (an intended change)")
         ("help,h", "this help");
-    po::options_description hidden;
-    hidden.add_options()("id", po::value<std::vector<std::string>>(), "variant ids");
-    po::options_description all;
-    all.add(opts).add(hidden);
-    po::positional_options_description pos;
-    pos.add("id", -1);
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-    po::notify(vm);
+    const po::variables_map vm = parse_command(args, opts, "id", "variant ids");
     if (vm.count("help")) {
         std::cout << "usage: ordercheck diff A B [--allow-new-outcomes]\n" << opts;
         return cli::exit_ok;
@@ -604,15 +572,7 @@ int cmd_report(const std::vector<std::string>& args) {
         ("no-necessity", "skip the barrier-necessity tables")
         ("force", "replace an existing index.html")
         ("help,h", "this help");
-    po::options_description hidden;
-    hidden.add_options()("id", po::value<std::vector<std::string>>(), "models");
-    po::options_description all;
-    all.add(opts).add(hidden);
-    po::positional_options_description pos;
-    pos.add("id", -1);
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-    po::notify(vm);
+    const po::variables_map vm = parse_command(args, opts, "id", "models");
     if (vm.count("help")) {
         std::cout << "usage: ordercheck report --out DIR [MODEL...] [--no-necessity] [--force]\n" << opts;
         return cli::exit_ok;

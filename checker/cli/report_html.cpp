@@ -7,24 +7,13 @@
 #include "checker/cli/explain.hpp"
 #include "checker/version.hpp"
 #include "traces/export.hpp"
+#include "traces/text_util.hpp"
 
 namespace oc::cli {
 
 namespace {
 
-std::string esc(std::string_view s) {
-    std::string out;
-    for (char c : s) {
-        switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        default: out += c;
-        }
-    }
-    return out;
-}
+std::string esc(std::string_view s) { return escape_xml(s); }
 
 std::string anchor(std::string s) {
     for (char& c : s)
