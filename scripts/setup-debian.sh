@@ -9,6 +9,11 @@ libboost-program-options-dev doctest-dev nlohmann-json3-dev graphviz"
 if [ "${ORDERCHECK_WITH_CHROMIUM:-0}" = 1 ]; then
     PACKAGES="$PACKAGES chromium"
 fi
+# Open MPI lets `mpirun -n K ordercheck check ...` spread shards over ranks; without it that
+# launch is refused and its test is skipped.
+if [ "${ORDERCHECK_WITH_MPI:-0}" = 1 ]; then
+    PACKAGES="$PACKAGES libopenmpi-dev openmpi-bin"
+fi
 
 missing=""
 for p in $PACKAGES; do
