@@ -66,18 +66,33 @@ std::string slug(std::string s) {
 
 /// Parses a command's arguments: `opts`, plus every positional argument collected under
 /// `positional` (a vector of strings). Throws po::error on bad usage.
-po::variables_map parse_command(const std::vector<std::string>& args, const po::options_description& opts,
-                                const char* positional, const char* what) {
+/// A command's parsed arguments: its options, its positional arguments, and whether it printed
+/// its help (`--help`), after which it has nothing more to do.
+struct Parsed {
+    po::variables_map vm;
+    std::vector<std::string> positional;
+    bool help = false;
+};
+
+/// Parses ARGS against OPTS, the positional arguments (named WHAT in errors) collected apart;
+/// with --help, prints USAGE and the options.
+Parsed parse_command(const std::vector<std::string>& args, const po::options_description& opts, const char* what,
+                     const std::string& usage) {
     po::options_description hidden;
-    hidden.add_options()(positional, po::value<std::vector<std::string>>(), what);
+    hidden.add_options()("positional", po::value<std::vector<std::string>>(), what);
     po::options_description all;
     all.add(opts).add(hidden);
     po::positional_options_description pos;
-    pos.add(positional, -1);
-    po::variables_map vm;
-    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-    po::notify(vm);
-    return vm;
+    pos.add("positional", -1);
+    Parsed p;
+    po::store(po::command_line_parser(args).options(all).positional(pos).run(), p.vm);
+    po::notify(p.vm);
+    if (p.vm.count("positional")) p.positional = p.vm["positional"].as<std::vector<std::string>>();
+    if (p.vm.count("help")) {
+        std::cout << usage << opts;
+        p.help = true;
+    }
+    return p;
 }
 
 int usage_error(const std::string& message) {
@@ -144,11 +159,10 @@ int cmd_check(const std::vector<std::string>& args) {
         ("progress", "progress on stderr even when it is not a terminal (runs longer than a second)")
         ("no-progress", "no progress on stderr")
         ("help,h", "this help");
-    const po::variables_map vm = parse_command(args, opts, "id", "variant or model ids");
-    if (vm.count("help")) {
-        std::cout << "usage: ordercheck check [ID...|--all] [options]\n" << opts;
-        return cli::exit_ok;
-    }
+    const Parsed parsed = parse_command(args, opts, "variant or model ids",
+                                        "usage: ordercheck check [ID...|--all] [options]\n");
+    if (parsed.help) return cli::exit_ok;
+    const po::variables_map& vm = parsed.vm;
     if (search != "full" && search != "bound" && search != "random")
         return usage_error("--search must be full, bound or random (got '" + search + "')");
     if (format != "text" && format != "json" && format != "junit")
@@ -158,8 +172,7 @@ int cmd_check(const std::vector<std::string>& args) {
     auto models = models::catalogue();
     if (!vm.count("all"))
         for (auto& m : bench::scaling_models()) models.push_back(std::move(m));
-    std::vector<std::string> ids;
-    if (vm.count("id")) ids = vm["id"].as<std::vector<std::string>>();
+    const std::vector<std::string>& ids = parsed.positional;
     if (ids.empty() && !vm.count("all")) return usage_error("check needs variant ids or --all");
     if (!ids.empty() && vm.count("all")) return usage_error("give either ids or --all, not both");
     std::string error;
@@ -234,18 +247,15 @@ int cmd_merge(const std::vector<std::string>& args) {
     std::string format = "text";
     opts.add_options()("format", po::value(&format)->default_value("text"), "text | json | junit")
         ("help,h", "this help");
-    const po::variables_map vm = parse_command(args, opts, "file", "shard reports (JSON)");
-    if (vm.count("help")) {
-        std::cout << "usage: ordercheck merge FILE... [--format text|json|junit]\n"
-                     "Combines the JSON reports of `check --shard I/N --format json` into one report per variant;\n"
-                     "a variant is exhaustive only if all N shards are given and each completed.\n"
-                  << opts;
-        return cli::exit_ok;
-    }
+    const Parsed parsed = parse_command(args, opts, "shard reports (JSON)",
+                                        "usage: ordercheck merge FILE... [--format text|json|junit]\n"
+                                        "Combines the JSON reports of `check --shard I/N --format json` into one "
+                                        "report per variant;\na variant is exhaustive only if all N shards are "
+                                        "given and each completed.\n");
+    if (parsed.help) return cli::exit_ok;
     if (format != "text" && format != "json" && format != "junit")
         return usage_error("--format must be text, json or junit (got '" + format + "')");
-    std::vector<std::string> files;
-    if (vm.count("file")) files = vm["file"].as<std::vector<std::string>>();
+    const std::vector<std::string>& files = parsed.positional;
     if (files.empty()) return usage_error("merge needs the JSON reports of the shards");
     auto models = models::catalogue();
     for (auto& m : bench::scaling_models()) models.push_back(std::move(m));
@@ -326,17 +336,14 @@ int cmd_litmus(const std::vector<std::string>& args) {
         ("repeat", po::value(&repeat)->default_value(0),
          "benchmark: parse and run each test N more times and print the median, min and max")
         ("help,h", "this help");
-    const po::variables_map vm = parse_command(args, opts, "file", "litmus files or directories");
-    if (vm.count("help")) {
-        std::cout << "usage: ordercheck litmus FILE|DIR... [options]\n"
-                     "Runs each C litmus test (a directory: its *.litmus files) and judges it against its\n"
-                     "Result: line as the kernel's judgelitmus.sh does (docs/litmus.md).\n"
-                  << opts;
-        return cli::exit_ok;
-    }
+    const Parsed parsed = parse_command(args, opts, "litmus files or directories",
+                                        "usage: ordercheck litmus FILE|DIR... [options]\n"
+                                        "Runs each C litmus test (a directory: its *.litmus files) and judges it against its\n"
+                                        "Result: line as the kernel's judgelitmus.sh does (docs/litmus.md).\n");
+    if (parsed.help) return cli::exit_ok;
+    const po::variables_map& vm = parsed.vm;
     if (timeout < 0) return usage_error("--timeout must not be negative");
-    std::vector<std::string> inputs;
-    if (vm.count("file")) inputs = vm["file"].as<std::vector<std::string>>();
+    const std::vector<std::string>& inputs = parsed.positional;
     if (inputs.empty()) return usage_error("litmus needs at least one file or directory");
     std::vector<std::string> files;
     for (const auto& in : inputs) {
@@ -426,13 +433,11 @@ int cmd_explain(const std::vector<std::string>& args) {
         ("any", "when there is no witness, draw the first execution explored instead")
         ("force", "write into a directory that already holds files (replacing witness.* and interleaving.*)")
         ("help,h", "this help");
-    const po::variables_map vm = parse_command(args, opts, "id", "variant id");
-    if (vm.count("help")) {
-        std::cout << "usage: ordercheck explain ID --out DIR [--show po,rf,co,fr,sw,hb] [--any] [--force]\n" << opts;
-        return cli::exit_ok;
-    }
-    std::vector<std::string> ids;
-    if (vm.count("id")) ids = vm["id"].as<std::vector<std::string>>();
+    const Parsed parsed = parse_command(args, opts, "variant id",
+                                        "usage: ordercheck explain ID --out DIR [--show po,rf,co,fr,sw,hb] [--any] [--force]\n");
+    if (parsed.help) return cli::exit_ok;
+    const po::variables_map& vm = parsed.vm;
+    const std::vector<std::string>& ids = parsed.positional;
     if (ids.size() != 1) return usage_error("explain needs exactly one variant id");
     if (out.empty()) return usage_error("explain needs --out DIR");
     cli::ExplainOptions eo;
@@ -488,13 +493,10 @@ int cmd_necessity(const std::vector<std::string>& args) {
     std::string out;
     opts.add_options()("out", po::value(&out), "write the witness of every needed barrier under DIR")
         ("help,h", "this help");
-    const po::variables_map vm = parse_command(args, opts, "id", "variant id");
-    if (vm.count("help")) {
-        std::cout << "usage: ordercheck necessity ID [--out DIR]\n" << opts;
-        return cli::exit_ok;
-    }
-    std::vector<std::string> ids;
-    if (vm.count("id")) ids = vm["id"].as<std::vector<std::string>>();
+    const Parsed parsed = parse_command(args, opts, "variant id",
+                                        "usage: ordercheck necessity ID [--out DIR]\n");
+    if (parsed.help) return cli::exit_ok;
+    const std::vector<std::string>& ids = parsed.positional;
     if (ids.size() != 1) return usage_error("necessity needs exactly one variant id");
     const auto models = models::catalogue();
     const VariantDef* v = one_variant(models, ids[0]);
@@ -540,13 +542,11 @@ int cmd_diff(const std::vector<std::string>& args) {
     po::options_description opts("diff options");
     opts.add_options()("allow-new-outcomes", "exit 0 even when B reaches outcomes A cannot (an intended change)")
         ("help,h", "this help");
-    const po::variables_map vm = parse_command(args, opts, "id", "variant ids");
-    if (vm.count("help")) {
-        std::cout << "usage: ordercheck diff A B [--allow-new-outcomes]\n" << opts;
-        return cli::exit_ok;
-    }
-    std::vector<std::string> ids;
-    if (vm.count("id")) ids = vm["id"].as<std::vector<std::string>>();
+    const Parsed parsed = parse_command(args, opts, "variant ids",
+                                        "usage: ordercheck diff A B [--allow-new-outcomes]\n");
+    if (parsed.help) return cli::exit_ok;
+    const po::variables_map& vm = parsed.vm;
+    const std::vector<std::string>& ids = parsed.positional;
     if (ids.size() != 2) return usage_error("diff needs two variant ids: A (the base) and B (the change)");
     const auto models = models::catalogue();
     const VariantDef* a = one_variant(models, ids[0]);
@@ -572,15 +572,14 @@ int cmd_report(const std::vector<std::string>& args) {
         ("no-necessity", "skip the barrier-necessity tables")
         ("force", "replace an existing index.html")
         ("help,h", "this help");
-    const po::variables_map vm = parse_command(args, opts, "id", "models");
-    if (vm.count("help")) {
-        std::cout << "usage: ordercheck report --out DIR [MODEL...] [--no-necessity] [--force]\n" << opts;
-        return cli::exit_ok;
-    }
+    const Parsed parsed = parse_command(args, opts, "models",
+                                        "usage: ordercheck report --out DIR [MODEL...] [--no-necessity] [--force]\n");
+    if (parsed.help) return cli::exit_ok;
+    const po::variables_map& vm = parsed.vm;
     if (out.empty()) return usage_error("report needs --out DIR");
     auto models = models::catalogue();
-    if (vm.count("id")) {
-        const auto wanted = vm["id"].as<std::vector<std::string>>();
+    if (!parsed.positional.empty()) {
+        const auto& wanted = parsed.positional;
         std::vector<ModelDef> chosen;
         for (const auto& w : wanted) {
             bool found = false;
