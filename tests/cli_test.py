@@ -2,27 +2,11 @@
 # SPDX-License-Identifier: MIT
 """End-to-end checks of the ordercheck command line: exit codes, usage errors, output formats."""
 import json
-import subprocess
 import sys
 
 exe = sys.argv[1]
-failures = 0
-passed = 0
-
-
-def run(*args):
-    p = subprocess.run([exe, *args], capture_output=True, text=True, timeout=300)
-    return p.returncode, p.stdout, p.stderr
-
-
-def expect(name, cond, detail=""):
-    global failures, passed
-    if cond:
-        passed += 1
-    else:
-        failures += 1
-        print(f"FAIL {name}: {detail}")
-
+from harness import expect, finish, runner  # noqa: E402
+run = runner(exe)
 
 code, out, err = run("check", "no-such-model")
 expect("unknown id exits 2", code == 2, f"code {code}")
@@ -174,5 +158,4 @@ expect("diff: removing outcomes exits 0", code == 0 and "only A reaches" in out,
 code, out, err = run("diff", "SB/relaxed")
 expect("diff with one id exits 2", code == 2, f"{code}")
 
-print(f"{passed} passed, {failures} failed")
-sys.exit(1 if failures else 0)
+finish()

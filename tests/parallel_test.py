@@ -10,23 +10,8 @@ import sys
 import tempfile
 
 exe = sys.argv[1]
-failures = 0
-passed = 0
-
-
-def run(*args, env=None, timeout=300):
-    p = subprocess.run([exe, *args], capture_output=True, text=True, timeout=timeout, env=env)
-    return p.returncode, p.stdout, p.stderr
-
-
-def expect(name, cond, detail=""):
-    global failures, passed
-    if cond:
-        passed += 1
-    else:
-        failures += 1
-        print(f"FAIL {name}: {str(detail)[:2000]}")
-
+from harness import expect, finish, runner  # noqa: E402
+run = runner(exe)
 
 def check_json(*args, **kw):
     code, out, err = run("check", *args, "--format", "json", **kw)
@@ -162,5 +147,4 @@ if mpirun and "libmpi" in linked:
 else:
     print("SKIP mpirun: " + ("not installed" if not mpirun else "ordercheck built without MPI"))
 
-print(f"{passed} passed, {failures} failed")
-sys.exit(1 if failures else 0)
+finish()

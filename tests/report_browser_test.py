@@ -12,21 +12,11 @@ import tempfile
 import zlib
 
 exe = sys.argv[1]
+from harness import expect, finish  # noqa: E402
 browser = shutil.which("chromium") or shutil.which("chromium-browser")
 if not browser:
     print("SKIPPED: chromium is not installed (apt-get install chromium); the HTML report was not rendered")
     sys.exit(77)  # meson: skipped
-
-failures = passed = 0
-
-
-def expect(name, cond, detail=""):
-    global failures, passed
-    if cond:
-        passed += 1
-    else:
-        failures += 1
-        print(f"FAIL {name}: {detail}")
 
 
 def png_rows(path):
@@ -92,5 +82,4 @@ with tempfile.TemporaryDirectory() as tmp:
         dark = sum(1 for r in rows for i in range(0, len(r), channels) if r[i] < 128)
         expect("the page is not blank", distinct_rows > 100 and dark > 1000, f"{distinct_rows} rows, {dark} dark px")
 
-print(f"{passed} passed, {failures} failed")
-sys.exit(1 if failures else 0)
+finish()

@@ -3,28 +3,13 @@
 """End-to-end checks of `ordercheck litmus` and `ordercheck explain FILE.litmus`: exit codes,
 error positions, herd-like output, timing and benchmark lines."""
 import os
-import subprocess
 import sys
 import tempfile
 
 exe, corpus = sys.argv[1], sys.argv[2]
-failures = 0
-passed = 0
-
-
-def run(*args):
-    p = subprocess.run([exe, *args], capture_output=True, text=True, timeout=300)
-    return p.returncode, p.stdout, p.stderr
-
-
-def expect(name, cond, detail=""):
-    global failures, passed
-    if cond:
-        passed += 1
-    else:
-        failures += 1
-        print(f"FAIL {name}: {detail}")
-
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from harness import expect, finish, runner  # noqa: E402
+run = runner(exe)
 
 SB = """C SB
 (* Result: {result} *)
@@ -92,5 +77,4 @@ with tempfile.TemporaryDirectory() as tmp:
     code, out, err = run("explain", broken, "--out", os.path.join(tmp, "f2"))
     expect("explain of a broken litmus file exits 2", code == 2 and ":4:2: error:" in err, f"{code} {err}")
 
-print(f"{passed} passed, {failures} failed")
-sys.exit(1 if failures else 0)
+finish()
