@@ -13,6 +13,14 @@ expect("unknown id exits 2", code == 2, f"code {code}")
 expect("unknown id is named", "'no-such-model'" in err, err)
 expect("known ids are listed", "SB/relaxed" in err, err)
 
+for command in ("list", "check", "explain", "necessity", "diff", "report", "litmus", "merge"):
+    code, out, err = run(command, "--help")
+    expect(f"{command} --help exits 0 with its usage", code == 0 and out.startswith(f"usage: ordercheck {command}")
+           and "--help" in out and err == "", f"{code} {out[:200]} {err}")
+
+code, out, err = run("explain", "SB/relaxed", "SB/fenced", "--out", "/nonexistent/x")
+expect("explain with two ids exits 2", code == 2 and "exactly one variant" in err, f"{code} {err}")
+
 code, out, err = run("check")
 expect("check without ids exits 2", code == 2, f"code {code}")
 
