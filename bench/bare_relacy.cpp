@@ -1,17 +1,25 @@
 // SPDX-License-Identifier: MIT
-// bare_relacy: the scaling family (scaling.cpp) on bare Relacy, without ordercheck's layer (no
-// tagged values, no runtime, no capture, no certification): plain rl::atomic<long> and
-// Relacy's own full-search scheduler. Each protocol performs the same Relacy operations in the
-// same order as its ordercheck twin, so its iteration count equals ordercheck's interleavings
-// with --no-por. Prints one JSON object per variant: iterations, distinct outcomes, seconds.
+// bare_relacy: protocols on bare Relacy, without ordercheck's layer (no tagged values, no
+// runtime, no capture, no certification): plain rl::atomic<long> and rl::var<long>, and
+// Relacy's own full-search scheduler. Two sets, each protocol performing the same Relacy
+// operations in the same order as its ordercheck twin, so that its iteration count equals
+// ordercheck's interleavings with --no-por:
+//  - the scaling family (bench/scaling.cpp), below;
+//  - the catalogue's variants (models/litmus, models/seeds), in bare_catalogue.hpp, under the
+//    same ids as ordercheck's (e.g. SB/fenced, shrinker_bit/merged).
+// Prints one JSON object per protocol: iterations, distinct outcomes, seconds, Relacy's result.
+// Exit status 0 if every result is the expected one (a failure only for the catalogue variants
+// that expect an engine failure), 1 otherwise, 2 on a usage error.
 //
 //   bare_relacy grid/3x3 shrinker_passes/t2_k4 iriw4/relaxed
+//   bare_relacy SB/relaxed SB/rel_acq SB/fenced SB/one_fence SB/sc_vs_fence
 //   bare_relacy --list
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <ostream>
 #include <streambuf>
@@ -21,34 +29,15 @@
 #undef new
 #undef delete
 
+#include "bench/bare_common.hpp"
+#include "bench/bare_catalogue.hpp"
+
 namespace {
 
-/// Distinct outcomes, counted without allocating inside the simulation: a fixed open-addressing
-/// set of 64-bit hashes of the final registers and locations.
-struct OutcomeSet {
-    static constexpr std::size_t capacity = 1u << 16;
-    std::uint64_t slots[capacity] = {};
-    std::size_t size = 0;
-    void clear() {
-        std::memset(slots, 0, sizeof slots);
-        size = 0;
-    }
-    void insert(std::uint64_t h) {
-        h |= 1;  // 0 marks an empty slot
-        for (std::size_t i = h % capacity;; i = (i + 1) % capacity) {
-            if (slots[i] == h) return;
-            if (slots[i] == 0) {
-                slots[i] = h;
-                ++size;
-                return;
-            }
-        }
-    }
-};
-OutcomeSet outcomes;
-unsigned long long completed = 0;  ///< iterations that reached after()
-
-std::uint64_t mix(std::uint64_t h, std::uint64_t v) { return (h ^ v) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull; }
+using bare::outcomes;
+using bare::completed;
+using bare::mix;
+using bare::protocol;
 
 /// grid TxK: thread i, for k < K: k even: x_i = k/2 + 1; k odd: r = x_{i+1 mod T}; all relaxed.
 template <unsigned T, unsigned K>
@@ -144,53 +133,27 @@ struct Iriw : rl::test_suite<Iriw, 4> {
     }
 };
 
-class NullBuffer : public std::streambuf {
-protected:
-    int overflow(int c) override { return c == EOF ? 0 : c; }
-    std::streamsize xsputn(const char*, std::streamsize n) override { return n; }
-};
-
-template <class Suite>
-int run(const char* id) {
-    NullBuffer null_buffer;
-    std::ostream null_stream(&null_buffer);
-    rl::test_params p;
-    p.search_type = rl::sched_full;
-    p.output_stream = &null_stream;
-    p.progress_stream = &null_stream;
-    p.collect_history = false;
-    outcomes.clear();
-    completed = 0;
-    rl::ostringstream state;
-    const auto t0 = std::chrono::steady_clock::now();
-    const rl::test_result_e r =
-        rl::run_test<Suite, rl::full_search_scheduler<Suite::params::thread_count>>(p, state, false);
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const unsigned long long iterations = completed + (r == rl::test_result_success ? 0 : 1);
-    std::printf("{\"id\": \"%s\", \"iterations\": %llu, \"outcomes\": %zu, \"seconds\": %.6f, "
-                "\"iterations_per_second\": %.0f, \"result\": \"%s\"}\n",
-                id, iterations, outcomes.size, s, static_cast<double>(iterations) / s, rl::test_result_str(r));
-    std::fflush(stdout);
-    return r == rl::test_result_success ? 0 : 1;
-}
-
-const std::map<std::string, std::function<int(const char*)>>& protocols() {
-    static const std::map<std::string, std::function<int(const char*)>> m{
-        {"grid/2x2", run<Grid<2, 2>>},
-        {"grid/2x4", run<Grid<2, 4>>},
-        {"grid/2x6", run<Grid<2, 6>>},
-        {"grid/3x2", run<Grid<3, 2>>},
-        {"grid/3x3", run<Grid<3, 3>>},
-        {"grid/3x4", run<Grid<3, 4>>},
-        {"grid/4x2", run<Grid<4, 2>>},
-        {"shrinker_passes/t2_k2", run<Shrinker<1, 2>>},
-        {"shrinker_passes/t2_k4", run<Shrinker<1, 4>>},
-        {"shrinker_passes/t2_k8", run<Shrinker<1, 8>>},
-        {"shrinker_passes/t3_k2", run<Shrinker<2, 2>>},
-        {"shrinker_passes/t4_k1", run<Shrinker<3, 1>>},
-        {"shrinker_passes/t4_k2", run<Shrinker<3, 2>>},
-        {"iriw4/relaxed", run<Iriw>},
-    };
+const std::map<std::string, bare::Runner>& protocols() {
+    static const std::map<std::string, bare::Runner> m = [] {
+        std::map<std::string, bare::Runner> scaling{
+            {"grid/2x2", protocol<Grid<2, 2>>()},
+            {"grid/2x4", protocol<Grid<2, 4>>()},
+            {"grid/2x6", protocol<Grid<2, 6>>()},
+            {"grid/3x2", protocol<Grid<3, 2>>()},
+            {"grid/3x3", protocol<Grid<3, 3>>()},
+            {"grid/3x4", protocol<Grid<3, 4>>()},
+            {"grid/4x2", protocol<Grid<4, 2>>()},
+            {"shrinker_passes/t2_k2", protocol<Shrinker<1, 2>>()},
+            {"shrinker_passes/t2_k4", protocol<Shrinker<1, 4>>()},
+            {"shrinker_passes/t2_k8", protocol<Shrinker<1, 8>>()},
+            {"shrinker_passes/t3_k2", protocol<Shrinker<2, 2>>()},
+            {"shrinker_passes/t4_k1", protocol<Shrinker<3, 1>>()},
+            {"shrinker_passes/t4_k2", protocol<Shrinker<3, 2>>()},
+            {"iriw4/relaxed", protocol<Iriw>()},
+        };
+        scaling.merge(bare::catalogue_twins());
+        return scaling;
+    }();
     return m;
 }
 
