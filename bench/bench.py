@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """The exploration benchmark: bare Relacy against ordercheck (1 and 2 worker processes, with and
-without partial-order reduction, with and without capture) on the scaling family, and ordercheck
-on every model of the catalogue. Prints Markdown tables (docs/performance.md).
+without partial-order reduction, with and without capture) on the scaling family and on every
+model of the catalogue. Prints Markdown tables (docs/performance.md).
 
     python3 bench/bench.py [--build build] [--quick] [--skip-slow SECONDS]
 
 Wall times are whole process runs, measured here (start-up included: a few ms). The scaling
-family's protocols perform the same Relacy operations in bare_relacy and in ordercheck, so the
-bare iteration count must equal ordercheck's interleavings without reduction ("same tree").
+family's protocols and the catalogue's variants (bench/bare_catalogue.hpp) perform the same Relacy
+operations in bare_relacy and in ordercheck, so the bare iteration count must equal ordercheck's
+interleavings without reduction ("same tree"). For the catalogue, all variants of a model run in
+one bare_relacy process and in one ordercheck process; the "(search)" overhead divides the
+in-process search times both report, which leave out process start-up.
 """
 import argparse
 import json
@@ -150,35 +153,74 @@ def main():
 
     # ---- catalogue ----
     p = subprocess.run([exe, "list"], capture_output=True, text=True, check=True)
-    models = [l.split(" (", 1)[0] for l in p.stdout.splitlines() if l and not l.startswith(" ")]
+    models, variants = [], {}
+    for l in p.stdout.splitlines():
+        if l and not l.startswith(" "):
+            models.append(l.split(" (", 1)[0])
+            variants[models[-1]] = []
+        elif l.strip():
+            variants[models[-1]].append(l.split()[0])
     if a.quick:
         models = models[:3]
+    twins = set(subprocess.run([bare, "--list"], capture_output=True, text=True, check=True).stdout.split())
     print("\n### Catalogue, per model\n")
-    print("| model | variants | interleavings (no POR) | interleavings (POR) | distinct executions | outcomes | "
-          "no POR | POR, 1 job | POR, 2 jobs | same executions and verdicts |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    sums = [0, 0, 0.0, 0.0, 0.0]
+    print("| model | variants | bare iterations | bare Relacy | bare it/s | interleavings (no POR) | "
+          "ordercheck no POR | ordercheck it/s | overhead vs bare: wall (search) | same tree | "
+          "interleavings (POR) | distinct executions | outcomes (bare / ordercheck) | POR, 1 job | POR, 2 jobs | "
+          "same executions and verdicts |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    keys = ("bare_it", "bare_wall", "bare_s", "it", "wall", "s", "red_it", "red_wall", "red2_wall")
+    sums = dict.fromkeys(keys, 0)
+    all_same = True
     for m in models:
+        ids = [v for v in variants[m] if v in twins]
+        bare_runs, bare_wall = {}, None
+        if ids:
+            bp, bare_wall = timed([bare, *ids], 600)
+            if bp is None or bp.returncode != 0:
+                sys.exit(f"bare_relacy {' '.join(ids)} failed: {bp.stderr.strip() if bp else 'timeout'}")
+            bare_runs = {b["id"]: b for b in map(json.loads, bp.stdout.splitlines())}
         full, w_full = oc_json(exe, [m, "--no-por"], 600)
         red, w_red = oc_json(exe, [m], 600)
         red2, w_red2 = oc_json(exe, [m, "--jobs", "2"], 600)
         tf, tr = totals(full), totals(red)
         same = "yes" if tf["distinct"] == tr["distinct"] and tf["verdicts"] == tr["verdicts"] else "NO"
-        print(f"| `{m}` | {len(full['variants'])} | {tf['interleavings']:,} | {tr['interleavings']:,} | "
-              f"{tr['distinct']:,} | {tr['outcomes']} | {secs(w_full)} | {secs(w_red)} | {secs(w_red2)} | {same} |")
-        sums[0] += tf["interleavings"]
-        sums[1] += tr["interleavings"]
-        sums[2] += w_full
-        sums[3] += w_red
-        sums[4] += w_red2
-    print(f"| all | | {sums[0]:,} | {sums[1]:,} | | | {secs(sums[2])} | {secs(sums[3])} | {secs(sums[4])} | |")
+        # Same tree: every variant has a twin whose iterations equal ordercheck's unreduced interleavings.
+        differ = [f"{v['id']}: {bare_runs[v['id']]['iterations']} vs {v['interleavings']}"
+                  for v in full["variants"] if v["id"] in bare_runs and bare_runs[v["id"]]["iterations"] != v["interleavings"]]
+        missing = len(full["variants"]) - len(bare_runs)
+        tree = "yes" if not differ and not missing else "; ".join(
+            differ + ([f"{missing} without a twin"] if missing else [])).join(("NO (", ")"))
+        all_same = all_same and tree == "yes"
+        b_it = sum(b["iterations"] for b in bare_runs.values())
+        b_s = sum(b["seconds"] for b in bare_runs.values())
+        b_out = sum(b["outcomes"] for b in bare_runs.values())
+        oc_s = sum(v["seconds"] for v in full["variants"])
+        overhead = f"{w_full / bare_wall:.1f}x ({oc_s / b_s:.1f}x)" if bare_runs and b_s else "-"
+        nv = len(full["variants"])
+        print(f"| `{m}` | {nv}{'' if not missing else f' ({nv - missing} twins)'} | "
+              f"{f'{b_it:,}' if bare_runs else '-'} | {secs(bare_wall) if bare_runs else '-'} | "
+              f"{rate(b_it, bare_wall) if bare_runs else '-'} | {tf['interleavings']:,} | {secs(w_full)} | "
+              f"{rate(tf['interleavings'], w_full)} | {overhead} | {tree} | {tr['interleavings']:,} | "
+              f"{tr['distinct']:,} | {b_out if bare_runs else '-'} / {tr['outcomes']} | {secs(w_red)} | "
+              f"{secs(w_red2)} | {same} |")
+        for k, v in zip(keys, (b_it, bare_wall or 0, b_s, tf["interleavings"], w_full, oc_s,
+                               tr["interleavings"], w_red, w_red2)):
+            sums[k] += v
+    print(f"| all | | {sums['bare_it']:,} | {secs(sums['bare_wall'])} | {rate(sums['bare_it'], sums['bare_wall'])} | "
+          f"{sums['it']:,} | {secs(sums['wall'])} | {rate(sums['it'], sums['wall'])} | "
+          f"{sums['wall'] / sums['bare_wall']:.1f}x ({sums['s'] / sums['bare_s']:.1f}x) | "
+          f"{'yes' if all_same else 'NO'} | {sums['red_it']:,} | | | {secs(sums['red_wall'])} | "
+          f"{secs(sums['red2_wall'])} | |")
     if not a.quick:
+        all_ids = [v for m in models for v in variants[m] if v in twins]
+        _, w_bare_all = timed([bare, *all_ids], 600)
         _, w_all = timed([exe, "check", "--all", "--no-progress"], 600)
         _, w_all_full = timed([exe, "check", "--all", "--no-por", "--no-progress"], 600)
         _, w_all2 = timed([exe, "check", "--all", "--jobs", "2", "--no-progress"], 600)
         print(f"\n`ordercheck check --all` (one process, every variant): {secs(w_all)} with reduction, "
-              f"{secs(w_all_full)} without; {secs(w_all2)} with `--jobs 2`.")
-
+              f"{secs(w_all_full)} without; {secs(w_all2)} with `--jobs 2`. `bare_relacy` on the "
+              f"{len(all_ids)} twins (one process): {secs(w_bare_all)}.")
 
 if __name__ == "__main__":
     main()
