@@ -297,17 +297,27 @@ bool is_litmus_file(const std::string& id) {
     return id.size() > 7 && id.ends_with(".litmus") && std::filesystem::is_regular_file(id);
 }
 
-int explain_litmus(const std::string& path, const cli::ExplainOptions& eo, const std::string& out) {
-    std::shared_ptr<const litmus::Compiled> test;
-    try {
-        test = litmus::load(path);
-    } catch (const litmus::LitmusError& e) {
-        std::cerr << e.what() << '\n';
-        return cli::exit_usage;
+/// Resolves exactly one variant id; prints the error and returns nullptr otherwise.
+const VariantDef* one_variant(const std::vector<ModelDef>& models, const std::string& id) {
+    std::string error;
+    const auto selected = cli::select_variants(models, {id}, error);
+    if (!error.empty()) {
+        std::cerr << "ordercheck: " << error;
+        return nullptr;
     }
+    if (selected.size() != 1) {
+        std::cerr << "ordercheck: '" << id << "' names a model; give one variant (MODEL/variant)\n";
+        return nullptr;
+    }
+    return selected.front();
+}
+
+/// Explores V, draws its witness (or, with --any, its first execution) under OUT and lists what
+/// was written.
+int explain_variant(const VariantDef& v, const cli::ExplainOptions& eo, const std::string& out) {
     CheckOptions options;
     options.keep_first_execution = eo.any;
-    const Report report = check(litmus::make_variant(test, litmus::RunMode::RaceCheck), options);
+    const Report report = check(v, options);
     cli::ExplainResult result;
     try {
         result = cli::explain(report, eo, out);
@@ -318,6 +328,17 @@ int explain_litmus(const std::string& path, const cli::ExplainOptions& eo, const
     for (const auto& m : result.messages) std::cout << m << '\n';
     for (const auto& p : result.written) std::cout << "  wrote " << p.string() << '\n';
     return cli::exit_ok;
+}
+
+int explain_litmus(const std::string& path, const cli::ExplainOptions& eo, const std::string& out) {
+    std::shared_ptr<const litmus::Compiled> test;
+    try {
+        test = litmus::load(path);
+    } catch (const litmus::LitmusError& e) {
+        std::cerr << e.what() << '\n';
+        return cli::exit_usage;
+    }
+    return explain_variant(litmus::make_variant(test, litmus::RunMode::RaceCheck), eo, out);
 }
 
 int cmd_litmus(const std::vector<std::string>& args) {
@@ -451,41 +472,8 @@ int cmd_explain(const std::vector<std::string>& args) {
     if (is_litmus_file(ids[0])) return explain_litmus(ids[0], eo, out);
 
     const auto models = models::catalogue();
-    std::string error;
-    const auto selected = cli::select_variants(models, ids, error);
-    if (!error.empty()) {
-        std::cerr << "ordercheck: " << error;
-        return cli::exit_usage;
-    }
-    if (selected.size() != 1) return usage_error("explain draws one variant; '" + ids[0] + "' names a model");
-    CheckOptions options;
-    options.keep_first_execution = eo.any;
-    const Report report = check(*selected.front(), options);
-    cli::ExplainResult result;
-    try {
-        result = cli::explain(report, eo, out);
-    } catch (const std::exception& e) {
-        std::cerr << "ordercheck: " << e.what() << '\n';
-        return cli::exit_usage;
-    }
-    for (const auto& m : result.messages) std::cout << m << '\n';
-    for (const auto& p : result.written) std::cout << "  wrote " << p.string() << '\n';
-    return cli::exit_ok;
-}
-
-/// Resolves exactly one variant id; prints the error and returns nullptr otherwise.
-const VariantDef* one_variant(const std::vector<ModelDef>& models, const std::string& id) {
-    std::string error;
-    const auto selected = cli::select_variants(models, {id}, error);
-    if (!error.empty()) {
-        std::cerr << "ordercheck: " << error;
-        return nullptr;
-    }
-    if (selected.size() != 1) {
-        std::cerr << "ordercheck: '" << id << "' names a model; give one variant (MODEL/variant)\n";
-        return nullptr;
-    }
-    return selected.front();
+    const VariantDef* v = one_variant(models, ids[0]);
+    return v == nullptr ? cli::exit_usage : explain_variant(*v, eo, out);
 }
 
 int cmd_necessity(const std::vector<std::string>& args) {
