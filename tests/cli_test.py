@@ -18,6 +18,8 @@ for command in ("list", "check", "explain", "necessity", "diff", "report", "litm
     expect(f"{command} --help exits 0 with its usage", code == 0 and out.startswith(f"usage: ordercheck {command}")
            and "--help" in out and err == "", f"{code} {out[:200]} {err}")
 
+code, out, err = run("explain", "SB", "--out", "/nonexistent/x")
+expect("explain of a model exits 2", code == 2 and "'SB' names a model" in err, f"{code} {err}")
 code, out, err = run("explain", "SB/relaxed", "SB/fenced", "--out", "/nonexistent/x")
 expect("explain with two ids exits 2", code == 2 and "exactly one variant" in err, f"{code} {err}")
 
