@@ -18,6 +18,7 @@ std::vector<ModelDef> catalogue() {
         r_shrinker_bit(),
         vmpressure(),
         vmalloc_purge(),
+        vmalloc_drain(),
         shrinker_bit(),
         memcg_flush(),
     };

@@ -25,6 +25,7 @@ ModelDef isa2();
 ModelDef r_shrinker_bit();
 ModelDef vmpressure();
 ModelDef vmalloc_purge();
+ModelDef vmalloc_drain();
 ModelDef shrinker_bit();
 ModelDef memcg_flush();
 

@@ -5,8 +5,13 @@
 
 namespace oc::kernel {
 
-Work::Work(const char* name, std::function<void()> fn, SrcLoc where)
-    : name_(name), fn_(std::move(fn)), pending_(name, 0, where), queued_("queued", 0, where), declared_(where) {
+Work::Work(const char* name, std::function<void()> fn, WorkOptions options, SrcLoc where)
+    : name_(name),
+      fn_(std::move(fn)),
+      options_(options),
+      pending_(name, options.queued_at_start ? 1 : 0, where),
+      queued_("queued", options.queued_at_start ? 1 : 0, where),
+      declared_(where) {
     runtime().add_quiescence_hook(QuiescenceHook{&Work::drain, this});
 }
 
@@ -14,6 +19,9 @@ bool Work::schedule(SrcLoc where) {
     // Kernel: test_and_set_bit(WORK_STRUCT_PENDING_BIT) (fully ordered since v6.0), then
     // insert_work() under pool->lock, which the worker takes before running the item.
     PrimitiveScope scope("schedule_work", where);
+    // Before 415d83249709 the generic test_and_set_bit() began with
+    // `if (READ_ONCE(*p) & mask) return 1;`: no ordering when the bit was already set.
+    if (options_.unordered_on_failure && pending_.load(relaxed, where) != 0) return false;
     fence(seq_cst, where);
     const int was_pending = pending_.exchange(1, relaxed, where);
     fence(seq_cst, where);
@@ -29,7 +37,7 @@ void Work::execute_one(SrcLoc where) {
         PrimitiveScope scope("process_one_work", where);
         fence(release, where);
         pending_.store(0, relaxed, where);
-        fence(seq_cst, where);
+        if (!options_.no_mb_after_clear) fence(seq_cst, where);
     }
     fn_();
 }

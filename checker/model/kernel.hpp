@@ -402,13 +402,26 @@ inline bool static_branch_likely(const static_key& key, OC_HERE) {
 
 // ---- workqueue -------------------------------------------------------------------------------
 
+/// How a work item starts, and the two historical workqueue bugs a model can switch on.
+struct WorkOptions {
+    /// PENDING set and one execution queued before the model starts (the worker thread runs it
+    /// when its run_worker() looks at the queue).
+    bool queued_at_start = false;
+    /// Mutant: schedule_work() on a pre-v6.0 generic test_and_set_bit(), which returned early,
+    /// with no barrier, when a relaxed read found the bit set (fixed by 415d83249709).
+    bool unordered_on_failure = false;
+    /// Mutant: the worker clears PENDING without the smp_mb() that follows it
+    /// (the "ghost PENDING" fixed by 346c09f80459).
+    bool no_mb_after_clear = false;
+};
+
 /// A work item with its PENDING bit. schedule_work() claims PENDING (fully ordered xchg) and, on
 /// 0->1, queues one execution. One worker thread per item (run_worker) runs queued executions:
 /// each clears PENDING (F_rel; store 0; F_sc) and then runs the function. Executions still
 /// queued when every thread has finished run at quiescence, so liveness can be checked at the end.
 class Work {
 public:
-    Work(const char* name, std::function<void()> fn, SrcLoc where = SrcLoc::current());
+    Work(const char* name, std::function<void()> fn, WorkOptions options = {}, SrcLoc where = SrcLoc::current());
     Work(const Work&) = delete;
     Work& operator=(const Work&) = delete;
 
@@ -428,6 +441,7 @@ private:
 
     const char* name_;
     std::function<void()> fn_;
+    WorkOptions options_;
     Atomic<int> pending_;
     Atomic<int> queued_;        // executions queued so far (the worker pool's queue, as a count)
     int executed_ = 0;          // worker-local

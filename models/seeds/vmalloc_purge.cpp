@@ -229,6 +229,82 @@ struct VmallocPurge {
         {{"F", &VmallocPurge::f}, {"KW", &VmallocPurge::kw}}};
 };
 
+// ---- vmalloc_drain: v6.9's lockless pre-check and the PENDING bit ----------------------------
+//
+// Since v6.9 (282631cb2447) the purge no longer finds areas under the lock it shares with the
+// freer: __purge_vmap_area_lazy() first checks RB_EMPTY_ROOT(&vn->lazy.root) without the lock and
+// skips an empty node. The freer inserts under vn->lazy.lock and then calls schedule_work(); the
+// kworker clears PENDING, issues smp_mb() and runs the drain. Nothing is lost only because this is
+// store buffering with a full barrier on both sides: the freer's claim of PENDING is a fully
+// ordered RMW even when the bit is already set (415d83249709, v6.0), and the worker's smp_mb()
+// after clearing PENDING (346c09f80459). With either barrier gone the freer can see PENDING still
+// set while the worker's lockless check misses the insert: the area is stranded with nothing
+// queued (kernel-protocols.md §4.5, mutants M4 and M5; M4 is the shape of the TTY hang that led
+// to 415d83249709).
+//
+// The model starts when an earlier free has queued the drain (PENDING set, one execution queued)
+// and its area has already been purged (by vm_unmap_aliases() or an earlier execution), so the
+// lazy tree is empty and vmap_lazy_nr 0. F frees area 1 (2 pages, over lazy_max_pages() = 1): the
+// insert under vn->lazy.lock, then schedule_work(). KW is the kworker running the queued
+// execution: clear PENDING (smp_wmb; store; smp_mb), then the purge: the lockless pre-check, and
+// if the tree is not empty, the take under the lock. Executions F queues run at quiescence on KW.
+// The bad outcome (LQ): area 1 still in the tree at quiescence, nothing left to take it.
+//
+// Abstracted away, and why LQ keeps its meaning:
+// - One node, one area; vmap_purge_lock is taken by KW alone and orders nothing F observes, so it
+//   is left out (as in vmalloc_purge). The tree is the set of its areas (a bitset).
+// - vmap_lazy_nr is left out: F's free is over the threshold whatever it reads (nothing else adds,
+//   and KW subtracts only areas it took, F's after its add), and F's fully ordered add_return comes
+//   before the insert, so it orders nothing between the insert and the claim of PENDING, the pair
+//   the property is about. With the counter the unreduced search is about ten times larger.
+// - The kernel links the first node into the tree with a plain store (rb_link_node) that races
+//   with the lockless READ_ONCE of RB_EMPTY_ROOT; the model writes the root with relaxed atomic
+//   stores (as WRITE_ONCE would), so a run reports the ordering bug, not that plain-access race.
+// - `locked_take_unordered_pending` takes the tree under the lock with no pre-check, as v5.18-v6.8
+//   do, but without their re-check loop; the loop only adds takes, so its Never holds with it too.
+//
+// Kernel sources: mm/vmalloc.c at v6.9 (drain_vmap_area_work(), __purge_vmap_area_lazy(),
+// free_vmap_area_noflush()); kernel/workqueue.c (queue_work_on(),
+// set_work_pool_and_clear_pending()); include/asm-generic/bitops/atomic.h before and after
+// 415d83249709.
+struct VmallocDrain {
+    struct Config {
+        bool lockless_precheck = true;      ///< v6.9: RB_EMPTY_ROOT() before taking the lock
+        bool unordered_on_failure = false;  ///< M4: pre-v6.0 generic test_and_set_bit()
+        bool no_mb_after_clear = false;     ///< M5: no smp_mb() after clearing PENDING
+    };
+    explicit VmallocDrain(const Config& c) : cfg(c) {}
+    const Config cfg;
+
+    spinlock_t lazy_lock{"vn->lazy.lock"};
+    Atomic<long> lazy_root{"vn->lazy.root", 0, observed};  // the areas in the tree (bit n = area n)
+    Work drain_work{"drain_vmap_work", [this] { drain_vmap_area_work(); },
+                    WorkOptions{.queued_at_start = true,
+                                .unordered_on_failure = cfg.unordered_on_failure,
+                                .no_mb_after_clear = cfg.no_mb_after_clear}};
+
+    // free_vmap_area_noflush(va) for area 1, after its (fully ordered) atomic_long_add_return():
+    // 0 + 2 pages > lazy_max_pages(), so it is over the threshold.
+    void f() {
+        spin_lock(lazy_lock);  // insert_vmap_area(va, &vn->lazy.root, &vn->lazy.head)
+        WRITE_ONCE(lazy_root, READ_ONCE(lazy_root) | bit_mask(1));
+        spin_unlock(lazy_lock);
+        schedule_work(drain_work);  // if (unlikely(nr_lazy > nr_lazy_max))
+    }
+    // drain_vmap_area_work() -> __purge_vmap_area_lazy(ULONG_MAX, 0, false), one node
+    void drain_vmap_area_work() {
+        if (cfg.lockless_precheck && READ_ONCE(lazy_root) == 0) return;  // RB_EMPTY_ROOT(&vn->lazy.root)
+        spin_lock(lazy_lock);  // WRITE_ONCE(vn->lazy.root.rb_node, NULL); list_replace_init(...)
+        WRITE_ONCE(lazy_root, 0);  // the areas taken are purged; their pages subtracted (not modelled)
+        spin_unlock(lazy_lock);
+    }
+    void kw() { run_worker(drain_work, 1); }  // process_one_work() of the queued execution
+
+    bool bad_outcome() const { return lazy_root.final() != 0; }
+    static constexpr std::array<Thread<VmallocDrain>, 2> threads{
+        {{"F", &VmallocDrain::f}, {"KW", &VmallocDrain::kw}}};
+};
+
 }  // namespace
 
 ModelDef vmalloc_purge() {
@@ -285,6 +361,56 @@ ModelDef vmalloc_purge() {
                          "del_all takes both areas and subtracts 4 from 2); F's add_return then reads -2, which "
                          "the S2 require() rejects."),
          "mutant M7 on the baseline: the area is inserted before its pages are counted (S2)"},
+    });
+}
+
+ModelDef vmalloc_drain() {
+    using C = VmallocDrain::Config;
+    return define<VmallocDrain>(
+        "vmalloc_drain", "seed",
+        "seed 004 at v6.9: free: add_return; insert under lock; schedule_work || kworker: clear PENDING; mb; "
+        "lockless RB_EMPTY_ROOT; take under lock", {
+        {"v6_9", C{},
+         expect::never(
+             "Store buffering with an SC fence on each side. F: insert (W root) ... F_sc; xchg PENDING; F_sc. KW: "
+             "W PENDING=0; F_sc; R root. The SC fences are totally ordered. If F's first fence precedes KW's, "
+             "KW's read of the root (sb-after its fence) must see F's insert, which is sb-before F's fence: KW "
+             "takes area 1. If KW's fence precedes F's, F's xchg (sb-after F's fence) must read KW's clear or a "
+             "later PENDING, i.e. 0: F claims PENDING and queues; the queued execution's acquire read of the "
+             "queue reads F's release increment, so F's insert is hb-before its lockless check, which sees area "
+             "1 and takes it. Either way the tree ends empty. LKMM agrees (the fully ordered test_and_set_bit "
+             "and smp_mb() close the same cycle)."),
+         "v6.9: lockless RB_EMPTY_ROOT pre-check, fully ordered PENDING claim (v6.0+), smp_mb after clearing"},
+        {"v6_9_unordered_pending", C{.unordered_on_failure = true},
+         expect::sometimes(
+             "Mutant M4 (pre-415d83249709 generic test_and_set_bit): F's claim starts with a relaxed read of "
+             "PENDING and returns, with no barrier, when it reads 1. F: W root; unlock (release); R PENDING = 1 "
+             "(the initial value, mo-before KW's clear). KW: W PENDING=0; F_sc; R root = the initial empty tree. "
+             "The cycle W root ->po R PENDING ->fr W PENDING=0 ->po F_sc ->po R root ->fr W root has an SC fence "
+             "on KW's side only, which RC11 and LKMM allow (SB with one fence): KW's pre-check skips the purge, "
+             "F queues nothing, and area 1 stays in the tree with vmap_lazy_nr = 2. Not Always: if F's read "
+             "takes KW's clear, F claims PENDING and queues."),
+         "M4: v6.9 code on a test_and_set_bit() that is unordered when the bit is set (the TTY-hang shape)"},
+        {"v6_9_no_mb_after_clear", C{.no_mb_after_clear = true},
+         expect::sometimes(
+             "Mutant M5 (ghost PENDING, pre-346c09f80459): KW clears PENDING (F_rel; W 0) and reads the root with "
+             "no fence between. F: W root; F_sc; xchg PENDING reads 1 (the initial value, so F's xchg is mo-before "
+             "KW's clear); F_sc. KW: W PENDING=0; R root = empty. The release fence orders only KW's earlier "
+             "accesses; the cycle W root ->po F_sc ->po xchg ->fr... (the xchg reads the value KW's clear "
+             "overwrites) ->... W PENDING=0 ->po R root ->fr W root has an SC fence on F's side only, allowed by "
+             "RC11 and LKMM: F sees PENDING still set and queues nothing, KW's pre-check misses area 1, which "
+             "is stranded. Not Always: if F's xchg reads KW's clear, it queues."),
+         "M5: the worker's smp_mb() after clearing PENDING removed (the ghost PENDING)"},
+        {"locked_take_unordered_pending", C{.lockless_precheck = false, .unordered_on_failure = true},
+         expect::never(
+             "M4's unordered claim, but KW takes the tree under vn->lazy.lock with no lockless pre-check, as "
+             "v5.18-v6.8 do. The lock word's RMWs order the two critical sections. If F's section is first, "
+             "KW's lock acquire reads F's unlock release (through the RMW chain): F's insert is hb-before KW's "
+             "read of the root, which takes area 1. If KW's section is first, F's lock reads KW's unlock: KW's "
+             "clear of PENDING is hb-before F's relaxed read, which then reads 0 (no later PENDING write "
+             "exists yet), so F goes on to the fully ordered xchg, reads 0 and queues; the queued execution "
+             "(acquire on the queue) sees the insert and takes area 1. LKMM agrees: the lock orders it."),
+         "M4's claim on v5.18-v6.8's locked take (without their re-check loop): the lock makes it safe"},
     });
 }
 
