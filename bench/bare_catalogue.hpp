@@ -110,30 +110,41 @@ inline void static_branch_inc(A& enabled, A& jump_label_mutex) {
     unlock(jump_label_mutex);
 }
 
+/// kernel::WorkOptions: how a work item starts, and the two historical workqueue bugs.
+struct WorkOptions {
+    bool queued_at_start = false;       ///< PENDING 1 and one execution queued before the start
+    bool unordered_on_failure = false;  ///< M4: schedule_work() returns on a relaxed read of PENDING 1
+    bool no_mb_after_clear = false;     ///< M5: no F_sc after the worker clears PENDING
+};
+
 /// kernel::Work: the PENDING word and the count of queued executions; `executed` is
 /// worker-local. The function is passed in by the model.
 struct Work {
     A pending, queued;
     int executed = 0;
+    WorkOptions options;
 
-    void init() {
-        pending.store(0, rlx, $);
-        queued.store(0, rlx, $);
+    void init(WorkOptions o = {}) {
+        options = o;
+        pending.store(o.queued_at_start ? 1 : 0, rlx, $);
+        queued.store(o.queued_at_start ? 1 : 0, rlx, $);
     }
-    /// schedule_work(): F_sc; xchg(PENDING, 1, rlx); F_sc; on 0 -> 1, queued += 1 (release).
+    /// schedule_work(): (M4: a relaxed read of PENDING, returning false on 1;) F_sc;
+    /// xchg(PENDING, 1, rlx); F_sc; on 0 -> 1, queued += 1 (release).
     bool schedule() {
+        if (options.unordered_on_failure && pending.load(rlx, $) != 0) return false;
         const long was_pending = full_xchg(pending, 1);
         if (was_pending != 0) return false;
         queued.fetch_add(1, rel, $);
         return true;
     }
-    /// process_one_work(): F_rel; PENDING = 0 (rlx); F_sc; then the function.
+    /// process_one_work(): F_rel; PENDING = 0 (rlx); F_sc (not under M5); then the function.
     template <class F>
     void execute_one(F fn) {
         ++executed;
         fence(rel);
         pending.store(0, rlx, $);
-        smp_mb();
+        if (!options.no_mb_after_clear) smp_mb();
         fn();
     }
     /// The worker thread: `checks` acquire reads of the queue, each running one execution if one
@@ -888,6 +899,45 @@ struct VmallocPurge : rl::test_suite<VmallocPurge, 2> {
     }
 };
 
+/// vmalloc_drain (VmallocDrain): F (insert area 1 under vn->lazy.lock; schedule_work) || KW (the
+/// drain work's kworker, running the execution queued before the start); executions F queues
+/// run in after().
+struct VmallocDrain : rl::test_suite<VmallocDrain, 2> {
+    struct Config {
+        bool lockless_precheck = true;      ///< v6.9: RB_EMPTY_ROOT() before taking the lock
+        bool unordered_on_failure = false;  ///< M4
+        bool no_mb_after_clear = false;     ///< M5
+    };
+    static Config cfg;  // defined below the twins
+    A lazy_lock, lazy_root;
+    Work drain_work;
+
+    void before() {
+        lazy_lock.store(0, rlx, $);
+        lazy_root.store(0, rlx, $);
+        drain_work.init({.queued_at_start = true,
+                         .unordered_on_failure = cfg.unordered_on_failure,
+                         .no_mb_after_clear = cfg.no_mb_after_clear});
+    }
+    void f() {
+        spin_lock(lazy_lock);
+        write_once(lazy_root, read_once(lazy_root) | bit_mask(1));
+        unlock(lazy_lock);
+        drain_work.schedule();
+    }
+    void work_fn() {
+        if (cfg.lockless_precheck && read_once(lazy_root) == 0) return;  // RB_EMPTY_ROOT()
+        spin_lock(lazy_lock);
+        write_once(lazy_root, 0);
+        unlock(lazy_lock);
+    }
+    void thread(unsigned i) { i == 0 ? f() : drain_work.run_worker(1, [this] { work_fn(); }); }
+    void after() {
+        drain_work.drain([this] { work_fn(); });
+        record({lazy_root.load(rlx, $)});
+    }
+};
+
 // The configuration each twin runs with (set by bare::twin before the search).
 inline Sb::Config Sb::cfg;
 inline Mp::Config Mp::cfg;
@@ -906,6 +956,7 @@ inline MemcgFlush::Config MemcgFlush::cfg;
 inline MemcgFlushOngoing::Config MemcgFlushOngoing::cfg;
 inline Vmpressure::Config Vmpressure::cfg;
 inline VmallocPurge::Config VmallocPurge::cfg;
+inline VmallocDrain::Config VmallocDrain::cfg;
 
 // ---- the registry -----------------------------------------------------------------------------
 
@@ -998,6 +1049,11 @@ inline std::map<std::string, Runner> catalogue_twins() {
         {"vmalloc_purge/v5_18", twin<VmallocPurge>({VP::V5_18})},
         {"vmalloc_purge/v2_in_progress_guard", twin<VmallocPurge>({VP::V2Guard})},
         {"vmalloc_purge/insert_before_add", twin<VmallocPurge>({VP::InsertBeforeAdd}, rl::test_result_user_assert_failed)},
+        {"vmalloc_drain/v6_9", twin<VmallocDrain>({})},
+        {"vmalloc_drain/v6_9_unordered_pending", twin<VmallocDrain>({.unordered_on_failure = true})},
+        {"vmalloc_drain/v6_9_no_mb_after_clear", twin<VmallocDrain>({.no_mb_after_clear = true})},
+        {"vmalloc_drain/locked_take_unordered_pending",
+         twin<VmallocDrain>({.lockless_precheck = false, .unordered_on_failure = true})},
     };
 }
 
