@@ -396,10 +396,10 @@ ModelDef vmalloc_drain() {
              "Mutant M5 (ghost PENDING, pre-346c09f80459): KW clears PENDING (F_rel; W 0) and reads the root with "
              "no fence between. F: W root; F_sc; xchg PENDING reads 1 (the initial value, so F's xchg is mo-before "
              "KW's clear); F_sc. KW: W PENDING=0; R root = empty. The release fence orders only KW's earlier "
-             "accesses; the cycle W root ->po F_sc ->po xchg ->fr... (the xchg reads the value KW's clear "
-             "overwrites) ->... W PENDING=0 ->po R root ->fr W root has an SC fence on F's side only, allowed by "
-             "RC11 and LKMM: F sees PENDING still set and queues nothing, KW's pre-check misses area 1, which "
-             "is stranded. Not Always: if F's xchg reads KW's clear, it queues."),
+             "accesses. The cycle W root ->po F_sc ->po xchg ->fr W PENDING=0 ->po R root ->fr W root (the xchg "
+             "reads the initial value that KW's clear overwrites) has an SC fence on F's side only: store "
+             "buffering, allowed by RC11 and LKMM. F sees PENDING still set and queues nothing, KW's pre-check "
+             "misses area 1, which is stranded. Not Always: if F's xchg reads KW's clear, it queues."),
          "M5: the worker's smp_mb() after clearing PENDING removed (the ghost PENDING)"},
         {"locked_take_unordered_pending", C{.lockless_precheck = false, .unordered_on_failure = true},
          expect::never(
