@@ -87,18 +87,17 @@ inline bool mutex_trylock(A& owner) {
     return owner.compare_exchange_strong(expected, static_cast<long>(rl::thread_index()) + 1, acq, $, rlx, $);
 }
 
-/// llist_add(node, head): READ_ONCE(first), then a fully ordered cmpxchg loop: F_sc; strong CAS
-/// (relaxed/relaxed); F_sc on success only; spin_yield() after a failed attempt.
+/// llist_add(node, head): each attempt READ_ONCE(first), then a fully ordered cmpxchg: F_sc;
+/// strong CAS (relaxed/relaxed); F_sc on success only; spin_yield() after a failed attempt.
 inline bool llist_add(unsigned node, A& first_word) {
-    long first = first_word.load(rlx, $);
     for (;;) {
+        const long first = first_word.load(rlx, $);
         long expected = first;
         smp_mb();
         if (first_word.compare_exchange_strong(expected, first | bit_mask(node), rlx, $, rlx, $)) {
             smp_mb();
             return first == 0;
         }
-        first = expected;
         rl::yield(1, $);
     }
 }

@@ -131,12 +131,14 @@ int cmd_list(const std::vector<std::string>& args) {
 
 int cmd_check(const std::vector<std::string>& args) {
     po::options_description opts("check options");
-    std::string search = "full", format = "text";
+    std::string search = "full", format = "text", engine;
     std::uint64_t max_executions = 0, random_executions = 100000;
     double timeout = 0;
     unsigned context_bound = 2;
     opts.add_options()
         ("all", "check every variant of every model")
+        ("engine", po::value(&engine), "graph | relacy | both (default: graph for the full search, relacy for "
+                                       "--search bound|random)")
         ("search", po::value(&search)->default_value("full"), "full | bound | random")
         ("format", po::value(&format)->default_value("text"), "text | json | junit")
         ("witness-dir", po::value<std::string>(), "write the witness of every failing variant under DIR")
@@ -168,6 +170,11 @@ int cmd_check(const std::vector<std::string>& args) {
     if (format != "text" && format != "json" && format != "junit")
         return usage_error("--format must be text, json or junit (got '" + format + "')");
     if (timeout < 0) return usage_error("--timeout must not be negative");
+    if (engine.empty()) engine = search == "full" ? "graph" : "relacy";
+    if (engine != "graph" && engine != "relacy" && engine != "both")
+        return usage_error("--engine must be graph, relacy or both (got '" + engine + "')");
+    if (engine != "relacy" && search != "full")
+        return usage_error("--search " + search + " runs under Relacy only (give --engine relacy)");
 
     auto models = models::catalogue();
     if (!vm.count("all"))
@@ -184,6 +191,8 @@ int cmd_check(const std::vector<std::string>& args) {
 
     CheckOptions options;
     options.explore.search = search == "full" ? SearchKind::Full : search == "bound" ? SearchKind::Bound : SearchKind::Random;
+    options.explore.engine = engine == "relacy" ? EngineKind::Relacy : EngineKind::Graph;
+    options.cross_check = engine == "both";
     options.explore.max_executions = max_executions;
     options.explore.timeout_seconds = timeout;
     options.explore.context_bound = context_bound;

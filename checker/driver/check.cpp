@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -29,6 +30,7 @@ std::string_view to_string(Reduction r) {
     case Reduction::Off: return "off";
     case Reduction::SleepSets: return "sleep sets";
     case Reduction::FellBack: return "fell back to full search";
+    case Reduction::Optimal: return "optimal (execution graphs)";
     }
     return "?";
 }
@@ -59,11 +61,23 @@ Status judge(const std::optional<Finding>& finding, const Expectation& expect, E
 
 namespace {
 
+/// The expectation a report under `engine` is judged against.
+Expectation expectation_for(const Expectation& e, EngineKind engine) {
+    if (engine == EngineKind::Relacy) return e;
+    Expectation g = e;
+    g.engine.reset();
+    g.engine_note = {};
+    g.engine_inconsistency_note = {};
+    return g;
+}
+
 Report check_once(const VariantDef& variant, const CheckOptions& options) {
     Report report;
     report.id = variant.id();
     report.summary = variant.summary;
-    report.expect = variant.expect;
+    report.engine = options.explore.engine;
+    report.memory_model = report.engine == EngineKind::Graph ? "RC11" : "C++11 (Relacy)";
+    report.expect = expectation_for(variant.expect, report.engine);
 
     std::map<std::vector<Value>, OutcomeRecord> outcomes;
     std::vector<Value> min_metric, max_metric;
@@ -132,6 +146,7 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
     ExploreResult r = explore(variant, explore_options, sink);
 
     report.executions = executions;
+    report.blocked = r.blocked;
     report.positive = positive;
     report.distinct_executions = static_cast<std::uint64_t>(
         std::count_if(distinct.begin(), distinct.end(), [](const auto& d) { return d.second; }));
@@ -139,6 +154,7 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
     report.interleavings = r.interleavings;
     report.redundant_interleavings = r.redundant;
     report.reduction = r.reduction ? Reduction::SleepSets : Reduction::Off;
+    if (r.engine == EngineKind::Graph) report.reduction = Reduction::Optimal;
     report.fraction = r.fraction;
     report.shard.index = r.shard_index;
     report.shard.count = r.shard_count;
@@ -190,7 +206,66 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
 
 }  // namespace
 
+namespace {
+Report check_one_engine(const VariantDef& variant, const CheckOptions& options);
+Report cross_check(const VariantDef& variant, const CheckOptions& options);
+}  // namespace
+
 Report check(const VariantDef& variant, const CheckOptions& options) {
+    if (options.cross_check) return cross_check(variant, options);
+    return check_one_engine(variant, options);
+}
+
+namespace {
+
+/// Runs the graph engine and Relacy's full search; every distinct spin-free execution Relacy
+/// explores must be one the graph engine explores, and every outcome Relacy reaches one the graph
+/// engine reaches (Relacy's executions with failed spin iterations have no graph-engine twin: a
+/// failed iteration blocks a thread there).
+Report cross_check(const VariantDef& variant, const CheckOptions& options) {
+    CheckOptions g = options;
+    g.cross_check = false;
+    g.explore.engine = EngineKind::Graph;
+    g.keep_execution_hashes = true;
+    Report report = check_one_engine(variant, g);
+    CheckOptions r = g;
+    r.explore.engine = EngineKind::Relacy;
+    r.progress = nullptr;
+    CrossCheck cc;
+    std::vector<std::uint64_t> graph_hashes = report.execution_hashes;
+    std::set<std::vector<Value>> graph_outcomes;
+    for (const auto& o : report.outcomes) graph_outcomes.insert(o.values);
+    std::set<std::uint64_t> seen, missing;
+    std::set<std::vector<Value>> missing_outcomes;
+    const ExecutionSink sink = [&](const ExecutionGraph& graph, const FinalState& state) {
+        if (!graph_outcomes.count(state.observables)) missing_outcomes.insert(state.observables);
+        if (state.spin_failures > 0) {
+            ++cc.relacy_with_spins;
+            return;
+        }
+        const std::uint64_t h = canonical_hash(graph);
+        if (!seen.insert(h).second) return;
+        if (check_rc11(graph)) return;  // Relacy's known SC-fence defect: certification rejects it
+        if (!std::binary_search(graph_hashes.begin(), graph_hashes.end(), h)) {
+            missing.insert(h);
+            if (!cc.first_missing) cc.first_missing = graph;
+        }
+    };
+    ExploreOptions eo = r.explore;
+    eo.progress = nullptr;
+    ExploreResult rr = explore(variant, eo, sink);
+    cc.relacy_distinct = seen.size();
+    cc.missing = missing.size();
+    cc.missing_outcomes = missing_outcomes.size();
+    cc.relacy_exploration = rr.failure ? "until failure" : rr.cut_short ? "cut short" : "exhaustive";
+    cc.relacy_verdict = rr.failure ? std::string(to_string(*rr.failure)) : "";
+    if (cc.missing > 0 || cc.missing_outcomes > 0) report.status = Status::Fail;
+    if (!options.keep_execution_hashes) report.execution_hashes.clear();
+    report.cross_check = std::move(cc);
+    return report;
+}
+
+Report check_one_engine(const VariantDef& variant, const CheckOptions& options) {
     Report report = check_once(variant, options);
     if (report.reduction == Reduction::SleepSets && report.exploration == Exploration::UntilFailure) {
         // The reduction finds an engine failure if the full search does, but the executions
@@ -211,6 +286,8 @@ Report check(const VariantDef& variant, const CheckOptions& options) {
     }
     return report;
 }
+
+}  // namespace
 
 namespace {
 

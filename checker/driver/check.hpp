@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "checker/model/model.hpp"
-#include "checker/relacy/explore.hpp"
+#include "checker/explore/explore.hpp"
 #include "traces/execution_graph.hpp"
 
 namespace oc {
@@ -59,6 +59,7 @@ enum class Reduction : std::uint8_t {
     Off,        ///< not asked for (--no-por), or a search it does not apply to (bound, random)
     SleepSets,  ///< sleep-set reduction
     FellBack,   ///< asked for, but the variant was explored with the full search (see reduction_note)
+    Optimal,    ///< the graph engine: every execution graph once, no interleavings
 };
 std::string_view to_string(Reduction r);
 
@@ -75,10 +76,30 @@ struct ShardInfo {
     auto operator<=>(const ShardInfo&) const = default;
 };
 
+/// What `--engine both` found when it compared the engines on one variant.
+struct CrossCheck {
+    std::uint64_t relacy_distinct = 0;    ///< distinct executions Relacy explored (spin-free ones)
+    std::uint64_t relacy_with_spins = 0;  ///< ... and those with a failed spin iteration (compared by outcome)
+    std::uint64_t missing = 0;            ///< Relacy executions the graph engine did not find
+    std::uint64_t missing_outcomes = 0;   ///< Relacy outcomes the graph engine did not reach
+    std::optional<ExecutionGraph> first_missing;  ///< the first missing execution
+    std::string relacy_verdict;           ///< Relacy's finding, for the report
+    std::string relacy_exploration;
+    auto operator<=>(const CrossCheck&) const = default;
+};
+
 struct Report {
     std::string id;
     std::string summary;
+    /// The expectation this report is judged against: under the graph engine, the memory model's
+    /// answer (a variant's engine_finds() notes record Relacy's gaps and apply to Relacy only).
     Expectation expect;
+    EngineKind engine = EngineKind::Relacy;
+    std::string memory_model;         ///< "RC11" (graph engine), "C++11 (Relacy)"
+    /// Graph engine: executions that ended with a thread waiting at an await whose value could
+    /// still change in another branch (not complete executions; not in `executions`).
+    std::uint64_t blocked = 0;
+    std::optional<CrossCheck> cross_check;  ///< set by --engine both
     std::optional<Finding> finding;   ///< unset when no execution completed
     Exploration exploration = Exploration::Exhaustive;
     Status status = Status::Incomplete;
@@ -142,6 +163,9 @@ struct CheckProgress {
 
 struct CheckOptions {
     ExploreOptions explore;
+    /// Run the graph engine and Relacy and check that every execution Relacy finds is one the
+    /// graph engine finds (the report is the graph engine's, with CrossCheck filled in).
+    bool cross_check = false;
     /// Check every execution against the RC11 axioms before it counts (needs capture).
     bool certify = true;
     /// Keep the first (certified) execution in Report::first_execution.

@@ -287,7 +287,11 @@ struct spinlock_t {
 };
 inline void spin_lock(spinlock_t& l, OC_HERE) {
     PrimitiveScope s("spin_lock", where);
-    while (l.word.exchange(1, acquire, where) != 0) spin_yield();
+    for (;;) {
+        spin_iteration();
+        if (l.word.exchange(1, acquire, where) == 0) return;
+        spin_yield();
+    }
 }
 inline bool spin_trylock(spinlock_t& l, OC_HERE) {
     PrimitiveScope s("spin_trylock", where);
@@ -317,6 +321,7 @@ inline void mutex_lock(mutex& m, OC_HERE) {
     PrimitiveScope s("mutex_lock", where);
     const int me = static_cast<int>(runtime().engine().current_thread()) + 1;
     for (;;) {
+        spin_iteration();
         int expected = 0;
         if (m.owner.compare_exchange(expected, me, acquire, relaxed, where)) return;
         spin_yield();
@@ -345,15 +350,19 @@ struct llist_head {
     explicit llist_head(const char* name, long initial_nodes = 0, OC_HERE) : first(name, initial_nodes, where) {}
     Atomic<long> first;
 };
-/// llist_add(node, head): cmpxchg loop, fully ordered on success; returns true if the list was empty.
+/// llist_add(node, head): cmpxchg loop, fully ordered on success; returns true if the list was
+/// empty. Each attempt re-reads the head, as llist_add_batch() did before v6.2 turned it into a
+/// try_cmpxchg() loop that reuses the value a failed cmpxchg read: the two loops reach the same
+/// outcomes (a retry with the value the failed cmpxchg read is the attempt whose READ_ONCE read
+/// it), and this one is an await (a failed attempt writes nothing and feeds nothing forward).
 inline bool llist_add(unsigned node, llist_head& head, OC_HERE) {
     PrimitiveScope s("llist_add", where);
-    long first = head.first.load(relaxed, where);  // READ_ONCE(head->first)
     for (;;) {
+        spin_iteration();
+        const long first = head.first.load(relaxed, where);  // READ_ONCE(head->first)
         long expected = first;
         if (detail::cmpxchg_impl(head.first, expected, first | bit_mask(node), Ordering::Full, "llist_add", where))
             return first == 0;
-        first = expected;
         spin_yield();
     }
 }
@@ -462,9 +471,11 @@ inline void run_worker(Work& w, unsigned checks, OC_HERE) { w.run_worker(checks,
 class rcu_domain {
 public:
     explicit rcu_domain(unsigned threads, OC_HERE) : threads_(threads < max_threads ? threads : max_threads) {
-        static_assert(max_threads == 6, "one reader-word name per thread");
-        static constexpr const char* names[max_threads] = {"rcu_reader0", "rcu_reader1", "rcu_reader2",
-                                                           "rcu_reader3", "rcu_reader4", "rcu_reader5"};
+        static_assert(max_threads == 16, "one reader-word name per thread");
+        static constexpr const char* names[max_threads] = {
+            "rcu_reader0",  "rcu_reader1",  "rcu_reader2",  "rcu_reader3", "rcu_reader4",  "rcu_reader5",
+            "rcu_reader6",  "rcu_reader7",  "rcu_reader8",  "rcu_reader9", "rcu_reader10", "rcu_reader11",
+            "rcu_reader12", "rcu_reader13", "rcu_reader14", "rcu_reader15"};
         for (unsigned t = 0; t < threads_; ++t) ::new (static_cast<void*>(readers_[t])) Atomic<int>(names[t], 0, where);
     }
     ~rcu_domain() {
@@ -506,7 +517,11 @@ inline void synchronize_rcu(rcu_domain& d, OC_HERE) {
     PrimitiveScope s("synchronize_rcu", where);
     fence(seq_cst, where);
     for (unsigned t = 0; t < d.threads(); ++t)
-        while (d.reader(t).load(relaxed, where) != 0) spin_yield();
+        for (;;) {
+            spin_iteration();
+            if (d.reader(t).load(relaxed, where) == 0) break;
+            spin_yield();
+        }
     fence(seq_cst, where);
 }
 /// rcu_dereference(p): load(acquire). A C++ model marks no dependencies, so the address

@@ -203,8 +203,15 @@ inline void fence(MemoryOrder mo, std::source_location where = std::source_locat
     runtime().fence(mo, where);
 }
 
-/// Spin-loop hint; every spin loop in a model must call it (bounds the exploration).
+/// Spin-loop hint: a spin loop calls it after each failed iteration. Every spin loop must be an
+/// *await*: an iteration that fails has no effect the next one or another thread depends on
+/// (docs/writing-models.md). Relacy runs the next iteration later; the graph engine blocks the
+/// thread in that execution and finds the execution in which the iteration succeeds elsewhere.
 inline void spin_yield() { runtime().yield(); }
+/// Marks the start of one iteration of a spin loop (before its first read), so that the graph
+/// engine knows which reads a waiting thread waits on (liveness: it waits forever when each of
+/// them read the last write of its location).
+inline void spin_iteration() { runtime().spin_iteration(); }
 
 /// A model assertion: a violation ends the execution as an AssertFailed engine failure.
 inline void require(bool condition, const char* message,

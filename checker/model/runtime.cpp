@@ -53,6 +53,7 @@ void Runtime::begin_execution(const std::vector<std::string>& thread_names) {
     metrics_.clear();
     hooks_.clear();
     failure_message_.clear();
+    spin_failures_ = 0;
 }
 
 std::uint16_t Runtime::graph_thread() {
@@ -97,6 +98,7 @@ void Runtime::record(Event e) {
     a.before_armed = false;
     a.after_void_rmw = false;
     ++threads_.at(e.id.thread).next_index;
+    engine_.recorded(e);
     if (!capture_) return;
     HostScope host(engine_);
     graph_.append(e);
@@ -295,7 +297,9 @@ void Runtime::plain_write(LocationId loc, Value v, std::source_location where) {
 }
 
 void Runtime::yield() {
-    if (phase_ == Phase::Threads) engine_.yield();
+    if (phase_ != Phase::Threads) return;
+    ++spin_failures_;
+    engine_.yield();
 }
 
 void Runtime::fail(const char* message, std::source_location where) {

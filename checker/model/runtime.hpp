@@ -15,8 +15,9 @@
 
 namespace oc {
 
-/// Largest number of model threads (work-item workers included) a model may have.
-inline constexpr unsigned max_threads = 6;
+/// Largest number of model threads (work-item workers included) a model may have. The graph
+/// engine runs them all; Relacy's suite is instantiated for at most 6 (relacy_max_threads).
+inline constexpr unsigned max_threads = 16;
 
 /// A stored value together with the event that wrote it. Every write is tagged, so every read
 /// knows exactly which write it read from, even when two writes store the same value.
@@ -60,6 +61,9 @@ public:
     /// engine's own checked heap.
     virtual void enter_host() = 0;
     virtual void leave_host() = 0;
+    /// Called with every event the runtime records, after the engine call that made it (the
+    /// graph engine keeps the event's labels and checks a replay against them).
+    virtual void recorded(const Event&) {}
 };
 
 /// How one ordering site is weakened (barrier-necessity analysis). Within the events of the
@@ -136,6 +140,10 @@ public:
     const std::string& failure_message() const { return failure_message_; }
     /// Describes the accesses each thread was about to make (for engine-failure reports).
     std::string pending_accesses() const;
+    /// spin_yield() calls in this execution (failed spin-loop iterations).
+    unsigned spin_failures() const { return spin_failures_; }
+    /// The id the running thread's next event will get.
+    EventId next_event_id() { return next_id(); }
 
     // ---- used by primitives ----
     LocationId add_location(const char* name, bool atomic, Value init, std::source_location where);
@@ -152,6 +160,12 @@ public:
     Value plain_read(LocationId loc, std::source_location where);
     void plain_write(LocationId loc, Value v, std::source_location where);
     void yield();
+    /// Marks the start of a spin-loop iteration in the running thread.
+    void spin_iteration() {
+        if (phase_ == Phase::Threads) state().iteration_start = state().next_index;
+    }
+    /// Where the running (or last) spin iteration of graph thread `t` began.
+    std::uint32_t iteration_start(std::uint16_t t) const { return threads_.at(t).iteration_start; }
     [[noreturn]] void fail(const char* message, std::source_location where);
     /// Reads a location's final value without recording an event (phase Final only).
     Value final_value(LocationId loc, bool atomic);
@@ -176,6 +190,7 @@ private:
         unsigned depth = 0;
         std::uint32_t op = 0;
         std::uint32_t next_index = 0;  ///< po index of the thread's next event
+        std::uint32_t iteration_start = 0;  ///< po index of the running spin iteration's first event
         // the access the thread is about to make (valid while `pending`)
         bool pending = false;
         LocationId pending_loc = 0;
@@ -208,6 +223,7 @@ private:
     std::vector<MetricSlot> metrics_;
     std::vector<QuiescenceHook> hooks_;
     std::string failure_message_;
+    unsigned spin_failures_ = 0;
 
 public:
     /// The graph thread that quiescence work is attributed to (set by Work before running it).

@@ -110,7 +110,7 @@ bool independent(const Footprint& a, const Footprint& b) {
 /// Sleeping threads, each with the footprint of the step it would take.
 struct SleepSet {
     std::uint32_t mask = 0;
-    std::array<Footprint, max_threads> step{};
+    std::array<Footprint, relacy_max_threads> step{};
 
     bool contains(unsigned t) const { return (mask >> t & 1u) != 0; }
     void insert(unsigned t, const Footprint& f) {
@@ -118,12 +118,12 @@ struct SleepSet {
         step[t] = f;
     }
     void merge(const SleepSet& o) {
-        for (unsigned t = 0; t < max_threads; ++t)
+        for (unsigned t = 0; t < relacy_max_threads; ++t)
             if (o.contains(t)) insert(t, o.step[t]);
     }
     /// Wakes every sleeper whose step does not commute with `executed`.
     void wake_dependent(const Footprint& executed) {
-        for (unsigned t = 0; t < max_threads; ++t)
+        for (unsigned t = 0; t < relacy_max_threads; ++t)
             if (contains(t) && !independent(step[t], executed)) mask &= ~(1u << t);
     }
 };
@@ -131,7 +131,7 @@ struct SleepSet {
 /// Filled by the engine: the operation each thread is parked on, and the running step so far.
 struct StepTracker {
     bool active = false;  ///< reduction on and model threads running (not before()/after())
-    std::array<Footprint, max_threads> pending{};  ///< a thread that has not started: nothing
+    std::array<Footprint, relacy_max_threads> pending{};  ///< a thread that has not started: nothing
     Footprint step;
 
     void reset() {
@@ -356,6 +356,7 @@ struct Suite : rl::test_suite<Suite<N>, N> {
         for (const auto& o : rt.observables()) fs.observables.push_back(o.read(o.self));
         fs.metrics.clear();
         for (const auto& m : rt.metrics()) fs.metrics.push_back(*m.value);
+        fs.spin_failures = rt.spin_failures();
         ++g.executions;
         (*g.sink)(rt.graph(), fs);
         if (g.options->search == SearchKind::Random) {  // Relacy's own scheduler: report from here
@@ -496,7 +497,7 @@ private:
     /// What the search keeps per decision, parallel to stree_.
     struct NodeMeta {
         bool tracked = false;  ///< a thread choice under the reduction (not a frozen prefix node)
-        std::array<rl::thread_id_t, max_threads> run{};  ///< choice index -> thread
+        std::array<rl::thread_id_t, relacy_max_threads> run{};  ///< choice index -> thread
         SleepSet sleep;        ///< asleep on entry
         SleepSet explored;     ///< children done, with the union of their first steps' footprints
         Footprint child;       ///< union of the current child's first-step footprints so far
@@ -551,7 +552,7 @@ private:
         unsigned index = blocked_ ? limit - 1 : 0;  // blocked: an exhausted node, never revisited
         if (type == rl::sched_type_sched && reduction_ && !blocked_) {
             m.tracked = true;
-            for (unsigned j = 0; j < limit && j < max_threads; ++j) m.run[j] = this->running_threads[j];
+            for (unsigned j = 0; j < limit && j < relacy_max_threads; ++j) m.run[j] = this->running_threads[j];
             m.sleep = sleep_;
             const int first = first_awake(m, 0, limit);
             if (first < 0) {
@@ -704,7 +705,7 @@ rl::test_result_e run_threads(unsigned n, rl::test_params& params, std::ostream&
     case 6: return run_with<6>(params, state, search);
     default: break;
     }
-    throw std::runtime_error("ordercheck: a model needs 2 to " + std::to_string(max_threads) + " threads");
+    throw std::runtime_error("ordercheck: a model needs 2 to " + std::to_string(relacy_max_threads) + " threads");
 }
 
 ExploreResult explore_once(const VariantDef& variant, const ExploreOptions& options, const ExecutionSink& sink,
@@ -747,6 +748,7 @@ ExploreResult explore_once(const VariantDef& variant, const ExploreOptions& opti
     const rl::test_result_e r = run_threads(variant.thread_count(), params, state, options.search);
 
     ExploreResult result;
+    result.engine = EngineKind::Relacy;
     result.executions = g.executions;
     result.cut_short = g.cut_short;
     enumeration_failed = r != rl::test_result_success && g.enumerating;
@@ -782,13 +784,13 @@ ExploreResult explore_once(const VariantDef& variant, const ExploreOptions& opti
 
 }  // namespace
 
-ExploreResult explore(const VariantDef& variant, const ExploreOptions& options, const ExecutionSink& sink) {
-    static_assert(max_threads == 6, "run_threads() instantiates the suite for 2..6 threads");
-    static_assert(max_threads <= 32 && max_locations <= 64, "sleep sets and footprints are bit masks");
+ExploreResult relacy_explore(const VariantDef& variant, const ExploreOptions& options, const ExecutionSink& sink) {
+    static_assert(relacy_max_threads == 6, "run_threads() instantiates the suite for 2..6 threads");
+    static_assert(relacy_max_threads <= 32 && max_locations <= 64, "sleep sets and footprints are bit masks");
     if (variant.instance_size > model_storage_size || variant.instance_align > alignof(std::max_align_t))
         throw std::runtime_error("ordercheck: model " + variant.id() + " is too large for the engine (" +
                                  std::to_string(variant.instance_size) + " bytes)");
-    if (variant.thread_count() < 2 || variant.thread_count() > max_threads)
+    if (variant.thread_count() < 2 || variant.thread_count() > relacy_max_threads)
         throw std::runtime_error("ordercheck: model " + variant.id() + " has an unsupported thread count");
     if (options.shard_count == 0 || options.shard_index >= options.shard_count)
         throw std::invalid_argument("ordercheck: shard " + std::to_string(options.shard_index) + "/" +

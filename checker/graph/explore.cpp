@@ -1,0 +1,848 @@
+// SPDX-License-Identifier: MIT
+// The execution-graph engine. It explores the execution graphs of a variant, not its
+// interleavings, and visits every complete graph the memory model allows exactly once. The
+// algorithm is of the TruSt family (Kokologiannakis et al., POPL 2022): events are added one at a
+// time, the leftmost unfinished thread first; a read branches over the writes of its location
+// already in the graph; a write over its coherence placements and over backward revisits of
+// earlier reads, taken only when every event the revisit deletes was added maximally, which is
+// what makes each graph come out once. docs/graph-engine.md states the algorithm in full.
+//
+// Model threads are ordinary functions: a graph is explored by running the model from its start
+// and replaying each thread against the graph (every read answers from the graph's rf), then
+// extending it. The first choice at each new event continues in place; the other choices are
+// pushed as whole graphs on a stack and replayed later. A replay that does not reproduce the
+// graph's events is an error (the model is not deterministic), never a silent wrong answer.
+#include "checker/graph/explore.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "checker/graph/memory_model.hpp"
+#include "checker/model/runtime.hpp"
+
+namespace oc {
+namespace {
+
+// ---- the graph the engine explores ---------------------------------------------------------
+
+/// How an RMW or CAS call computes its write part, so that a revisit can change what it read.
+struct RmwSpec {
+    bool present = false;  ///< the event comes from Engine::rmw() or Engine::cas()
+    bool cas = false;
+    RmwOp op = RmwOp::Exchange;
+    Value operand = 0;  ///< rmw: new = old OP operand
+    Value expected = 0, desired = 0;
+    MemoryOrder success = MemoryOrder::Relaxed, failure = MemoryOrder::Relaxed;
+};
+
+Value apply(RmwOp op, Value old, Value operand) {
+    switch (op) {
+    case RmwOp::Exchange: return operand;
+    case RmwOp::Add: return old + operand;
+    case RmwOp::Sub: return old - operand;
+    case RmwOp::And: return old & operand;
+    case RmwOp::Or: return old | operand;
+    case RmwOp::Xor: return old ^ operand;
+    }
+    return operand;
+}
+
+/// One event with the engine's bookkeeping. An RMW has a read part and a write part, each with
+/// its own stamp (the order in which the engine added it), as if they were two events.
+struct Node {
+    Event ev;
+    std::uint32_t stamp = 0;   ///< the event, or an RMW's read part
+    std::uint32_t wstamp = 0;  ///< an RMW's write part
+    bool rmax = true;          ///< read part: it read the co-latest write when it got its rf
+    bool wmax = true;          ///< write part: it was placed co-last when added
+    /// An RMW or successful-CAS call whose write part is not in the graph yet (its read was
+    /// revisited): ev.kind is Read until the replay adds the write part.
+    bool pending = false;
+    RmwSpec spec;
+    std::uint32_t write_stamp() const { return ev.kind == EventKind::Rmw ? wstamp : stamp; }
+};
+
+struct Graph {
+    std::vector<std::vector<Node>> threads{1};  ///< graph threads: 0 init, t+1 model thread t
+    std::vector<std::vector<EventId>> co;       ///< per location, the writes in coherence order
+    std::uint32_t next_stamp = 1;
+
+    Node& at(EventId id) { return threads[id.thread][id.index]; }
+    const Node& at(EventId id) const { return threads[id.thread][id.index]; }
+    bool has(EventId id) const { return id.thread < threads.size() && id.index < threads[id.thread].size(); }
+    std::size_t co_position(LocationId loc, EventId w) const {
+        const auto& c = co[loc];
+        return static_cast<std::size_t>(std::find(c.begin(), c.end(), w) - c.begin());
+    }
+};
+
+// ---- control flow out of model code ---------------------------------------------------------
+
+struct Blocked {};     ///< the running thread failed a spin iteration: it waits in this graph
+struct DeadBranch {};  ///< no consistent continuation: the graph being extended is abandoned
+struct ModelFailed {}; ///< require() failed
+struct Interrupted {}; ///< the search was stopped (budget) in the middle of a run
+
+// ---- the engine -----------------------------------------------------------------------------
+
+constexpr std::size_t model_storage_size = 64 * 1024;
+
+class GraphEngine final : public Engine {
+public:
+    GraphEngine(const VariantDef& variant, const ExploreOptions& options, const ExecutionSink& sink,
+                const MemoryModel& model)
+        : variant_(variant), options_(options), sink_(sink), model_(model) {}
+
+    void attach(Runtime& rt) { rt_ = &rt; }
+    ExploreResult run();
+
+    // ---- Engine ----
+    void create_atomic(LocationId loc, Tagged init) override { init_write(loc, init, MemoryOrder::Relaxed); }
+    void create_plain(LocationId loc, Tagged init) override {
+        has_plain_ = true;
+        init_write(loc, init, MemoryOrder::NonAtomic);
+    }
+    Tagged load(LocationId loc, MemoryOrder order) override { return read(loc, order); }
+    void store(LocationId loc, Tagged v, MemoryOrder order) override { write(loc, v.value, order); }
+    Tagged rmw(LocationId loc, RmwOp op, Tagged operand, MemoryOrder order) override {
+        RmwSpec spec;
+        spec.present = true;
+        spec.op = op;
+        spec.operand = operand.value;
+        spec.success = spec.failure = order;
+        return update(loc, spec).first;
+    }
+    bool cas(LocationId loc, Tagged& expected, Tagged desired, MemoryOrder success, MemoryOrder failure) override {
+        RmwSpec spec;
+        spec.present = true;
+        spec.cas = true;
+        spec.expected = expected.value;
+        spec.desired = desired.value;
+        spec.success = success;
+        spec.failure = failure;
+        const auto [old, ok] = update(loc, spec);
+        expected = old;
+        return ok;
+    }
+    void fence(MemoryOrder order) override;
+    Tagged plain_read(LocationId loc) override { return read(loc, MemoryOrder::NonAtomic); }
+    void plain_write(LocationId loc, Tagged v) override { write(loc, v.value, MemoryOrder::NonAtomic); }
+    void yield() override { throw Blocked{}; }
+    [[noreturn]] void fail(const char*) override { throw ModelFailed{}; }
+    unsigned current_thread() override { return current_; }
+    void enter_host() override {}
+    void leave_host() override {}
+    void recorded(const Event& e) override;
+
+private:
+    // building blocks
+    void init_write(LocationId loc, Tagged init, MemoryOrder order);
+    Tagged read(LocationId loc, MemoryOrder order);
+    void write(LocationId loc, Value v, MemoryOrder order);
+    std::pair<Tagged, bool> update(LocationId loc, const RmwSpec& spec);
+    /// The replayed node at `id`, checked against what the model asks for now.
+    Node& replayed(EventId id, const char* what, LocationId loc);
+    bool replaying(EventId id) const { return g_.has(id); }
+    bool at_quiescence() const { return rt_->phase() == Phase::Quiescence; }
+    Tagged tagged(EventId w) const { return Tagged{g_.at(w).ev.written_value, pack(w)}; }
+    Tagged co_max(LocationId loc) const { return tagged(g_.co[loc].back()); }
+    Node new_node(EventId id, EventKind kind, MemoryOrder order, std::optional<LocationId> loc) {
+        Node n;
+        n.ev.id = id;
+        n.ev.kind = kind;
+        n.ev.order = order;
+        n.ev.location = loc;
+        n.stamp = g_.next_stamp++;
+        return n;
+    }
+    /// Sets node `r`'s rf to `w` (of graph `g`) and, for an RMW or CAS call, its kind: a CAS
+    /// that reads the expected value (or any RMW) is pending its write part.
+    static void set_rf(Graph& g, Node& r, EventId w);
+    /// Adds the write part of the RMW at `id` (its read part is in the graph) right after its rf
+    /// source in co, and pushes the backward revisits it causes. Throws DeadBranch when the
+    /// graph is then inconsistent.
+    void add_write_part(EventId id);
+    void push(Graph&& g) { stack_.push_back(std::move(g)); }
+    bool consistent(const Graph& g);
+    void to_execution_graph(const Graph& g, ExecutionGraph& out, bool with_steps);
+    std::vector<std::uint32_t> porf_prefix(const Graph& g, EventId a) const;
+    void backward_revisits(const Graph& g, EventId a);
+    void try_revisit(const Graph& g, EventId a, EventId r, const std::vector<std::uint32_t>& prefix);
+
+    // one run of the model against g_
+    enum class RunEnd { Complete, Blocked, Dead, Failed };
+    RunEnd run_once(FinalState& fs, std::string& detail, std::optional<EngineFailure>& failure);
+    bool budget_exhausted() const;
+
+    const VariantDef& variant_;
+    const ExploreOptions& options_;
+    const ExecutionSink& sink_;
+    const MemoryModel& model_;
+    Runtime* rt_ = nullptr;
+
+    Graph g_;                       ///< the graph of the running replay
+    std::vector<Graph> stack_;      ///< graphs still to visit
+    unsigned current_ = 0;          ///< running model thread
+    std::vector<std::uint32_t> recorded_count_;  ///< events recorded per graph thread in this run
+    ExecutionGraph scratch_;        ///< the memory model's view of a graph (names set once)
+    ExecutionGraph out_;            ///< what the sink receives
+    bool names_ready_ = false;
+    bool has_plain_ = false;        ///< the model has Plain locations: check each execution for races
+    std::chrono::steady_clock::time_point start_;
+    std::uint64_t executions_ = 0, blocked_ = 0, runs_ = 0;
+    std::vector<std::string> observable_names_, metric_names_;
+    bool names_taken_ = false;
+};
+
+void GraphEngine::init_write(LocationId loc, Tagged init, MemoryOrder order) {
+    const EventId id = unpack(init.writer);
+    if (g_.co.size() <= loc) g_.co.resize(loc + 1u);
+    if (replaying(id)) {
+        replayed(id, "an initial write", loc);
+        return;
+    }
+    Node n;
+    n.ev.id = id;
+    n.ev.kind = EventKind::Write;
+    n.ev.order = order;
+    n.ev.location = loc;
+    n.ev.written_value = init.value;
+    n.stamp = 0;  // init writes precede everything and are never deleted
+    g_.threads[0].push_back(n);
+    g_.co[loc].assign(1, id);
+}
+
+Node& GraphEngine::replayed(EventId id, const char* what, LocationId loc) {
+    Node& n = g_.at(id);
+    if (n.ev.location != loc)
+        throw std::runtime_error("ordercheck: the model is not deterministic: on replay, " + variant_.id() + " made " +
+                                 what + " where the graph has another event (thread " +
+                                 std::to_string(id.thread) + ", event " + std::to_string(id.index) + ")");
+    return n;
+}
+
+Tagged GraphEngine::read(LocationId loc, MemoryOrder order) {
+    if (rt_->phase() == Phase::Final) return co_max(loc);
+    const EventId id = rt_->next_event_id();
+    if (replaying(id)) {
+        const Node& n = replayed(id, "a read", loc);
+        return tagged(*n.ev.reads_from);
+    }
+    g_.threads[id.thread].push_back(new_node(id, EventKind::Read, order, loc));
+    if (at_quiescence()) {  // after every thread: the final value
+        set_rf(g_, g_.at(id), g_.co[loc].back());
+        return tagged(*g_.at(id).ev.reads_from);
+    }
+    // Forward choices: every write of the location, the co-latest first.
+    const std::vector<EventId> writes = g_.co[loc];
+    std::optional<EventId> chosen;
+    for (std::size_t i = writes.size(); i-- > 0;) {
+        Node& r = g_.at(id);
+        set_rf(g_, r, writes[i]);
+        r.rmax = i + 1 == writes.size();
+        if (!consistent(g_)) continue;
+        if (!chosen) {
+            chosen = writes[i];
+            continue;
+        }
+        push(Graph(g_));
+    }
+    if (!chosen) throw DeadBranch{};
+    Node& r = g_.at(id);
+    set_rf(g_, r, *chosen);
+    r.rmax = *chosen == writes.back();
+    return tagged(*chosen);
+}
+
+void GraphEngine::write(LocationId loc, Value v, MemoryOrder order) {
+    const EventId id = rt_->next_event_id();
+    if (replaying(id)) {
+        const Node& n = replayed(id, "a write", loc);
+        if (n.ev.kind != EventKind::Write || n.ev.written_value != v)
+            throw std::runtime_error("ordercheck: the model is not deterministic: on replay, " + variant_.id() +
+                                     " wrote another value or made another kind of event");
+        return;
+    }
+    Node n = new_node(id, EventKind::Write, order, loc);
+    n.ev.written_value = v;
+    n.wstamp = n.stamp;
+    g_.threads[id.thread].push_back(n);
+    auto& co = g_.co[loc];
+    if (at_quiescence()) {
+        co.push_back(id);
+        return;
+    }
+    // Co placements: after each write already in co, the co-latest first; each one also yields
+    // its backward revisits.
+    const std::size_t count = co.size();
+    std::optional<std::size_t> chosen;
+    for (std::size_t p = count; p >= 1; --p) {
+        co.insert(co.begin() + static_cast<std::ptrdiff_t>(p), id);
+        g_.at(id).wmax = p == count;
+        const bool ok = consistent(g_);
+        backward_revisits(g_, id);
+        if (ok) {
+            if (!chosen)
+                chosen = p;
+            else
+                push(Graph(g_));
+        }
+        co.erase(co.begin() + static_cast<std::ptrdiff_t>(p));
+    }
+    if (!chosen) throw DeadBranch{};
+    co.insert(co.begin() + static_cast<std::ptrdiff_t>(*chosen), id);
+    g_.at(id).wmax = *chosen == count;
+}
+
+void GraphEngine::set_rf(Graph& g, Node& r, EventId w) {
+    const Value v = g.at(w).ev.written_value;
+    r.ev.reads_from = w;
+    r.ev.read_value = v;
+    if (!r.spec.present) return;
+    // The write part is added later (by the replay, or right away by update()).
+    r.ev.kind = EventKind::Read;
+    r.ev.written_value = 0;
+    if (r.spec.cas && v != r.spec.expected) {
+        r.pending = false;
+        r.ev.order = r.spec.failure;
+    } else {
+        r.pending = true;
+        r.ev.order = r.spec.success;
+    }
+}
+
+void GraphEngine::add_write_part(EventId id) {
+    Node& u = g_.at(id);
+    const LocationId loc = *u.ev.location;
+    u.ev.kind = EventKind::Rmw;
+    u.ev.written_value = u.spec.cas ? u.spec.desired : apply(u.spec.op, u.ev.read_value, u.spec.operand);
+    u.pending = false;
+    u.wstamp = g_.next_stamp++;
+    u.wmax = true;
+    auto& co = g_.co[loc];
+    const std::size_t p = g_.co_position(loc, *u.ev.reads_from);
+    co.insert(co.begin() + static_cast<std::ptrdiff_t>(p + 1), id);
+    if (at_quiescence()) return;
+    const bool ok = consistent(g_);
+    backward_revisits(g_, id);
+    if (!ok) throw DeadBranch{};
+}
+
+std::pair<Tagged, bool> GraphEngine::update(LocationId loc, const RmwSpec& spec) {
+    const EventId id = rt_->next_event_id();
+    if (replaying(id)) {
+        Node& n = replayed(id, "an RMW", loc);
+        if (!n.spec.present || n.spec.cas != spec.cas)
+            throw std::runtime_error("ordercheck: the model is not deterministic: on replay, " + variant_.id() +
+                                     " made an RMW where the graph has another kind of event");
+        n.spec = spec;
+        if (n.pending) add_write_part(id);
+        const Node& m = g_.at(id);
+        return {tagged(*m.ev.reads_from), m.ev.kind == EventKind::Rmw};
+    }
+    Node n = new_node(id, EventKind::Read, spec.success, loc);
+    n.spec = spec;
+    g_.threads[id.thread].push_back(n);
+    if (at_quiescence()) {
+        set_rf(g_, g_.at(id), g_.co[loc].back());
+        if (g_.at(id).pending) add_write_part(id);
+        const Node& m = g_.at(id);
+        return {tagged(*m.ev.reads_from), m.ev.kind == EventKind::Rmw};
+    }
+    // Forward choices over every write of the location; a successful RMW sits right after the
+    // write it reads from, and every choice also yields the backward revisits of its write.
+    const std::vector<EventId> writes = g_.co[loc];
+    std::optional<EventId> chosen;
+    const Graph before = g_;
+    for (std::size_t i = writes.size(); i-- > 0;) {
+        g_ = before;
+        Node& r = g_.at(id);
+        set_rf(g_, r, writes[i]);
+        r.rmax = i + 1 == writes.size();
+        if (r.pending) {
+            try {
+                add_write_part(id);
+            } catch (const DeadBranch&) {
+                continue;
+            }
+        } else if (!consistent(g_)) {
+            continue;
+        }
+        if (!chosen) {
+            chosen = writes[i];
+            continue;
+        }
+        push(Graph(g_));
+    }
+    if (!chosen) throw DeadBranch{};
+    g_ = before;
+    Node& r = g_.at(id);
+    set_rf(g_, r, *chosen);
+    r.rmax = *chosen == writes.back();
+    if (r.pending) {
+        // Re-adding the write part recomputes revisits already pushed: add it without them.
+        Node& u = g_.at(id);
+        u.ev.kind = EventKind::Rmw;
+        u.ev.written_value = u.spec.cas ? u.spec.desired : apply(u.spec.op, u.ev.read_value, u.spec.operand);
+        u.pending = false;
+        u.wstamp = g_.next_stamp++;
+        u.wmax = true;
+        auto& co = g_.co[loc];
+        co.insert(co.begin() + static_cast<std::ptrdiff_t>(g_.co_position(loc, *chosen) + 1), id);
+    }
+    const Node& m = g_.at(id);
+    return {tagged(*m.ev.reads_from), m.ev.kind == EventKind::Rmw};
+}
+
+void GraphEngine::fence(MemoryOrder order) {
+    const EventId id = rt_->next_event_id();
+    if (replaying(id)) {
+        const Node& n = g_.at(id);
+        if (n.ev.kind != EventKind::Fence || n.ev.order != order)
+            throw std::runtime_error("ordercheck: the model is not deterministic: on replay, " + variant_.id() +
+                                     " made a fence where the graph has another event");
+        return;
+    }
+    g_.threads[id.thread].push_back(new_node(id, EventKind::Fence, order, std::nullopt));
+    if (!at_quiescence() && !consistent(g_)) throw DeadBranch{};
+}
+
+void GraphEngine::recorded(const Event& e) {
+    if (e.id.thread >= recorded_count_.size()) recorded_count_.resize(e.id.thread + 1u, 0);
+    ++recorded_count_[e.id.thread];
+    if (!g_.has(e.id)) throw std::logic_error("ordercheck: graph engine: the runtime recorded an event the engine did not add");
+    Node& n = g_.at(e.id);
+    if (n.ev.kind != e.kind || n.ev.location != e.location || n.ev.order != e.order ||
+        (e.is_write() && n.ev.written_value != e.written_value))
+        throw std::runtime_error("ordercheck: the model is not deterministic: on replay, " + variant_.id() +
+                                 " recorded " + std::string(short_name(e.kind)) + " at " + e.where.file + ":" +
+                                 std::to_string(e.where.line) + " where the graph has another event");
+    n.ev.where = e.where;
+    n.ev.primitive = e.primitive;
+    n.ev.op = e.op;
+    n.ev.at_quiescence = e.at_quiescence;
+}
+
+bool GraphEngine::consistent(const Graph& g) {
+    to_execution_graph(g, scratch_, false);
+    return model_.consistent(scratch_);
+}
+
+void GraphEngine::to_execution_graph(const Graph& g, ExecutionGraph& out, bool with_steps) {
+    if (out.thread_count() != variant_.thread_count() + 1) out.set_thread_names(variant_.thread_names);
+    const ExecutionGraph& names = rt_->graph();
+    while (out.location_count() < g.co.size()) {
+        const auto l = static_cast<LocationId>(out.location_count());
+        out.add_location(l < names.location_count() ? names.location_name(l) : "loc" + std::to_string(l));
+    }
+    out.clear_events();
+    std::vector<std::uint32_t> step;
+    if (with_steps) {
+        // An order of the events in which po and rf point forward, the earliest-added first:
+        // the interleaving diagram draws it.
+        std::vector<std::size_t> next(g.threads.size(), 0);
+        std::vector<std::vector<std::uint32_t>> steps(g.threads.size());
+        for (std::size_t t = 0; t < g.threads.size(); ++t) steps[t].assign(g.threads[t].size(), 0);
+        std::size_t left = 0;
+        for (const auto& t : g.threads) left += t.size();
+        std::uint32_t s = 0;
+        for (std::size_t i = 0; i < g.threads[0].size(); ++i) steps[0][i] = 0;
+        left -= g.threads[0].size();
+        next[0] = g.threads[0].size();
+        std::vector<std::vector<bool>> done(g.threads.size());
+        for (std::size_t t = 0; t < g.threads.size(); ++t) done[t].assign(g.threads[t].size(), t == 0);
+        while (left > 0) {
+            std::size_t best = g.threads.size();
+            std::uint32_t best_stamp = std::numeric_limits<std::uint32_t>::max();
+            for (std::size_t t = 1; t < g.threads.size(); ++t) {
+                if (next[t] >= g.threads[t].size()) continue;
+                const Node& n = g.threads[t][next[t]];
+                if (n.ev.reads_from) {
+                    const EventId w = *n.ev.reads_from;
+                    if (!(w.thread == t && w.index < next[t]) && !done[w.thread][w.index]) continue;
+                }
+                if (n.stamp < best_stamp) {
+                    best_stamp = n.stamp;
+                    best = t;
+                }
+            }
+            if (best == g.threads.size()) {  // an rf cycle (not under RC11): fall back to stamps
+                for (std::size_t t = 1; t < g.threads.size(); ++t)
+                    if (next[t] < g.threads[t].size() && (best == g.threads.size() || g.threads[t][next[t]].stamp < best_stamp)) {
+                        best = t;
+                        best_stamp = g.threads[t][next[t]].stamp;
+                    }
+            }
+            steps[best][next[best]] = ++s;
+            done[best][next[best]] = true;
+            ++next[best];
+            --left;
+        }
+        for (std::size_t t = 0; t < g.threads.size(); ++t)
+            for (std::size_t i = 0; i < g.threads[t].size(); ++i) {
+                Event e = g.threads[t][i].ev;
+                e.step = steps[t][i];
+                out.append(e);
+            }
+    } else {
+        for (const auto& t : g.threads)
+            for (const Node& n : t) out.append(n.ev);
+    }
+    for (std::size_t l = 0; l < g.co.size(); ++l) out.set_co(static_cast<LocationId>(l), g.co[l]);
+}
+
+std::vector<std::uint32_t> GraphEngine::porf_prefix(const Graph& g, EventId a) const {
+    std::vector<std::uint32_t> pre(g.threads.size(), 0);
+    pre[0] = static_cast<std::uint32_t>(g.threads[0].size());
+    std::vector<EventId> work{EventId{a.thread, a.index}};
+    while (!work.empty()) {
+        const EventId e = work.back();
+        work.pop_back();
+        const std::uint32_t want = e.index + 1;
+        if (want <= pre[e.thread]) continue;
+        const std::uint32_t from = pre[e.thread];
+        pre[e.thread] = want;
+        for (std::uint32_t i = from; i < want; ++i) {
+            const Node& n = g.threads[e.thread][i];
+            if (n.ev.reads_from && n.ev.reads_from->thread != 0) work.push_back(*n.ev.reads_from);
+        }
+    }
+    return pre;
+}
+
+void GraphEngine::backward_revisits(const Graph& g, EventId a) {
+    const Node& an = g.at(a);
+    const LocationId loc = *an.ev.location;
+    const auto prefix = porf_prefix(g, a);
+    // An RMW that reads from the same write as another RMW conflicts with it; only reads added
+    // up to the other RMW can resolve that (by revisiting it or deleting it).
+    std::uint32_t limit = std::numeric_limits<std::uint32_t>::max();
+    if (an.ev.kind == EventKind::Rmw)
+        for (std::size_t t = 1; t < g.threads.size(); ++t)
+            for (const Node& u : g.threads[t])
+                if (u.ev.id != a && u.ev.kind == EventKind::Rmw && u.ev.reads_from == an.ev.reads_from)
+                    limit = std::min(limit, u.stamp);
+    for (std::size_t t = 1; t < g.threads.size(); ++t)
+        for (std::size_t i = prefix[t]; i < g.threads[t].size(); ++i) {
+            const Node& r = g.threads[t][i];
+            if (!r.ev.is_read() || r.ev.location != loc || r.ev.id == a || r.stamp > limit) continue;
+            if (r.ev.at_quiescence) continue;
+            try_revisit(g, a, r.ev.id, prefix);
+        }
+}
+
+void GraphEngine::try_revisit(const Graph& g, EventId a, EventId rid, const std::vector<std::uint32_t>& prefix) {
+    const Node& r = g.at(rid);
+    const Node& an = g.at(a);
+    const std::uint32_t sr = r.stamp;
+    const std::size_t nt = g.threads.size();
+    // Kept: the events added up to r, and a's porf-prefix (both are po-prefixes of each thread).
+    std::vector<std::uint32_t> keep(nt, 0);
+    std::vector<bool> cut(nt, false);  // the last kept event keeps its read part only
+    for (std::size_t t = 0; t < nt; ++t) {
+        std::uint32_t k = 0;
+        while (k < g.threads[t].size() && (t == 0 || g.threads[t][k].stamp <= sr)) ++k;
+        keep[t] = std::max(k, prefix[t]);
+        if (keep[t] > 0 && keep[t] > prefix[t]) {
+            const Node& last = g.threads[t][keep[t] - 1];
+            if (last.ev.kind == EventKind::Rmw && last.wstamp > sr) cut[t] = true;
+        }
+    }
+    auto kept_write = [&](EventId w) {
+        return w.index < keep[w.thread] && !(cut[w.thread] && w.index + 1 == keep[w.thread]);
+    };
+    const LocationId loc = *an.ev.location;
+    // The revisiting write's co-successor, if any, must stay.
+    if (an.ev.kind == EventKind::Write) {
+        const auto& co = g.co[loc];
+        const std::size_t p = g.co_position(loc, a);
+        if (p + 1 < co.size() && !kept_write(co[p + 1])) return;
+    }
+    // Every deleted part, and r itself, must have been added maximally.
+    auto successor_kept = [&](EventId w, EventId self) {
+        const LocationId l = *g.at(w).ev.location;
+        const auto& co = g.co[l];
+        for (std::size_t j = g.co_position(l, w) + 1; j < co.size(); ++j)
+            if (co[j] != a && co[j] != self && kept_write(co[j])) return true;
+        return false;
+    };
+    auto read_part_ok = [&](const Node& e) {
+        if (!e.rmax) return false;
+        const EventId w = *e.ev.reads_from;
+        if (successor_kept(w, e.ev.id)) return false;
+        if (!kept_write(w) && g.at(w).write_stamp() > e.stamp) return false;  // revisited by a deleted write
+        return true;
+    };
+    auto write_part_ok = [&](const Node& e) { return e.wmax && !successor_kept(e.ev.id, e.ev.id); };
+    for (std::size_t t = 1; t < nt; ++t) {
+        for (std::size_t i = keep[t]; i < g.threads[t].size(); ++i) {
+            const Node& e = g.threads[t][i];
+            if (e.ev.is_read() && !read_part_ok(e)) return;
+            if (e.ev.is_write() && !write_part_ok(e)) return;
+        }
+        if (cut[t] && !write_part_ok(g.threads[t][keep[t] - 1])) return;
+    }
+    if (!read_part_ok(r)) return;
+
+    // The revisited graph: restrict, then r reads from a.
+    Graph h;
+    h.next_stamp = g.next_stamp;
+    h.threads.resize(nt);
+    for (std::size_t t = 0; t < nt; ++t) {
+        h.threads[t].assign(g.threads[t].begin(), g.threads[t].begin() + keep[t]);
+        if (cut[t]) {
+            Node& last = h.threads[t].back();
+            last.ev.kind = EventKind::Read;
+            last.ev.written_value = 0;
+            last.pending = true;
+        }
+    }
+    h.co.resize(g.co.size());
+    for (std::size_t l = 0; l < g.co.size(); ++l)
+        for (EventId w : g.co[l])
+            if (kept_write(w)) h.co[l].push_back(w);
+    set_rf(h, h.at(rid), a);
+    h.at(rid).rmax = h.co[loc].back() == a;
+    // A kept read whose write was deleted (it had been revisited by it) is the last event of its
+    // thread: it reads the co-latest write instead.
+    for (std::size_t t = 1; t < nt; ++t)
+        for (Node& e : h.threads[t])
+            if (e.ev.reads_from && !kept_write(*e.ev.reads_from) && e.ev.id != rid) {
+                const LocationId l = *e.ev.location;
+                set_rf(h, e, h.co[l].back());
+                e.rmax = true;
+            }
+    push(std::move(h));
+}
+
+bool GraphEngine::budget_exhausted() const {
+    if (options_.max_executions != 0 && executions_ >= options_.max_executions) return true;
+    if (options_.timeout_seconds > 0) {
+        const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start_;
+        if (elapsed.count() >= options_.timeout_seconds) return true;
+    }
+    return false;
+}
+
+GraphEngine::RunEnd GraphEngine::run_once(FinalState& fs, std::string& detail, std::optional<EngineFailure>& failure) {
+    ++runs_;
+    if (!g_.threads.empty() && g_.threads.size() > 1 && !consistent(g_)) return RunEnd::Dead;
+    Runtime& rt = *rt_;
+    rt.begin_execution(variant_.thread_names);
+    recorded_count_.assign(variant_.thread_count() + 1, 0);
+    alignas(std::max_align_t) static unsigned char storage[model_storage_size];
+    current_ = 0;
+    ModelInstance* instance = variant_.construct(storage);
+    struct Destroy {
+        ModelInstance* i;
+        ~Destroy() { i->~ModelInstance(); }
+    } destroy{instance};
+    if (g_.threads.size() < variant_.thread_count() + 1) g_.threads.resize(variant_.thread_count() + 1);
+    std::vector<std::pair<unsigned, std::uint32_t>> blocked;  // thread, where its failed iteration began
+    try {
+        rt.set_phase(Phase::Threads);
+        for (unsigned t = 0; t < variant_.thread_count(); ++t) {
+            current_ = t;
+            const std::uint16_t gt = EventId::of_model_thread(t);
+            try {
+                instance->run_thread(t);
+            } catch (const Blocked&) {
+                blocked.emplace_back(t, rt.iteration_start(gt));
+            }
+            if (recorded_count_.size() <= gt || recorded_count_[gt] != g_.threads[gt].size())
+                throw std::runtime_error("ordercheck: the model is not deterministic: on replay, thread " +
+                                         variant_.thread_names[t] + " of " + variant_.id() +
+                                         " made fewer events than the graph it replays");
+        }
+    } catch (const DeadBranch&) {
+        return RunEnd::Dead;
+    } catch (const ModelFailed&) {
+        failure = EngineFailure::AssertFailed;
+        detail = "assertion failed: " + rt.failure_message();
+        return RunEnd::Failed;
+    }
+    if (!names_ready_) {
+        for (const auto& o : rt.observables()) observable_names_.emplace_back(o.name);
+        for (const auto& m : rt.metrics()) metric_names_.emplace_back(m.name);
+        names_ready_ = true;
+    }
+    if (!blocked.empty()) {
+        // A blocked thread whose failed read took the co-latest write would spin forever: every
+        // other thread has finished or waits too, so nothing can write what it waits for.
+        for (const auto& [t, start] : blocked) {
+            const auto& th = g_.threads[EventId::of_model_thread(t)];
+            bool forever = false;
+            const Node* last_read = nullptr;
+            for (std::size_t i = start; i < th.size(); ++i) {
+                const Node& n = th[i];
+                if (!n.ev.is_read()) continue;
+                const auto& co = g_.co[*n.ev.location];
+                EventId latest = co.back();
+                if (latest == n.ev.id && co.size() > 1) latest = co[co.size() - 2];
+                forever = *n.ev.reads_from == latest;
+                last_read = &n;
+                if (!forever) break;
+            }
+            if (!forever) continue;
+            failure = EngineFailure::Livelock;
+            detail = "livelock: thread " + variant_.thread_names[t] + " waits forever on " +
+                     rt.graph().location_name(*last_read->ev.location) + " (its spin iteration read the last writes, " +
+                     "which no thread can change) at " + last_read->ev.where.file + ":" +
+                     std::to_string(last_read->ev.where.line);
+            return RunEnd::Failed;
+        }
+        return RunEnd::Blocked;
+    }
+    try {
+        rt.run_quiescence_hooks();
+    } catch (const ModelFailed&) {
+        failure = EngineFailure::AssertFailed;
+        detail = "assertion failed: " + rt.failure_message();
+        return RunEnd::Failed;
+    } catch (const Blocked&) {
+        throw std::runtime_error("ordercheck: a spin loop at quiescence cannot wait for anything");
+    }
+    if (has_plain_) {
+        to_execution_graph(g_, scratch_, false);
+        if (const auto race = model_.race(scratch_)) {
+            failure = EngineFailure::DataRace;
+            const Event& a = scratch_.event(race->first);
+            const Event& b = scratch_.event(race->second);
+            detail = "data race on " + rt.graph().location_name(*a.location) + ": " + to_string(scratch_, a.id) + " at " +
+                     a.where.file + ":" + std::to_string(a.where.line) + " and " + to_string(scratch_, b.id) + " at " +
+                     b.where.file + ":" + std::to_string(b.where.line) + " are not ordered by happens-before";
+            return RunEnd::Failed;
+        }
+    }
+    rt.set_phase(Phase::Final);
+    fs.bad_outcome = instance->bad_outcome();
+    fs.observables.clear();
+    for (const auto& o : rt.observables()) fs.observables.push_back(o.read(o.self));
+    fs.metrics.clear();
+    for (const auto& m : rt.metrics()) fs.metrics.push_back(*m.value);
+    fs.spin_failures = 0;
+    return RunEnd::Complete;
+}
+
+ExploreResult GraphEngine::run() {
+    start_ = std::chrono::steady_clock::now();
+    auto last_progress = start_;
+    ExploreResult result;
+    result.engine = EngineKind::Graph;
+    result.shard_index = options_.shard_index;
+    result.shard_count = options_.shard_count;
+    stack_.push_back(Graph{});
+    // Sharding: visit graphs breadth-first until the frontier is wide enough, then each shard
+    // keeps every shard_count-th graph of it. What the frontier visits counts in shard 0.
+    bool frontier = options_.shard_count > 1;
+    std::size_t fifo_next = 0;
+    const std::size_t frontier_width = 16u * options_.shard_count;
+    FinalState fs;
+    while (true) {
+        if (frontier) {
+            if (fifo_next == stack_.size() || stack_.size() - fifo_next >= frontier_width) {
+                std::vector<Graph> mine;
+                for (std::size_t i = fifo_next; i < stack_.size(); ++i)
+                    if ((i - fifo_next) % options_.shard_count == options_.shard_index) mine.push_back(std::move(stack_[i]));
+                result.prefixes = stack_.size() - fifo_next;
+                result.shard_prefixes = mine.size();
+                stack_ = std::move(mine);
+                std::reverse(stack_.begin(), stack_.end());
+                frontier = false;
+                continue;
+            }
+        } else if (stack_.empty()) {
+            break;
+        }
+        if (budget_exhausted()) {
+            result.cut_short = true;
+            break;
+        }
+        const bool counted = !frontier || options_.shard_index == 0;
+        if (frontier) {
+            g_ = std::move(stack_[fifo_next++]);
+        } else {
+            g_ = std::move(stack_.back());
+            stack_.pop_back();
+        }
+        std::string detail;
+        std::optional<EngineFailure> failure;
+        const RunEnd end = run_once(fs, detail, failure);
+        if (end == RunEnd::Failed) {
+            if (!counted) continue;
+            result.failure = failure;
+            result.failure_detail = detail;
+            to_execution_graph(g_, result.failure_graph, true);
+            break;
+        }
+        if (!counted) continue;
+        if (end == RunEnd::Blocked) ++blocked_;
+        if (end == RunEnd::Complete) {
+            ++executions_;
+            if (options_.capture) {
+                to_execution_graph(g_, out_, true);
+                sink_(out_, fs);
+            } else {
+                sink_(ExecutionGraph{}, fs);
+            }
+        }
+        if (options_.progress && (runs_ & 63u) == 0) {
+            const auto now = std::chrono::steady_clock::now();
+            if (std::chrono::duration<double>(now - last_progress).count() >= options_.progress_interval) {
+                last_progress = now;
+                ExploreProgress p;
+                p.interleavings = executions_ + blocked_;
+                p.executions = executions_;
+                p.elapsed_seconds = std::chrono::duration<double>(now - start_).count();
+                options_.progress(p);
+            }
+        }
+    }
+    result.executions = executions_;
+    result.blocked = blocked_;
+    result.interleavings = executions_ + blocked_ + (result.failure ? 1 : 0);
+    result.completed = !result.failure && !result.cut_short;
+    result.fraction = result.completed ? 1.0 : 0.0;
+    result.observable_names = observable_names_;
+    result.metric_names = metric_names_;
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    return result;
+}
+
+}  // namespace
+
+ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& options, const ExecutionSink& sink,
+                            const MemoryModel& model) {
+    if (options.search != SearchKind::Full)
+        throw std::invalid_argument("ordercheck: the graph engine runs the full search only (use --engine relacy for "
+                                    "a bounded or random search)");
+    if (options.shard_count == 0 || options.shard_index >= options.shard_count)
+        throw std::invalid_argument("ordercheck: shard " + std::to_string(options.shard_index) + "/" +
+                                    std::to_string(options.shard_count) + " does not exist");
+    if (variant.instance_size > model_storage_size || variant.instance_align > alignof(std::max_align_t))
+        throw std::runtime_error("ordercheck: model " + variant.id() + " is too large for the engine (" +
+                                 std::to_string(variant.instance_size) + " bytes)");
+    if (variant.thread_count() < 1 || variant.thread_count() > max_threads)
+        throw std::runtime_error("ordercheck: model " + variant.id() + " has " + std::to_string(variant.thread_count()) +
+                                 " threads; the graph engine runs 1 to " + std::to_string(max_threads));
+    GraphEngine engine(variant, options, sink, model);
+    Runtime runtime(engine);
+    runtime.set_capture(options.capture);
+    runtime.set_mutation(options.mutation);
+    RuntimeInstallation installation(runtime);
+    engine.attach(runtime);
+    return engine.run();
+}
+
+ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& options, const ExecutionSink& sink) {
+    return graph_explore(variant, options, sink, rc11_model());
+}
+
+}  // namespace oc
