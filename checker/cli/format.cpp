@@ -221,6 +221,25 @@ std::string format_text(const std::vector<Report>& reports, const RunSettings& s
                 << "; the C++11 mapping says " << to_string(r.expect.memory_model) << " (" << r.expect.lkmm_note
                 << ")\n";
         if (!r.failure_detail.empty()) out << "    engine: " << r.failure_detail << '\n';
+        if (r.blocked > 0)
+            out << "    blocked: " << r.blocked << " execution(s) ended with a thread waiting at a spin loop whose "
+                << "value another execution changes (not complete; not counted above)\n";
+        if (r.cross_check) {
+            const CrossCheck& c = *r.cross_check;
+            out << "    cross-check with Relacy (" << c.relacy_exploration << "): " << c.relacy_distinct
+                << " distinct spin-free execution(s), " << c.relacy_with_spins << " with failed spin iterations; "
+                << (c.missing == 0 && c.missing_outcomes == 0
+                        ? std::string("every one is found by the graph engine")
+                        : "MISSING from the graph engine: " + std::to_string(c.missing) + " execution(s), " +
+                              std::to_string(c.missing_outcomes) + " outcome(s) (an engine defect)")
+                << '\n';
+            if (c.first_missing) {
+                out << "      the first missing execution:\n";
+                for (EventId id : c.first_missing->in_execution_order())
+                    out << "        " << to_string(*c.first_missing, id) << "  "
+                        << event_label(*c.first_missing, c.first_missing->event(id)) << '\n';
+            }
+        }
         if (!r.metrics.empty()) {
             out << "    metrics (min..max):";
             for (const auto& m : r.metrics)

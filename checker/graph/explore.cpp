@@ -16,6 +16,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -136,7 +138,9 @@ public:
     void plain_write(LocationId loc, Tagged v) override { write(loc, v.value, MemoryOrder::NonAtomic); }
     void yield() override { throw Blocked{}; }
     [[noreturn]] void fail(const char*) override { throw ModelFailed{}; }
-    unsigned current_thread() override { return current_; }
+    unsigned current_thread() override {
+        return rt_->phase() == Phase::Quiescence ? rt_->quiescence_model_thread() : current_;
+    }
     void enter_host() override {}
     void leave_host() override {}
     void recorded(const Event& e) override;
@@ -788,6 +792,11 @@ ExploreResult GraphEngine::run() {
             ++executions_;
             if (options_.capture) {
                 to_execution_graph(g_, out_, true);
+                if (std::getenv("OC_DEBUG_GRAPHS")) {
+                    std::fprintf(stderr, "graph %llu:\n", static_cast<unsigned long long>(executions_));
+                    for (EventId id : out_.events())
+                        if (id.thread != 0) std::fprintf(stderr, "  %s  %s\n", to_string(out_, id).c_str(), event_label(out_, out_.event(id)).c_str());
+                }
                 sink_(out_, fs);
             } else {
                 sink_(ExecutionGraph{}, fs);

@@ -319,7 +319,7 @@ struct mutex {
 };
 inline void mutex_lock(mutex& m, OC_HERE) {
     PrimitiveScope s("mutex_lock", where);
-    const int me = static_cast<int>(runtime().engine().current_thread()) + 1;
+    const int me = static_cast<int>(runtime().current_model_thread()) + 1;
     for (;;) {
         spin_iteration();
         int expected = 0;
@@ -330,7 +330,7 @@ inline void mutex_lock(mutex& m, OC_HERE) {
 inline bool mutex_trylock(mutex& m, OC_HERE) {
     PrimitiveScope s("mutex_trylock", where);
     int expected = 0;
-    return m.owner.compare_exchange(expected, static_cast<int>(runtime().engine().current_thread()) + 1, acquire,
+    return m.owner.compare_exchange(expected, static_cast<int>(runtime().current_model_thread()) + 1, acquire,
                                     relaxed, where);
 }
 inline void mutex_unlock(mutex& m, OC_HERE) {
@@ -495,7 +495,7 @@ private:
 /// rcu_read_lock(): outermost only: the thread's reader word := 1 (rlx), then F_sc.
 inline void rcu_read_lock(rcu_domain& d, OC_HERE) {
     PrimitiveScope s("rcu_read_lock", where);
-    const unsigned me = runtime().engine().current_thread();
+    const unsigned me = runtime().current_model_thread();
     require(me < d.threads(), "rcu_read_lock(): the thread is not in the RCU domain", where);
     if (d.nesting(me)++ != 0) return;
     d.reader(me).store(1, relaxed, where);
@@ -504,7 +504,7 @@ inline void rcu_read_lock(rcu_domain& d, OC_HERE) {
 /// rcu_read_unlock(): outermost only: F_sc, then the thread's reader word := 0 (rlx).
 inline void rcu_read_unlock(rcu_domain& d, OC_HERE) {
     PrimitiveScope s("rcu_read_unlock", where);
-    const unsigned me = runtime().engine().current_thread();
+    const unsigned me = runtime().current_model_thread();
     require(me < d.threads() && d.nesting(me) > 0, "rcu_read_unlock() without rcu_read_lock()", where);
     if (--d.nesting(me) != 0) return;
     fence(seq_cst, where);

@@ -230,6 +230,13 @@ public:
     void set_quiescence_thread(unsigned model_thread) {
         quiescence_thread_ = EventId::of_model_thread(model_thread);
     }
+    /// The model thread running, or the one quiescence work is attributed to (the same under
+    /// every engine; Engine::current_thread() is the engine's own view).
+    unsigned current_model_thread() {
+        return phase_ == Phase::Quiescence ? quiescence_model_thread() : engine_.current_thread();
+    }
+    /// The model thread quiescence work is attributed to.
+    unsigned quiescence_model_thread() const { return quiescence_thread_ == 0 ? 0u : quiescence_thread_ - 1u; }
 };
 
 /// Installs `rt` as the current runtime for its lifetime (backend use).
