@@ -31,16 +31,19 @@ build() {  # build DIR [meson options...]
 summary() {  # summary DIR: the doctest and meson counts as one closing line
     python3 - "$1" <<'PY'
 import json, re, sys
-passed = failed = 0
+passed = failed = skipped = 0
 for line in open(sys.argv[1] + "/meson-logs/testlog.json"):
     t = json.loads(line)
+    if t["result"] == "SKIP":
+        skipped += 1
+        continue
     ok = t["result"] == "OK"
     m = re.search(r"test cases:\s*(\d+) \|\s*(\d+) passed \|\s*(\d+) failed", t.get("stdout", ""))
     if m:
         passed += int(m.group(2)); failed += int(m.group(3))
     else:
         passed += ok; failed += not ok
-print(f"{sys.argv[1]}: {passed} passed, {failed} failed")
+print(f"{sys.argv[1]}: {passed} passed, {failed} failed, {skipped} skipped")
 PY
 }
 

@@ -20,6 +20,9 @@ struct LitmusOptions {
     double timeout_seconds = 0;
     bool certify = true;               ///< check every execution against RC11 (CheckOptions::certify)
     bool reduction = true;             ///< partial-order reduction (ExploreOptions::reduction)
+    /// The graph engine (every RC11-consistent execution once: Positive/Negative count
+    /// executions as herd does) or Relacy (interleavings; ordercheck-engine: annotations apply).
+    EngineKind engine = EngineKind::Graph;
 };
 
 enum class Judgement : std::uint8_t {

@@ -40,7 +40,23 @@ expect("SB/relaxed passes", code == 0, f"{code} {out}{err}")
 expect("no engine chatter on stdout", out.startswith("ordercheck "), out[:200])
 expect("row says exhaustive", "exhaustive" in out, out)
 
-code, out, err = run("check", "SB/fenced", "--max-executions", "3")
+code, out, err = run("check", "SB/relaxed", "--engine", "graph")
+expect("the graph engine explores SB's 4 executions once each", code == 0 and " 4              4 " in out and
+       "graph engine" in out, out)
+code, out, err = run("check", "2+2W/relaxed", "S/relaxed", "--engine", "relacy")
+expect("Relacy's known gaps are annotated and pass", code == 0 and "engine limitation" in out, out)
+code, out, err = run("check", "2+2W/relaxed", "S/relaxed")
+expect("the graph engine finds 2+2W and S (RC11: Sometimes)", code == 0 and out.count("Sometimes     Sometimes") == 2
+       and "engine limitation" not in out, out)
+code, out, err = run("check", "SB", "--engine", "both")
+expect("--engine both: every Relacy execution is one the graph engine finds", code == 0 and
+       out.count("every one is found by the graph engine") == 5, out)
+code, out, err = run("check", "SB", "--engine", "steam")
+expect("an unknown engine is a usage error", code == 2 and "--engine" in err, f"{code} {err}")
+code, out, err = run("check", "SB", "--engine", "graph", "--search", "random")
+expect("the graph engine refuses a random search", code == 2, f"{code} {err}")
+
+code, out, err = run("check", "SB/fenced", "--max-executions", "3", "--engine", "relacy")
 expect("a budget that cuts the search exits 3", code == 3, f"{code} {out}")
 expect("cut short is said", "cut short" in out and "incomplete" in out, out)
 
@@ -50,7 +66,7 @@ expect("random search finds SB's witness", code == 0 and "sampled" in out, f"{co
 code, out, err = run("check", "SB/fenced", "--search", "random", "--random-executions", "50")
 expect("random search never proves Never", code == 3, f"{code} {out}")
 
-code, out, err = run("check", "SB", "--format", "json")
+code, out, err = run("check", "SB", "--format", "json", "--engine", "relacy")
 try:
     doc = json.loads(out)
     expect("json: schema", doc["schema"] == "ordercheck-report" and doc["schema_version"] == 1)
@@ -122,7 +138,7 @@ def junit_shape(doc_text):
     return root
 
 
-code, out, err = run("check", "SB", "--format", "junit")
+code, out, err = run("check", "SB", "--format", "junit", "--engine", "relacy")
 try:
     root = junit_shape(out)
     expect("junit: all pass", code == 0 and root.find("testsuite").get("failures") == "0", out[:300])
@@ -133,7 +149,7 @@ except (ET.ParseError, AssertionError) as e:
 
 with tempfile.TemporaryDirectory() as tmp:
     code, out, err = run("check", "SB/sc_vs_fence", "SB/relaxed", "--no-certify", "--format", "junit",
-                         "--witness-dir", tmp)
+                         "--witness-dir", tmp, "--engine", "relacy")
     try:
         root = junit_shape(out)
         fails = [c for c in root.iter("testcase") if c.find("failure") is not None]
@@ -145,7 +161,7 @@ with tempfile.TemporaryDirectory() as tmp:
     except (ET.ParseError, AssertionError) as e:
         expect("junit failure shape", False, f"{e}: {out[:300]}")
 
-code, out, err = run("check", "SB/fenced", "--max-executions", "3", "--format", "junit")
+code, out, err = run("check", "SB/fenced", "--max-executions", "3", "--format", "junit", "--engine", "relacy")
 try:
     root = junit_shape(out)
     expect("junit: a cut-short search is skipped, not passed", code == 3 and root.find(".//skipped") is not None)

@@ -84,7 +84,7 @@ def main():
                 if os.path.exists(committed) and filecmp.cmp(os.path.join(out, name), committed, shallow=False):
                     passed += 1
                 else:
-                    print(f"FAIL figure {vid}: {committed} is stale or missing (run the update-figures target)")
+                    print(f"FAIL figure {vid}: {committed} is stale or missing (run the promote-traces target)")
                     failed += 1
             if not os.path.exists(fig + ".svg"):
                 print(f"FAIL figure {vid}: {fig}.svg missing")

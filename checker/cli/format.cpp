@@ -55,12 +55,14 @@ std::string hex(std::uint64_t v) {
 }
 
 std::string engine_text(const RunSettings& s) {
-    std::string t = "relacy " + s.search + " search";
+    std::string t = s.engine == "graph"  ? std::string("graph engine, RC11, every consistent execution once")
+                    : s.engine == "both" ? std::string("graph engine, RC11, cross-checked against relacy's full search")
+                                         : "relacy " + s.search + " search";
     if (s.search == "bound") t += ", context bound " + std::to_string(s.context_bound);
     if (s.search == "random") t += ", " + std::to_string(s.random_executions) + " executions";
     if (s.max_executions != 0) t += ", at most " + std::to_string(s.max_executions) + " executions";
     if (s.timeout_seconds > 0) t += ", timeout " + seconds_text(s.timeout_seconds);
-    if (s.search == "full") t += s.reduction ? ", sleep-set reduction" : ", no reduction";
+    if (s.search == "full" && s.engine == "relacy") t += s.reduction ? ", sleep-set reduction" : ", no reduction";
     if (s.jobs > 1) t += ", " + std::to_string(s.jobs) + " processes";
     if (!s.capture)
         t += ", no capture";
@@ -273,7 +275,7 @@ std::string format_json(const std::vector<Report>& reports, const RunSettings& s
     doc["schema"] = "ordercheck-report";
     doc["schema_version"] = 1;
     doc["ordercheck_version"] = version;
-    doc["engine"] = {{"name", "relacy"},
+    doc["engine"] = {{"name", settings.engine},
                      {"search", settings.search},
                      {"max_executions", settings.max_executions},
                      {"timeout_seconds", settings.timeout_seconds},
@@ -295,6 +297,14 @@ std::string format_json(const std::vector<Report>& reports, const RunSettings& s
         v["justification"] = std::string(r.expect.why);
         v["verdict"] = r.finding ? json(to_string(*r.finding)) : json(nullptr);
         v["exploration"] = std::string(to_string(r.exploration));
+        v["engine"] = std::string(to_string(r.engine));
+        v["memory_model"] = r.memory_model;
+        v["blocked_executions"] = r.blocked;
+        if (r.cross_check)
+            v["cross_check"] = {{"relacy_distinct", r.cross_check->relacy_distinct},
+                                {"relacy_with_spin_failures", r.cross_check->relacy_with_spins},
+                                {"missing_executions", r.cross_check->missing},
+                                {"missing_outcomes", r.cross_check->missing_outcomes}};
         v["status"] = r.status == Status::Pass ? "pass" : r.status == Status::Fail ? "fail" : "incomplete";
         v["executions"] = r.executions;
         v["positive"] = r.positive;
@@ -353,7 +363,7 @@ Exploration parse_exploration(const std::string& s) {
 }
 
 Reduction parse_reduction(const std::string& s) {
-    for (Reduction r : {Reduction::Off, Reduction::SleepSets, Reduction::FellBack})
+    for (Reduction r : {Reduction::Off, Reduction::SleepSets, Reduction::FellBack, Reduction::Optimal})
         if (to_string(r) == s) return r;
     throw std::runtime_error("unknown reduction '" + s + "'");
 }
@@ -379,6 +389,7 @@ std::vector<Report> parse_json(const std::string& text,
             throw std::runtime_error("unsupported schema_version " + doc.value("schema_version", json(0)).dump());
         if (settings != nullptr) {
             const json& e = doc.at("engine");
+            settings->engine = e.value("name", "relacy");
             settings->search = e.value("search", "full");
             settings->max_executions = e.value("max_executions", std::uint64_t{0});
             settings->timeout_seconds = e.value("timeout_seconds", 0.0);
@@ -396,6 +407,14 @@ std::vector<Report> parse_json(const std::string& text,
             if (def == nullptr) throw std::runtime_error("unknown variant '" + r.id + "'");
             r.summary = def->summary;
             r.expect = def->expect;
+            r.engine = parse_engine(v.value("engine", std::string("relacy"))).value_or(EngineKind::Relacy);
+            r.memory_model = v.value("memory_model", std::string());
+            r.blocked = v.value("blocked_executions", std::uint64_t{0});
+            if (r.engine == EngineKind::Graph) {  // the graph engine is judged against the memory model
+                r.expect.engine.reset();
+                r.expect.engine_note = {};
+                r.expect.engine_inconsistency_note = {};
+            }
             if (!v.at("verdict").is_null()) {
                 const auto f = parse_finding(v.at("verdict").get<std::string>());
                 if (!f) throw std::runtime_error("unknown verdict " + v.at("verdict").dump());

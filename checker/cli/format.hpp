@@ -23,6 +23,7 @@ struct RunSettings {
     bool certify = true;
     bool reduction = true;   ///< sleep-set reduction asked for (--no-por turns it off)
     unsigned jobs = 1;       ///< worker processes (--jobs, or MPI ranks)
+    std::string engine = "relacy";  ///< "graph", "relacy", "both"
 };
 
 /// The verdict table: one row per variant, notes for limitations, a closing count line.

@@ -170,7 +170,8 @@ int cmd_check(const std::vector<std::string>& args) {
     if (format != "text" && format != "json" && format != "junit")
         return usage_error("--format must be text, json or junit (got '" + format + "')");
     if (timeout < 0) return usage_error("--timeout must not be negative");
-    if (engine.empty()) engine = search == "full" ? "graph" : "relacy";
+    // --no-por and the bounded and random searches are Relacy's.
+    if (engine.empty()) engine = search == "full" && vm.count("no-por") == 0 ? "graph" : "relacy";
     if (engine != "graph" && engine != "relacy" && engine != "both")
         return usage_error("--engine must be graph, relacy or both (got '" + engine + "')");
     if (engine != "relacy" && search != "full")
@@ -244,6 +245,7 @@ int cmd_check(const std::vector<std::string>& args) {
                               context_bound,   random_executions,       options.explore.capture,
                               options.certify};
     settings.reduction = options.explore.reduction;
+    settings.engine = engine;
     settings.jobs = run.processes;
     std::cout << (format == "json"    ? cli::format_json(reports, settings)
                   : format == "junit" ? cli::format_junit(reports, settings)
@@ -355,12 +357,15 @@ int cmd_litmus(const std::vector<std::string>& args) {
     std::uint64_t max_executions = 0;
     double timeout = 0;
     unsigned repeat = 0;
+    std::string engine = "graph";
     opts.add_options()
+        ("engine", po::value(&engine)->default_value("graph"),
+         "graph (every RC11-consistent execution once; herd's counts) | relacy (interleavings)")
         ("max-executions", po::value(&max_executions)->default_value(0),
          "stop each search after N executions (0: no limit); a search cut short proves nothing")
         ("timeout", po::value(&timeout)->default_value(0), "stop each search after S seconds (0: none)")
         ("no-certify", "count executions without checking them against the RC11 axioms")
-        ("no-por", "explore without partial-order reduction")
+        ("no-por", "explore without partial-order reduction (--engine relacy)")
         ("quiet,q", "print only the judgement line of each test and the summary")
         ("time", "print how long parsing and the exhaustive run took, per test")
         ("repeat", po::value(&repeat)->default_value(0),
@@ -396,6 +401,9 @@ int cmd_litmus(const std::vector<std::string>& args) {
     lo.timeout_seconds = timeout;
     lo.certify = vm.count("no-certify") == 0;
     lo.reduction = vm.count("no-por") == 0;
+    const auto engine_kind = parse_engine(engine);
+    if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
+    lo.engine = *engine_kind;
     const bool quiet = vm.count("quiet") != 0, show_time = vm.count("time") != 0;
 
     std::map<litmus::Judgement, unsigned> counts;
@@ -487,8 +495,9 @@ int cmd_explain(const std::vector<std::string>& args) {
 
 int cmd_necessity(const std::vector<std::string>& args) {
     po::options_description opts("necessity options");
-    std::string out;
+    std::string out, engine = "graph";
     opts.add_options()("out", po::value(&out), "write the witness of every needed barrier under DIR")
+        ("engine", po::value(&engine)->default_value("graph"), "graph (every RC11 execution once) | relacy")
         ("help,h", "this help");
     const Parsed parsed = parse_command(args, opts, "variant id",
                                         "usage: ordercheck necessity ID [--out DIR]\n");
@@ -498,15 +507,21 @@ int cmd_necessity(const std::vector<std::string>& args) {
     const auto models = models::catalogue();
     const VariantDef* v = one_variant(models, ids[0]);
     if (v == nullptr) return cli::exit_usage;
+    const auto engine_kind = parse_engine(engine);
+    if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
+    CheckOptions options;
+    options.explore.engine = *engine_kind;
     NecessityReport n;
     try {
-        n = necessity(*v, CheckOptions{});
+        n = necessity(*v, options);
     } catch (const std::invalid_argument& e) {
         std::cerr << "ordercheck: " << e.what() << '\n';
         return cli::exit_usage;
     }
-    std::cout << "ordercheck " << version << ": necessity of " << v->id() << " (relacy full search, every execution "
-              << "certified against RC11)\n";
+    std::cout << "ordercheck " << version << ": necessity of " << v->id() << " ("
+              << (*engine_kind == EngineKind::Graph ? "graph engine under RC11, every consistent execution once"
+                                                    : "relacy full search")
+              << ", every execution certified against RC11)\n";
     std::cout << "as written: " << to_string(*n.base.finding) << " in " << n.base.executions << " executions ("
               << to_string(n.base.exploration) << ")\n\n";
     bool undecided = false;
@@ -537,7 +552,9 @@ int cmd_necessity(const std::vector<std::string>& args) {
 
 int cmd_diff(const std::vector<std::string>& args) {
     po::options_description opts("diff options");
+    std::string engine = "graph";
     opts.add_options()("allow-new-outcomes", "exit 0 even when B reaches outcomes A cannot (an intended change)")
+        ("engine", po::value(&engine)->default_value("graph"), "graph (every RC11 execution once) | relacy")
         ("help,h", "this help");
     const Parsed parsed = parse_command(args, opts, "variant ids",
                                         "usage: ordercheck diff A B [--allow-new-outcomes]\n");
@@ -549,9 +566,13 @@ int cmd_diff(const std::vector<std::string>& args) {
     const VariantDef* a = one_variant(models, ids[0]);
     const VariantDef* b = a ? one_variant(models, ids[1]) : nullptr;
     if (a == nullptr || b == nullptr) return cli::exit_usage;
+    const auto engine_kind = parse_engine(engine);
+    if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
+    CheckOptions options;
+    options.explore.engine = *engine_kind;
     DiffReport d;
     try {
-        d = diff(*a, *b, CheckOptions{});
+        d = diff(*a, *b, options);
     } catch (const std::invalid_argument& e) {
         std::cerr << "ordercheck: " << e.what() << '\n';
         return cli::exit_usage;

@@ -345,6 +345,8 @@ Report merge_shards(const std::vector<Report>& shards) {
     m.shard.index = 0;
     m.shard.count = count;
     m.reduction = first.reduction;
+    m.engine = first.engine;
+    m.memory_model = first.memory_model;
     std::map<std::vector<Value>, OutcomeRecord> outcomes;
     std::vector<std::uint64_t> hashes;
     bool all_hashes = true;
@@ -355,6 +357,7 @@ Report merge_shards(const std::vector<Report>& shards) {
         m.shard.shard_prefixes += r->shard.shard_prefixes;
         m.shard.whole_tree_in_shard_zero = m.shard.whole_tree_in_shard_zero || r->shard.whole_tree_in_shard_zero;
         m.executions += r->executions;
+        m.blocked += r->blocked;
         m.positive += r->positive;
         m.rejected += r->rejected;
         m.interleavings += r->interleavings;
