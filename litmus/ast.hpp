@@ -25,7 +25,7 @@ inline constexpr Value address_limit = Value{1} << 32;
 
 /// Limits that keep the interpreter allocation-free and its recursion shallow (the engine runs
 /// every thread on a 64 KiB fibre stack).
-inline constexpr unsigned max_processes = 6;
+inline constexpr unsigned max_processes = 16;  // the graph engine runs 16 threads; Relacy 6
 inline constexpr unsigned max_test_locations = 32;
 inline constexpr unsigned max_registers = 32;  ///< per process, parameters included
 inline constexpr unsigned max_accesses = 64;   ///< primitive calls and plain accesses per process

@@ -440,7 +440,7 @@ private:
         const std::string want = "P" + std::to_string(index);
         if (tok_.text != want) error(tok_.pos, "expected process " + want + " (processes are numbered from P0 in order), found " + describe(tok_));
         if (index >= max_processes)
-            error(tok_.pos, "unsupported: more than " + std::to_string(max_processes) + " processes (the engine runs 2 to 6 threads)");
+            error(tok_.pos, "unsupported: more than " + std::to_string(max_processes) + " processes (the graph engine runs up to 16 threads)");
         Process p;
         p.name = want;
         p.pos = tok_.pos;

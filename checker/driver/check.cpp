@@ -10,8 +10,7 @@
 
 #include "checker/driver/necessity.hpp"
 #include "traces/consistency.hpp"
-#include "checker/graph/memory_model.hpp"
-#include <cstdlib>
+#include "checker/relacy/explore.hpp"
 
 namespace oc {
 
@@ -254,11 +253,15 @@ Report cross_check(const VariantDef& variant, const CheckOptions& options) {
         if (!std::binary_search(graph_hashes.begin(), graph_hashes.end(), h)) {
             missing.insert(h);
             if (!cc.first_missing) cc.first_missing = graph;
-            if (std::getenv("OC_DEBUG_CC")) std::fprintf(stderr, "missing execution: fast RC11 says %s\n", rc11_model().consistent(graph) ? "consistent" : "INCONSISTENT");
         }
     };
     ExploreOptions eo = r.explore;
     eo.progress = nullptr;
+    if (variant.thread_count() > relacy_max_threads) {
+        cc.relacy_exploration = "not run: Relacy runs at most " + std::to_string(relacy_max_threads) + " threads";
+        report.cross_check = std::move(cc);
+        return report;
+    }
     ExploreResult rr = explore(variant, eo, sink);
     cc.relacy_distinct = seen.size();
     cc.missing = missing.size();

@@ -16,8 +16,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
-#include <cstdlib>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -792,11 +790,6 @@ ExploreResult GraphEngine::run() {
             ++executions_;
             if (options_.capture) {
                 to_execution_graph(g_, out_, true);
-                if (std::getenv("OC_DEBUG_GRAPHS")) {
-                    std::fprintf(stderr, "graph %llu:\n", static_cast<unsigned long long>(executions_));
-                    for (EventId id : out_.events())
-                        if (id.thread != 0) std::fprintf(stderr, "  %s  %s\n", to_string(out_, id).c_str(), event_label(out_, out_.event(id)).c_str());
-                }
                 sink_(out_, fs);
             } else {
                 sink_(ExecutionGraph{}, fs);

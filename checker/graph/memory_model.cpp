@@ -27,20 +27,42 @@ public:
     void unite(const BitRel& o) {
         for (std::size_t k = 0; k < bits_.size(); ++k) bits_[k] |= o.bits_[k];
     }
+    /// Calls f(j) for every j with (i, j) in the relation.
+    template <class F>
+    void for_each(std::size_t i, F&& f) const {
+        const std::uint64_t* r = row(i);
+        for (std::size_t w = 0; w < w_; ++w)
+            for (std::uint64_t bits = r[w]; bits != 0; bits &= bits - 1)
+                f(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits)));
+    }
     /// this ; o
     BitRel compose(const BitRel& o) const {
         BitRel r(n_);
-        for (std::size_t i = 0; i < n_; ++i)
-            for (std::size_t j = 0; j < n_; ++j)
-                if (test(i, j)) or_row(r.row(i), o.row(j));
+        for (std::size_t i = 0; i < n_; ++i) {
+            std::uint64_t* dst = r.row(i);
+            for_each(i, [&](std::size_t j) { or_row(dst, o.row(j)); });
+        }
         return r;
     }
     /// Transitive closure in place (Warshall, by rows).
     void close() {
-        for (std::size_t k = 0; k < n_; ++k)
+        for (std::size_t k = 0; k < n_; ++k) {
+            const std::size_t kw = k / 64;
+            const std::uint64_t kb = std::uint64_t{1} << (k % 64);
             for (std::size_t i = 0; i < n_; ++i)
-                if (test(i, k)) or_row(row(i), row(k));
+                if ((bits_[i * w_ + kw] & kb) != 0) or_row(row(i), row(k));
+        }
     }
+    /// Is some (i, j) in both this and the inverse of `o` (this ; o reflexive)?
+    bool meets_inverse(const BitRel& o) const {
+        for (std::size_t i = 0; i < n_; ++i) {
+            bool hit = false;
+            for_each(i, [&](std::size_t j) { hit = hit || o.test(j, i); });
+            if (hit) return true;
+        }
+        return false;
+    }
+    std::size_t words() const { return w_; }
     bool reflexive_somewhere() const {
         for (std::size_t i = 0; i < n_; ++i)
             if (test(i, i)) return true;
@@ -179,8 +201,9 @@ bool rc11_consistent(const ExecutionGraph& g) {
         if (d.ev[u]->kind != EventKind::Rmw || src[u] == n) continue;
         if (src[u] == u || co.test(u, src[u])) return false;
         // atomicity: no write co-between the source and the RMW
-        for (std::size_t w = 0; w < n; ++w)
-            if (fr.test(u, w) && co.test(w, u)) return false;
+        bool between = false;
+        fr.for_each(u, [&](std::size_t w) { between = between || co.test(w, u); });
+        if (between) return false;
     }
     // no-thin-air: po | rf acyclic
     {
@@ -198,9 +221,7 @@ bool rc11_consistent(const ExecutionGraph& g) {
     eco.unite(fr);
     eco.close();
     // hb ; eco irreflexive
-    for (std::size_t a = 0; a < n; ++a)
-        for (std::size_t b = 0; b < n; ++b)
-            if (hb.test(a, b) && eco.test(b, a)) return false;
+    if (hb.meets_inverse(eco)) return false;
     // sc: psc acyclic
     std::vector<std::size_t> sc, scf;
     for (std::size_t i = 0; i < n; ++i) {
@@ -209,18 +230,26 @@ bool rc11_consistent(const ExecutionGraph& g) {
         if (d.ev[i]->is_fence()) scf.push_back(i);
     }
     if (sc.empty()) return true;
-    auto same_loc = [&](std::size_t a, std::size_t b) {
-        return d.ev[a]->location && d.ev[b]->location && *d.ev[a]->location == *d.ev[b]->location;
+    // per-location masks: the events of each event's location (empty for fences)
+    const std::size_t words = po.words();
+    std::vector<std::uint64_t> loc_bits(g.location_count() * words, 0);
+    for (std::size_t i = 0; i < n; ++i)
+        if (d.ev[i]->location) loc_bits[*d.ev[i]->location * words + i / 64] |= std::uint64_t{1} << (i % 64);
+    const std::vector<std::uint64_t> none(words, 0);
+    auto same_loc_row = [&](std::size_t a) -> const std::uint64_t* {
+        return d.ev[a]->location ? loc_bits.data() + *d.ev[a]->location * words : none.data();
     };
     BitRel po_nl(n);
-    for (std::size_t a = 0; a < n; ++a)
-        for (std::size_t b = 0; b < n; ++b)
-            if (po.test(a, b) && !same_loc(a, b)) po_nl.set(a, b);
+    for (std::size_t a = 0; a < n; ++a) {
+        const std::uint64_t* same = same_loc_row(a);
+        for (std::size_t w = 0; w < words; ++w) po_nl.row(a)[w] = po.row(a)[w] & ~same[w];
+    }
     BitRel scb = po;
     scb.unite(po_nl.compose(hb).compose(po_nl));
-    for (std::size_t a = 0; a < n; ++a)
-        for (std::size_t b = 0; b < n; ++b)
-            if (hb.test(a, b) && same_loc(a, b)) scb.set(a, b);
+    for (std::size_t a = 0; a < n; ++a) {
+        const std::uint64_t* same = same_loc_row(a);
+        for (std::size_t w = 0; w < words; ++w) scb.row(a)[w] |= hb.row(a)[w] & same[w];
+    }
     scb.unite(co);
     scb.unite(fr);
     BitRel left(n), right(n);  // ([SC] | [F&SC];hb?) and ([SC] | hb?;[F&SC])
@@ -228,11 +257,11 @@ bool rc11_consistent(const ExecutionGraph& g) {
         left.set(i, i);
         right.set(i, i);
     }
-    for (std::size_t f : scf)
-        for (std::size_t b = 0; b < n; ++b) {
-            if (hb.test(f, b)) left.set(f, b);
+    for (std::size_t f : scf) {
+        hb.for_each(f, [&](std::size_t b) { left.set(f, b); });
+        for (std::size_t b = 0; b < n; ++b)
             if (hb.test(b, f)) right.set(b, f);
-        }
+    }
     BitRel psc = left.compose(scb).compose(right);
     if (!scf.empty()) {
         BitRel ff(n), fence_id(n);

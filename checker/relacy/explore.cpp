@@ -791,7 +791,9 @@ ExploreResult relacy_explore(const VariantDef& variant, const ExploreOptions& op
         throw std::runtime_error("ordercheck: model " + variant.id() + " is too large for the engine (" +
                                  std::to_string(variant.instance_size) + " bytes)");
     if (variant.thread_count() < 2 || variant.thread_count() > relacy_max_threads)
-        throw std::runtime_error("ordercheck: model " + variant.id() + " has an unsupported thread count");
+        throw std::runtime_error("ordercheck: model " + variant.id() + " has " + std::to_string(variant.thread_count()) +
+                                 " threads; Relacy runs 2 to " + std::to_string(relacy_max_threads) +
+                                 " (the graph engine runs up to " + std::to_string(max_threads) + ")");
     if (options.shard_count == 0 || options.shard_index >= options.shard_count)
         throw std::invalid_argument("ordercheck: shard " + std::to_string(options.shard_index) + "/" +
                                     std::to_string(options.shard_count) + " does not exist");

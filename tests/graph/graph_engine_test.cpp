@@ -17,6 +17,7 @@
 #include "litmus/interpreter.hpp"
 #include "litmus/run.hpp"
 #include "models/catalogue.hpp"
+#include "tests/graph/brute_force.hpp"
 #include "traces/consistency.hpp"
 
 using namespace oc;
@@ -158,4 +159,32 @@ TEST_CASE("graph engine: refuses a search it does not run") {
     o.search = SearchKind::Random;
     CHECK_THROWS_AS(explore(variant(models, "SB/relaxed"), o, [](const ExecutionGraph&, const FinalState&) {}),
                     std::invalid_argument);
+}
+
+TEST_CASE("graph engine: the same set of graphs as a brute-force enumeration of every rf and co") {
+    // Every catalogue variant and litmus test the enumerator handles (loop-free, value-independent
+    // event structure, at most brute_force_max_candidates candidate graphs); the others are
+    // counted, so that the test fails if the supported set silently shrinks.
+    std::vector<VariantDef> variants;
+    for (const auto& m : models::catalogue())
+        for (const auto& v : m.variants) variants.push_back(v);
+    for (const auto& file : corpus()) {
+        if (file.find("desc-reserve") != std::string::npos) continue;  // too many candidates
+        variants.push_back(litmus::make_variant(litmus::load(file), litmus::RunMode::PlainAsRelaxed));
+    }
+    std::size_t compared = 0;
+    for (const auto& v : variants) {
+        if (v.thread_count() > 6) continue;
+        const testing::BruteForceResult expected = testing::brute_force(v);
+        if (!expected.supported) continue;
+        CAPTURE(v.id());
+        std::set<std::uint64_t> found;
+        ExploreOptions o;
+        o.engine = EngineKind::Graph;
+        graph_explore(v, o, [&](const ExecutionGraph& g, const FinalState&) { found.insert(canonical_hash(g)); });
+        CHECK(found == expected.hashes);
+        ++compared;
+    }
+    MESSAGE("brute force compared on " << compared << " variants");
+    CHECK(compared >= 90);
 }

@@ -238,10 +238,10 @@ TEST_SUITE("litmus parser") {
         }
         CHECK(error_of("X86 SB\n{}\nP0:\n") ==
               "t.litmus:1:1: error: unsupported: only C litmus tests are supported; this file starts with 'X86' where 'C' and the test name were expected");
-        std::string seven = "C t\n{}\n";
-        for (int i = 0; i < 7; ++i) seven += "P" + std::to_string(i) + "(int *x) {}\n";
-        CHECK(error_of(seven + "exists (x=1)") ==
-              "t.litmus:9:1: error: unsupported: more than 6 processes (the engine runs 2 to 6 threads)");
+        std::string seventeen = "C t\n{}\n";
+        for (int i = 0; i < 17; ++i) seventeen += "P" + std::to_string(i) + "(int *x) {}\n";
+        CHECK(error_of(seventeen + "exists (x=1)") ==
+              "t.litmus:19:1: error: unsupported: more than 16 processes (the graph engine runs up to 16 threads)");
         CHECK(error_of("C t\n{}\nP0(int *x) {}\ncases (x=1)") == "t.litmus:4:1: error: unsupported: 'cases' clauses");
     }
 
