@@ -13,10 +13,14 @@ import subprocess
 import sys
 import tempfile
 
-# Golden traces: the text trace, DOT and interleaving of two witnesses, byte for byte.
+# Golden traces: the text trace, DOT and interleaving of two witnesses, byte for byte, under each
+# engine (Relacy's in traces/golden/, the graph engine's in traces/golden/graph/).
 GOLDEN = {
-    "SB/relaxed": ["witness.txt", "witness.dot", "interleaving.txt"],
-    "MP/relaxed": ["witness.txt", "witness.dot", "interleaving.txt"],
+    ("relacy", "SB/relaxed"): ["witness.txt", "witness.dot", "interleaving.txt"],
+    ("relacy", "MP/relaxed"): ["witness.txt", "witness.dot", "interleaving.txt"],
+    ("graph", "SB/relaxed"): ["witness.txt", "witness.dot", "interleaving.txt"],
+    ("graph", "MP/relaxed"): ["witness.txt", "witness.dot", "interleaving.txt"],
+    ("graph", "2+2W/relaxed"): ["witness.txt", "witness.dot", "interleaving.txt"],
 }
 # Figures in docs/: DOT source (compared) and its SVG (regenerated with it).
 FIGURES_FILE = "docs/figures/FIGURES"
@@ -26,8 +30,9 @@ def slug(variant_id):
     return variant_id.replace("/", "__").replace("+", "_")
 
 
-def explain(exe, variant_id, out):
-    p = subprocess.run([exe, "explain", variant_id, "--out", out], capture_output=True, text=True, timeout=300)
+def explain(exe, variant_id, out, engine="relacy"):
+    p = subprocess.run([exe, "explain", variant_id, "--out", out, "--engine", engine], capture_output=True, text=True,
+                       timeout=300)
     if p.returncode != 0:
         sys.exit(f"ordercheck explain {variant_id} failed ({p.returncode}): {p.stderr}")
     return p.stdout
@@ -45,11 +50,11 @@ def main():
     mode, exe, root = sys.argv[1], sys.argv[2], sys.argv[3]
     passed = failed = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for vid, files in GOLDEN.items():
-            a, b = os.path.join(tmp, slug(vid) + ".1"), os.path.join(tmp, slug(vid) + ".2")
-            explain(exe, vid, a)
-            explain(exe, vid, b)
-            golden_dir = os.path.join(root, "traces", "golden", slug(vid))
+        for (engine, vid), files in GOLDEN.items():
+            a, b = (os.path.join(tmp, engine + slug(vid) + ".1"), os.path.join(tmp, engine + slug(vid) + ".2"))
+            explain(exe, vid, a, engine)
+            explain(exe, vid, b, engine)
+            golden_dir = os.path.join(root, "traces", "golden", *(["graph"] if engine == "graph" else []), slug(vid))
             for name in files:
                 if not filecmp.cmp(os.path.join(a, name), os.path.join(b, name), shallow=False):
                     print(f"FAIL {vid} {name}: two runs differ")

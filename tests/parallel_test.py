@@ -43,8 +43,10 @@ expect("--no-por runs Relacy's 64 interleavings", w.get("interleavings") == 64 a
 expect("--no-por: ratio 16", abs(w.get("interleavings_per_execution", 0) - 16) < 1e-9, w)
 expect("same executions with and without", v.get("distinct_executions") == w.get("distinct_executions") and
        outcome_set(v) == outcome_set(w), (v, w))
-code, out, _ = run("check", "SB/relaxed")
+code, out, _ = run("check", "SB/relaxed", "--engine", "relacy")
 expect("text table has the accounting columns", "interleavings" in out and "outcomes" in out and "ratio" in out, out)
+code, out, _ = run("check", "SB/relaxed")
+expect("the graph engine's table says explored", "explored" in out and "outcomes" in out and "ratio" in out, out)
 code, doc, _ = check_json("SB/relaxed")
 g = by_id(doc).get("SB/relaxed", {})
 expect("the graph engine by default: one run per execution", g.get("engine") == "graph" and

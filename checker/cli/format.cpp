@@ -192,8 +192,9 @@ std::string format_text(const std::vector<Report>& reports, const RunSettings& s
     std::size_t id_width = 7;
     for (const auto& r : reports) id_width = std::max(id_width, r.id.size());
     id_width += 2;
+    const bool relacy = settings.engine == "relacy";
     out << pad("variant", id_width) << pad("expected", 14) << pad("verdict", 14) << pad("exploration", 15)
-        << pad("interleavings", 15) << pad("distinct", 10) << pad("outcomes", 10) << pad("ratio", 9)
+        << pad(relacy ? "interleavings" : "explored", 15) << pad("distinct", 10) << pad("outcomes", 10) << pad("ratio", 9)
         << pad("time", 10) << "status\n";
     std::size_t passed = 0, failed = 0, incomplete = 0;
     for (const auto& r : reports) {
@@ -256,9 +257,14 @@ std::string format_text(const std::vector<Report>& reports, const RunSettings& s
         case Status::Incomplete: ++incomplete; break;
         }
     }
-    out << "\ninterleavings: engine iterations run (redundant ones included); distinct: distinct executions "
-           "(canonical hash of events, rf, co); outcomes: distinct final states; ratio: interleavings per "
-           "distinct execution\n";
+    if (relacy)
+        out << "\ninterleavings: engine iterations run (redundant ones included); distinct: distinct executions "
+               "(canonical hash of events, rf, co); outcomes: distinct final states; ratio: interleavings per "
+               "distinct execution\n";
+    else
+        out << "\nexplored: complete execution graphs the graph engine visited (under RC11); distinct: distinct "
+               "executions (canonical hash of events, rf, co); outcomes: distinct final states; ratio: explored per "
+               "distinct execution (1.0: each execution once)\n";
     out << '\n';
     if (incomplete != 0)
         out << incomplete << " variant(s) incomplete: the search did not settle the expectation "

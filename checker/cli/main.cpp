@@ -325,8 +325,9 @@ const VariantDef* one_variant(const std::vector<ModelDef>& models, const std::st
 
 /// Explores V, draws its witness (or, with --any, its first execution) under OUT and lists what
 /// was written.
-int explain_variant(const VariantDef& v, const cli::ExplainOptions& eo, const std::string& out) {
+int explain_variant(const VariantDef& v, const cli::ExplainOptions& eo, const std::string& out, EngineKind engine) {
     CheckOptions options;
+    options.explore.engine = engine;
     options.keep_first_execution = eo.any;
     const Report report = check(v, options);
     cli::ExplainResult result;
@@ -341,7 +342,7 @@ int explain_variant(const VariantDef& v, const cli::ExplainOptions& eo, const st
     return cli::exit_ok;
 }
 
-int explain_litmus(const std::string& path, const cli::ExplainOptions& eo, const std::string& out) {
+int explain_litmus(const std::string& path, const cli::ExplainOptions& eo, const std::string& out, EngineKind engine) {
     std::shared_ptr<const litmus::Compiled> test;
     try {
         test = litmus::load(path);
@@ -349,7 +350,7 @@ int explain_litmus(const std::string& path, const cli::ExplainOptions& eo, const
         std::cerr << e.what() << '\n';
         return cli::exit_usage;
     }
-    return explain_variant(litmus::make_variant(test, litmus::RunMode::RaceCheck), eo, out);
+    return explain_variant(litmus::make_variant(test, litmus::RunMode::RaceCheck), eo, out, engine);
 }
 
 int cmd_litmus(const std::vector<std::string>& args) {
@@ -464,9 +465,10 @@ int cmd_litmus(const std::vector<std::string>& args) {
 
 int cmd_explain(const std::vector<std::string>& args) {
     po::options_description opts("explain options");
-    std::string out, show = "po,rf,co,fr";
+    std::string out, show = "po,rf,co,fr", engine = "graph";
     opts.add_options()
         ("out", po::value(&out), "directory to write into (created; must be empty unless --force)")
+        ("engine", po::value(&engine)->default_value("graph"), "graph (an RC11 execution) | relacy (an interleaving)")
         ("show", po::value(&show)->default_value("po,rf,co,fr"), "relations to draw: po,rf,co,fr,sw,hb,eco")
         ("any", "when there is no witness, draw the first execution explored instead")
         ("force", "write into a directory that already holds files (replacing witness.* and interleaving.*)")
@@ -486,11 +488,13 @@ int cmd_explain(const std::vector<std::string>& args) {
     }
     eo.any = vm.count("any") != 0;
     eo.force = vm.count("force") != 0;
-    if (is_litmus_file(ids[0])) return explain_litmus(ids[0], eo, out);
+    const auto engine_kind = parse_engine(engine);
+    if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
+    if (is_litmus_file(ids[0])) return explain_litmus(ids[0], eo, out, *engine_kind);
 
     const auto models = models::catalogue();
     const VariantDef* v = one_variant(models, ids[0]);
-    return v == nullptr ? cli::exit_usage : explain_variant(*v, eo, out);
+    return v == nullptr ? cli::exit_usage : explain_variant(*v, eo, out, *engine_kind);
 }
 
 int cmd_necessity(const std::vector<std::string>& args) {
@@ -585,8 +589,9 @@ int cmd_diff(const std::vector<std::string>& args) {
 
 int cmd_report(const std::vector<std::string>& args) {
     po::options_description opts("report options");
-    std::string out;
+    std::string out, engine = "graph";
     opts.add_options()("out", po::value(&out), "directory to write index.html into")
+        ("engine", po::value(&engine)->default_value("graph"), "graph (every RC11 execution once) | relacy")
         ("no-necessity", "skip the barrier-necessity tables")
         ("force", "replace an existing index.html")
         ("help,h", "this help");
@@ -621,7 +626,9 @@ int cmd_report(const std::vector<std::string>& args) {
         std::cerr << "ordercheck: " << page.string() << " exists; pass --force to replace it\n";
         return cli::exit_usage;
     }
-    const auto sections = cli::build_sections(models, vm.count("no-necessity") == 0);
+    const auto engine_kind = parse_engine(engine);
+    if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
+    const auto sections = cli::build_sections(models, vm.count("no-necessity") == 0, *engine_kind);
     std::filesystem::create_directories(dir);
     std::ofstream f(page, std::ios::binary | std::ios::trunc);
     f << cli::render_html(sections);

@@ -51,15 +51,17 @@ figure svg { max-width: 38em; height: auto; }
 
 }  // namespace
 
-std::vector<ModelSection> build_sections(const std::vector<ModelDef>& models, bool with_necessity) {
+std::vector<ModelSection> build_sections(const std::vector<ModelDef>& models, bool with_necessity, EngineKind engine) {
+    CheckOptions options;
+    options.explore.engine = engine;
     std::vector<ModelSection> out;
     for (const auto& m : models) {
         ModelSection s{m.name, m.family, m.description, {}, {}};
         for (const auto& v : m.variants) {
-            Report r = check(v, CheckOptions{});
+            Report r = check(v, options);
             if (with_necessity && r.finding == Finding{Verdict::Never} && r.exploration == Exploration::Exhaustive &&
                 r.status == Status::Pass)
-                s.necessity.push_back(necessity(v, CheckOptions{}));
+                s.necessity.push_back(necessity(v, options));
             s.reports.push_back(std::move(r));
         }
         out.push_back(std::move(s));

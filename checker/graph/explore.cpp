@@ -809,7 +809,8 @@ ExploreResult GraphEngine::run() {
     }
     result.executions = executions_;
     result.blocked = blocked_;
-    result.interleavings = executions_ + blocked_ + (result.failure ? 1 : 0);
+    // Explored: the complete executions visited (and a failing one); blocked ones are counted apart.
+    result.interleavings = executions_ + (result.failure ? 1 : 0);
     result.completed = !result.failure && !result.cut_short;
     result.fraction = result.completed ? 1.0 : 0.0;
     result.observable_names = observable_names_;
