@@ -45,8 +45,11 @@ void fold_outcomes(const Program& p, const Report& rep, LitmusResult& r) {
         if (filter >= 0 && rec.values.at(static_cast<std::size_t>(filter)) == 0) continue;
         std::vector<Value> key;
         for (int i : index) key.push_back(i < 0 ? 0 : rec.values.at(static_cast<std::size_t>(i)));
-        states[key] += rec.executions;
-        (rec.bad_outcome ? r.positive : r.negative) += rec.executions;
+        // herd counts executions, not interleavings: distinct graphs (under the graph engine every
+        // execution is distinct; under Relacy an execution is run by many interleavings).
+        const std::uint64_t n = rec.distinct != 0 ? rec.distinct : rec.executions;
+        states[key] += n;
+        (rec.bad_outcome ? r.positive : r.negative) += n;
     }
     for (auto& [values, n] : states) r.states.push_back(LitmusState{values, n});
 }

@@ -322,7 +322,8 @@ std::string format_json(const std::vector<Report>& reports, const RunSettings& s
         v["observables"] = r.observable_names;
         json outcomes = json::array();
         for (const auto& o : r.outcomes)
-            outcomes.push_back({{"values", o.values}, {"bad_outcome", o.bad_outcome}, {"executions", o.executions}});
+            outcomes.push_back({{"values", o.values}, {"bad_outcome", o.bad_outcome}, {"executions", o.executions},
+                                {"distinct_executions", o.distinct}});
         v["outcomes"] = outcomes;
         json metrics = json::array();
         for (const auto& m : r.metrics) metrics.push_back({{"name", m.name}, {"min", m.min}, {"max", m.max}});
@@ -439,7 +440,8 @@ std::vector<Report> parse_json(const std::string& text,
             for (const json& o : v.at("outcomes"))
                 r.outcomes.push_back(OutcomeRecord{o.at("values").get<std::vector<Value>>(),
                                                    o.at("bad_outcome").get<bool>(),
-                                                   o.at("executions").get<std::uint64_t>()});
+                                                   o.at("executions").get<std::uint64_t>(),
+                                                   o.value("distinct_executions", std::uint64_t{0})});
             for (const json& m : v.at("metrics"))
                 r.metrics.push_back(MetricRange{m.at("name").get<std::string>(), m.at("min").get<Value>(),
                                                 m.at("max").get<Value>()});

@@ -79,10 +79,15 @@ std::string render_html(const std::vector<ModelSection>& sections) {
             incomplete += r.status == Status::Incomplete;
         }
     const bool graphviz = dot_available();
+    bool graph_engine = false;
+    for (const auto& s : sections)
+        for (const auto& r : s.reports) graph_engine = graph_engine || r.engine == EngineKind::Graph;
     o << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>ordercheck report</title>\n"
       << "<style>" << style << "</style>\n</head>\n<body>\n";
     o << "<h1>ordercheck report</h1>\n<p>ordercheck " << version
-      << ", engine: relacy full search, every execution certified against RC11. " << passed << " passed, " << failed
+      << ", engine: "
+      << (graph_engine ? "graph engine (every RC11-consistent execution once)" : "relacy full search")
+      << ", every execution certified against RC11. " << passed << " passed, " << failed
       << " failed, " << incomplete << " incomplete.</p>\n";
     o << "<p class=\"note\">Only an <b>exhaustive</b> Never is a proof, within the semantics the engine explores "
          "(docs/limitations.md). Mapping blind spots (LKMM disagrees with the C++11 mapping) and known engine "

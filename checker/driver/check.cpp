@@ -91,8 +91,10 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
     const bool certify = options.certify && options.explore.capture;
 
     const ExecutionSink sink = [&](const ExecutionGraph& graph, const FinalState& state) {
+        bool first_time = !options.explore.capture;  // without capture every execution counts
         if (options.explore.capture) {
             auto [it, fresh] = distinct.try_emplace(canonical_hash(graph), true);
+            first_time = fresh;
             if (fresh && certify) {
                 if (auto violation = check_rc11(graph)) {
                     it->second = false;
@@ -121,6 +123,7 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
             if (options.keep_outcome_witnesses) outcome_graphs.emplace(state.observables, graph);
         }
         ++it->second.executions;
+        if (first_time) ++it->second.distinct;
         if (min_metric.empty()) {
             min_metric = state.metrics;
             max_metric = state.metrics;
@@ -376,7 +379,10 @@ Report merge_shards(const std::vector<Report>& shards) {
         }
         for (const auto& o : r->outcomes) {
             auto [it, fresh] = outcomes.try_emplace(o.values, o);
-            if (!fresh) it->second.executions += o.executions;
+            if (!fresh) {
+                it->second.executions += o.executions;
+                it->second.distinct += o.distinct;  // an upper bound: shards may share executions
+            }
         }
         for (const auto& metric : r->metrics) {
             auto it = std::find_if(m.metrics.begin(), m.metrics.end(),

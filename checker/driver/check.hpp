@@ -39,6 +39,7 @@ struct OutcomeRecord {
     std::vector<Value> values;     ///< in the order of Report::observable_names
     bool bad_outcome = false;
     std::uint64_t executions = 0;  ///< executions that ended in it
+    std::uint64_t distinct = 0;    ///< distinct execution graphs among them (== executions under the graph engine)
     auto operator<=>(const OutcomeRecord&) const = default;
 };
 
