@@ -468,7 +468,11 @@ Finding finding_of(const Expected& e) {
 
 Expectation expectation(const Program& p) {
     const Expected* base = p.mapping ? &*p.mapping : p.result ? &*p.result : nullptr;
-    if (base == nullptr) return expect::sometimes("the test has no Result: annotation; it is not judged");
+    if (base == nullptr) {
+        Expectation none = expect::sometimes("the test has no Result: annotation; it is not judged");
+        none.judged = false;
+        return none;
+    }
     std::string_view why = p.result && !p.result->note.empty() ? std::string_view(p.result->note)
                                                                 : std::string_view("the test's Result: annotation");
     Expectation e{finding_of(*base), {}, {}, {}, {}, why, {}};

@@ -138,7 +138,7 @@ std::string format_junit(const std::vector<Report>& reports, const RunSettings& 
     double total = 0;
     for (const auto& r : reports) {
         failures += r.status == Status::Fail;
-        skipped += r.status == Status::Incomplete;
+        skipped += r.status == Status::Incomplete || r.status == Status::Unjudged;
         total += r.seconds;
     }
     std::ostringstream out;
@@ -169,6 +169,8 @@ std::string format_junit(const std::vector<Report>& reports, const RunSettings& 
                 << (r.rejected > 0 ? escape_xml("\n" + r.first_rejection) : "") << "</failure>\n";
         } else if (r.status == Status::Incomplete) {
             out << "      <skipped message=\"" << escape_xml("not settled: " + detail) << "\"/>\n";
+        } else if (r.status == Status::Unjudged) {
+            out << "      <skipped message=\"" << escape_xml("no expectation (no Result: line): " + detail) << "\"/>\n";
         }
         out << "      <system-out>" << escape_xml(detail) << "</system-out>\n";
         out << "    </testcase>\n";
@@ -196,7 +198,7 @@ std::string format_text(const std::vector<Report>& reports, const RunSettings& s
     out << pad("variant", id_width) << pad("expected", 14) << pad("verdict", 14) << pad("exploration", 15)
         << pad(relacy ? "interleavings" : "explored", 15) << pad("distinct", 10) << pad("outcomes", 10) << pad("ratio", 9)
         << pad("time", 10) << "status\n";
-    std::size_t passed = 0, failed = 0, incomplete = 0;
+    std::size_t passed = 0, failed = 0, incomplete = 0, unjudged = 0;
     for (const auto& r : reports) {
         out << pad(r.id, id_width) << pad(to_string(r.expect.engine_answer()), 14) << pad(finding_text(r), 14)
             << pad(std::string(to_string(r.exploration)), 15) << pad(std::to_string(r.interleavings), 15)
@@ -255,6 +257,7 @@ std::string format_text(const std::vector<Report>& reports, const RunSettings& s
         case Status::Pass: ++passed; break;
         case Status::Fail: ++failed; break;
         case Status::Incomplete: ++incomplete; break;
+        case Status::Unjudged: ++unjudged; break;
         }
     }
     if (relacy)
@@ -271,6 +274,7 @@ std::string format_text(const std::vector<Report>& reports, const RunSettings& s
             << "(not exhaustive); rerun with --search full and no budget.\n";
     out << passed << " passed, " << failed << " failed";
     if (incomplete != 0) out << ", " << incomplete << " incomplete";
+    if (unjudged != 0) out << ", " << unjudged << " unjudged (no expectation)";
     out << '\n';
     return out.str();
 }
@@ -311,7 +315,7 @@ std::string format_json(const std::vector<Report>& reports, const RunSettings& s
                                 {"relacy_with_spin_failures", r.cross_check->relacy_with_spins},
                                 {"missing_executions", r.cross_check->missing},
                                 {"missing_outcomes", r.cross_check->missing_outcomes}};
-        v["status"] = r.status == Status::Pass ? "pass" : r.status == Status::Fail ? "fail" : "incomplete";
+        v["status"] = std::string(to_string(r.status)) == "FAIL" ? std::string("fail") : std::string(to_string(r.status));
         v["executions"] = r.executions;
         v["positive"] = r.positive;
         v["distinct_executions"] = r.distinct_executions;
@@ -429,7 +433,10 @@ std::vector<Report> parse_json(const std::string& text,
             }
             r.exploration = parse_exploration(v.at("exploration").get<std::string>());
             const std::string status = v.at("status").get<std::string>();
-            r.status = status == "pass" ? Status::Pass : status == "fail" ? Status::Fail : Status::Incomplete;
+            r.status = status == "pass"       ? Status::Pass
+                       : status == "fail"     ? Status::Fail
+                       : status == "unjudged" ? Status::Unjudged
+                                              : Status::Incomplete;
             r.executions = v.at("executions").get<std::uint64_t>();
             r.positive = v.at("positive").get<std::uint64_t>();
             r.distinct_executions = v.at("distinct_executions").get<std::uint64_t>();

@@ -4,6 +4,7 @@
 #include <boost/program_options.hpp>
 #include <cctype>
 #include <chrono>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -100,6 +101,79 @@ int usage_error(const std::string& message) {
     return cli::exit_usage;
 }
 
+/// True when `id` names an existing file ending in .litmus (explain then draws the litmus test).
+bool is_litmus_file(const std::string& id) {
+    return id.size() > 7 && id.ends_with(".litmus") && std::filesystem::is_regular_file(id);
+}
+
+/// Variants made from litmus files named on the command line; stable addresses for the
+/// VariantDef pointers the commands pass around.
+std::deque<VariantDef>& litmus_variants() {
+    static std::deque<VariantDef> store;
+    return store;
+}
+
+/// The variant of a litmus file: its expectation is its Result: line (none: explored, not
+/// judged). A test whose Result: carries DATARACE is explored with plain accesses as relaxed
+/// ones (herd's verdict after the race flag; `ordercheck litmus` judges the flag itself).
+/// Prints the parse error and returns nullptr when the file does not parse.
+const VariantDef* litmus_variant(const std::string& path) {
+    std::shared_ptr<const litmus::Compiled> test;
+    try {
+        test = litmus::load(path);
+    } catch (const litmus::LitmusError& e) {
+        std::cerr << e.what() << '\n';
+        return nullptr;
+    }
+    const auto& p = test->program;
+    const bool racy = (p.result && p.result->datarace) || (p.mapping && p.mapping->datarace);
+    litmus_variants().push_back(
+        litmus::make_variant(test, racy ? litmus::RunMode::PlainAsRelaxed : litmus::RunMode::RaceCheck));
+    return &litmus_variants().back();
+}
+
+/// Resolves ids that are catalogue ids or litmus files, in the order given. Prints the error
+/// and returns false for an unknown id or a litmus file that does not parse.
+bool resolve_ids(const std::vector<ModelDef>& models, const std::vector<std::string>& ids,
+                 std::vector<const VariantDef*>& out) {
+    std::vector<std::string> catalogue_ids;
+    for (const auto& id : ids)
+        if (!is_litmus_file(id)) catalogue_ids.push_back(id);
+    std::vector<const VariantDef*> catalogue;
+    if (!catalogue_ids.empty()) {
+        std::string error;
+        catalogue = cli::select_variants(models, catalogue_ids, error);
+        if (!error.empty()) {
+            std::cerr << "ordercheck: " << error;
+            return false;
+        }
+    }
+    for (const auto& id : ids)
+        if (is_litmus_file(id)) {
+            const VariantDef* v = litmus_variant(id);
+            if (v == nullptr) return false;
+            out.push_back(v);
+        }
+    out.insert(out.begin(), catalogue.begin(), catalogue.end());
+    return true;
+}
+
+/// Resolves exactly one variant id; prints the error and returns nullptr otherwise.
+const VariantDef* one_variant(const std::vector<ModelDef>& models, const std::string& id) {
+    if (is_litmus_file(id)) return litmus_variant(id);
+    std::string error;
+    const auto selected = cli::select_variants(models, {id}, error);
+    if (!error.empty()) {
+        std::cerr << "ordercheck: " << error;
+        return nullptr;
+    }
+    if (selected.size() != 1) {
+        std::cerr << "ordercheck: '" << id << "' names a model; give one variant (MODEL/variant)\n";
+        return nullptr;
+    }
+    return selected.front();
+}
+
 int cmd_list(const std::vector<std::string>& args) {
     po::options_description opts("list options");
     opts.add_options()("markdown", "print a Markdown table")("help,h", "this help");
@@ -183,10 +257,11 @@ int cmd_check(const std::vector<std::string>& args) {
     const std::vector<std::string>& ids = parsed.positional;
     if (ids.empty() && !vm.count("all")) return usage_error("check needs variant ids or --all");
     if (!ids.empty() && vm.count("all")) return usage_error("give either ids or --all, not both");
-    std::string error;
-    const auto selected = cli::select_variants(models, ids, error);
-    if (!error.empty()) {
-        std::cerr << "ordercheck: " << error;
+    std::vector<const VariantDef*> selected;
+    if (vm.count("all")) {
+        std::string error;
+        selected = cli::select_variants(models, ids, error);
+    } else if (!resolve_ids(models, ids, selected)) {
         return cli::exit_usage;
     }
 
@@ -303,25 +378,6 @@ int cmd_merge(const std::vector<std::string>& args) {
     return cli::exit_code(merged);
 }
 
-/// True when `id` names an existing file ending in .litmus (explain then draws the litmus test).
-bool is_litmus_file(const std::string& id) {
-    return id.size() > 7 && id.ends_with(".litmus") && std::filesystem::is_regular_file(id);
-}
-
-/// Resolves exactly one variant id; prints the error and returns nullptr otherwise.
-const VariantDef* one_variant(const std::vector<ModelDef>& models, const std::string& id) {
-    std::string error;
-    const auto selected = cli::select_variants(models, {id}, error);
-    if (!error.empty()) {
-        std::cerr << "ordercheck: " << error;
-        return nullptr;
-    }
-    if (selected.size() != 1) {
-        std::cerr << "ordercheck: '" << id << "' names a model; give one variant (MODEL/variant)\n";
-        return nullptr;
-    }
-    return selected.front();
-}
 
 /// Explores V, draws its witness (or, with --any, its first execution) under OUT and lists what
 /// was written.
@@ -596,7 +652,7 @@ int cmd_report(const std::vector<std::string>& args) {
         ("force", "replace an existing index.html")
         ("help,h", "this help");
     const Parsed parsed = parse_command(args, opts, "models",
-                                        "usage: ordercheck report --out DIR [MODEL...] [--no-necessity] [--force]\n");
+                                        "usage: ordercheck report --out DIR [MODEL|FILE.litmus...] [--no-necessity] [--force]\n");
     if (parsed.help) return cli::exit_ok;
     const po::variables_map& vm = parsed.vm;
     if (out.empty()) return usage_error("report needs --out DIR");
@@ -605,6 +661,12 @@ int cmd_report(const std::vector<std::string>& args) {
         const auto& wanted = parsed.positional;
         std::vector<ModelDef> chosen;
         for (const auto& w : wanted) {
+            if (is_litmus_file(w)) {  // a litmus file is a model with one variant
+                const VariantDef* v = litmus_variant(w);
+                if (v == nullptr) return cli::exit_usage;
+                chosen.push_back(ModelDef{v->model, "litmus", "litmus test " + w, {*v}});
+                continue;
+            }
             bool found = false;
             for (const auto& m : models)
                 if (m.name == w) {

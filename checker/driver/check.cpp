@@ -41,11 +41,13 @@ std::string_view to_string(Status s) {
     case Status::Pass: return "pass";
     case Status::Fail: return "FAIL";
     case Status::Incomplete: return "incomplete";
+    case Status::Unjudged: return "unjudged";
     }
     return "?";
 }
 
 Status judge(const std::optional<Finding>& finding, const Expectation& expect, Exploration exploration) {
+    if (!expect.judged) return Status::Unjudged;
     const Finding wanted = expect.engine_answer();
     if (!finding) return exploration == Exploration::Exhaustive ? Status::Fail : Status::Incomplete;
     const bool matches = *finding == wanted;

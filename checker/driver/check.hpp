@@ -31,6 +31,7 @@ enum class Status : std::uint8_t {
     Pass,        ///< the finding matches the expectation, and the exploration settles it
     Fail,        ///< the finding contradicts the expectation (a witness or a complete search shows it)
     Incomplete,  ///< the exploration was not exhaustive and found nothing that settles it
+    Unjudged,    ///< no expectation to judge against (a litmus test without a Result: line)
 };
 std::string_view to_string(Status s);
 

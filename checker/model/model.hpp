@@ -47,6 +47,9 @@ struct Expectation {
     /// Set when the engine is known to report executions RC11 forbids for this program (Relacy:
     /// SC fences against SC accesses); certification rejects them and the check still passes.
     std::string_view engine_inconsistency_note;
+    /// False for a program that states no expectation (a litmus test without a Result: line):
+    /// it is explored and reported, not judged.
+    bool judged = true;
 
     /// What this engine must find for the check to pass.
     Finding engine_answer() const { return engine ? *engine : memory_model; }
