@@ -184,4 +184,37 @@ expect("diff: removing outcomes exits 0", code == 0 and "only A reaches" in out,
 code, out, err = run("diff", "SB/relaxed")
 expect("diff with one id exits 2", code == 2, f"{code}")
 
+# ---- litmus files wherever an id is accepted ----
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+lit = lambda name: os.path.join(root, "litmus", "tests", name + ".litmus")
+code, out, err = run("check", lit("SB+mbonceonces"), "SB/relaxed")
+expect("check takes a litmus file beside a catalogue id", code == 0 and "SB+mbonceonces/litmus" in out and
+       "SB/relaxed" in out, f"{code} {out} {err}")
+code, out, err = run("diff", lit("SB+mbonceonces"), lit("SB+poonceonces"))
+expect("diff of two litmus files: the change adds behaviour, exit 1 with a witness",
+       code == 1 and "only B reaches" in out and "rf init" in out, f"{code} {out} {err}")
+code, out, err = run("necessity", lit("SB+mbonceonces"))
+rows = [l for l in out.splitlines() if "smp_mb()" in l and "removed" in l]
+expect("necessity of a litmus test: both smp_mb() needed", code == 0 and len(rows) == 2 and
+       all(l.rstrip().endswith("needed") for l in rows), f"{code} {out} {err}")
+with tempfile.TemporaryDirectory() as tmp:
+    unjudged = os.path.join(tmp, "noresult.litmus")
+    with open(lit("SB+poonceonces")) as f:
+        text = f.read()
+    with open(unjudged, "w") as f:
+        f.write("\n".join(l for l in text.splitlines() if "Result:" not in l) + "\n")
+    code, out, err = run("check", unjudged)
+    expect("a litmus file without Result: is explored, reported unjudged, exit 0",
+           code == 0 and "unjudged" in out and "Sometimes" in out, f"{code} {out} {err}")
+    broken = os.path.join(tmp, "broken.litmus")
+    with open(broken, "w") as f:
+        f.write("C broken\n{}\nP0(int *x) { WRITE_ONCE(*x, ; }\nexists (x=1)\n")
+    code, out, err = run("check", broken)
+    expect("a litmus file that does not parse: file:line error, exit 2", code == 2 and "broken.litmus:3" in err,
+           f"{code} {err}")
+    code, out, err = run("report", "--out", tmp, lit("SB+mbonceonces"), lit("SB+poonceonces"), "--no-necessity")
+    page = os.path.join(tmp, "index.html")
+    expect("report renders litmus files", code == 0 and os.path.exists(page) and
+           "SB+poonceonces" in open(page).read(), f"{code} {out} {err}")
+
 finish()
