@@ -142,6 +142,7 @@ public:
     void enter_host() override {}
     void leave_host() override {}
     void recorded(const Event& e) override;
+    bool blocks_failed_spins() const override { return true; }
 
 private:
     // building blocks
@@ -172,6 +173,14 @@ private:
     /// graph is then inconsistent.
     void add_write_part(EventId id);
     void push(Graph&& g) { stack_.push_back(std::move(g)); }
+    /// In-place revisits (as GenMC's IPR): every read of a waiting thread's failed spin iteration
+    /// on a's location reads a instead, in the graph as it is (the waiting thread made no event
+    /// since, and no event depends on a waiting read, so nothing is deleted); the thread resumes
+    /// when the graph is replayed. These reads get no backward revisit: the graph in which they
+    /// read a is this one, and a second way to build it would visit it twice. Keeps the graph
+    /// before the change in `before`; returns true if some read now reads a.
+    bool in_place_revisits(EventId a, Graph& before);
+    std::vector<EventId> blocked_reads_;  ///< reads of the failed iterations of threads waiting in this run
     bool consistent(const Graph& g);
     void to_execution_graph(const Graph& g, ExecutionGraph& out, bool with_steps);
     std::vector<std::uint32_t> porf_prefix(const Graph& g, EventId a) const;
@@ -286,20 +295,23 @@ void GraphEngine::write(LocationId loc, Value v, MemoryOrder order) {
     const std::size_t count = co.size();
     std::optional<std::size_t> chosen;
     for (std::size_t p = count; p >= 1; --p) {
-        co.insert(co.begin() + static_cast<std::ptrdiff_t>(p), id);
+        g_.co[loc].insert(g_.co[loc].begin() + static_cast<std::ptrdiff_t>(p), id);
         g_.at(id).wmax = p == count;
         const bool ok = consistent(g_);
+        Graph before_ipr;
+        const bool ipr = ok && in_place_revisits(id, before_ipr);
         backward_revisits(g_, id);
         if (ok) {
-            if (!chosen)
-                chosen = p;
+            if (ipr || chosen)
+                push(Graph(g_));  // with a waiting thread revisited in place: it resumes there
             else
-                push(Graph(g_));
+                chosen = p;
         }
-        co.erase(co.begin() + static_cast<std::ptrdiff_t>(p));
+        if (ipr) g_ = std::move(before_ipr);
+        g_.co[loc].erase(g_.co[loc].begin() + static_cast<std::ptrdiff_t>(p));
     }
     if (!chosen) throw DeadBranch{};
-    co.insert(co.begin() + static_cast<std::ptrdiff_t>(*chosen), id);
+    g_.co[loc].insert(g_.co[loc].begin() + static_cast<std::ptrdiff_t>(*chosen), id);
     g_.at(id).wmax = *chosen == count;
 }
 
@@ -333,8 +345,32 @@ void GraphEngine::add_write_part(EventId id) {
     co.insert(co.begin() + static_cast<std::ptrdiff_t>(p + 1), id);
     if (at_quiescence()) return;
     const bool ok = consistent(g_);
+    Graph before_ipr;
+    const bool ipr = ok && in_place_revisits(id, before_ipr);
     backward_revisits(g_, id);
+    if (ipr) {  // a waiting thread resumes in the pushed graph; this run's version is superseded
+        push(Graph(g_));
+        throw DeadBranch{};
+    }
     if (!ok) throw DeadBranch{};
+}
+
+bool GraphEngine::in_place_revisits(EventId a, Graph& before) {
+    const LocationId loc = *g_.at(a).ev.location;
+    bool changed = false;
+    for (EventId rid : blocked_reads_) {
+        if (!g_.has(rid) || rid == a) continue;
+        if (!g_.at(rid).ev.is_read() || g_.at(rid).ev.location != loc || g_.at(rid).ev.reads_from == a) continue;
+        if (!changed) before = g_;
+        const Node saved = g_.at(rid);
+        set_rf(g_, g_.at(rid), a);
+        g_.at(rid).rmax = true;
+        if (consistent(g_))
+            changed = true;
+        else
+            g_.at(rid) = saved;
+    }
+    return changed;
 }
 
 std::pair<Tagged, bool> GraphEngine::update(LocationId loc, const RmwSpec& spec) {
@@ -536,6 +572,7 @@ void GraphEngine::backward_revisits(const Graph& g, EventId a) {
             const Node& r = g.threads[t][i];
             if (!r.ev.is_read() || r.ev.location != loc || r.ev.id == a || r.stamp > limit) continue;
             if (r.ev.at_quiescence) continue;
+            if (std::find(blocked_reads_.begin(), blocked_reads_.end(), r.ev.id) != blocked_reads_.end()) continue;
             try_revisit(g, a, r.ev.id, prefix);
         }
 }
@@ -639,6 +676,7 @@ GraphEngine::RunEnd GraphEngine::run_once(FinalState& fs, std::string& detail, s
     Runtime& rt = *rt_;
     rt.begin_execution(variant_.thread_names);
     recorded_count_.assign(variant_.thread_count() + 1, 0);
+    blocked_reads_.clear();
     alignas(std::max_align_t) static unsigned char storage[model_storage_size];
     current_ = 0;
     ModelInstance* instance = variant_.construct(storage);
@@ -657,6 +695,8 @@ GraphEngine::RunEnd GraphEngine::run_once(FinalState& fs, std::string& detail, s
                 instance->run_thread(t);
             } catch (const Blocked&) {
                 blocked.emplace_back(t, rt.iteration_start(gt));
+                for (std::uint32_t i = rt.iteration_start(gt); i < g_.threads[gt].size(); ++i)
+                    if (g_.threads[gt][i].ev.is_read()) blocked_reads_.push_back(EventId{gt, i});
             }
             if (recorded_count_.size() <= gt || recorded_count_[gt] != g_.threads[gt].size())
                 throw std::runtime_error("ordercheck: the model is not deterministic: on replay, thread " +
@@ -678,6 +718,11 @@ GraphEngine::RunEnd GraphEngine::run_once(FinalState& fs, std::string& detail, s
     if (!blocked.empty()) {
         // A blocked thread whose failed read took the co-latest write would spin forever: every
         // other thread has finished or waits too, so nothing can write what it waits for.
+        // Every waiting thread whose failed iteration read the co-latest write of everything it
+        // read would wait forever; when all of them do, nothing can change what any waits for
+        // (the other threads have finished): a livelock. A thread that read an older value waits
+        // only in this graph: the graph in which it reads the newer one is visited elsewhere.
+        std::string first;
         for (const auto& [t, start] : blocked) {
             const auto& th = g_.threads[EventId::of_model_thread(t)];
             bool forever = false;
@@ -692,15 +737,16 @@ GraphEngine::RunEnd GraphEngine::run_once(FinalState& fs, std::string& detail, s
                 last_read = &n;
                 if (!forever) break;
             }
-            if (!forever) continue;
-            failure = EngineFailure::Livelock;
-            detail = "livelock: thread " + variant_.thread_names[t] + " waits forever on " +
-                     rt.graph().location_name(*last_read->ev.location) + " (its spin iteration read the last writes, " +
-                     "which no thread can change) at " + last_read->ev.where.file + ":" +
-                     std::to_string(last_read->ev.where.line);
-            return RunEnd::Failed;
+            if (!forever) return RunEnd::Blocked;
+            if (first.empty())
+                first = "livelock: thread " + variant_.thread_names[t] + " waits forever on " +
+                        rt.graph().location_name(*last_read->ev.location) +
+                        " (its spin iteration read the last writes, which no thread can change) at " +
+                        last_read->ev.where.file + ":" + std::to_string(last_read->ev.where.line);
         }
-        return RunEnd::Blocked;
+        failure = EngineFailure::Livelock;
+        detail = first;
+        return RunEnd::Failed;
     }
     try {
         rt.run_quiescence_hooks();

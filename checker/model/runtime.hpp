@@ -64,6 +64,10 @@ public:
     /// Called with every event the runtime records, after the engine call that made it (the
     /// graph engine keeps the event's labels and checks a replay against them).
     virtual void recorded(const Event&) {}
+    /// True when a failed spin iteration (spin_yield()) blocks the thread for the execution
+    /// instead of running again later (the graph engine): primitives then make each attempt an
+    /// await that writes nothing when it fails.
+    virtual bool blocks_failed_spins() const { return false; }
 };
 
 /// How one ordering site is weakened (barrier-necessity analysis). Within the events of the
