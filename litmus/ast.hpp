@@ -32,6 +32,8 @@ inline constexpr unsigned max_accesses = 64;   ///< primitive calls and plain ac
 inline constexpr unsigned max_nesting = 24;    ///< expression trees, nested statements
 inline constexpr unsigned max_condition_nesting = 64;  ///< the condition's tree (a /\ b /\ ... counts each /\)
 inline constexpr unsigned max_parse_depth = 256;  ///< the parser's own recursion (parentheses...)
+inline constexpr unsigned max_srcu_structs = 4;    ///< srcu_struct locations per test
+inline constexpr unsigned max_srcu_sections = 32;  ///< srcu_read_lock() sites per srcu_struct (one reader word each)
 
 struct SourcePos {
     std::uint32_t line = 0;
@@ -57,7 +59,7 @@ private:
 
 // ---- locations and registers ----------------------------------------------------------------
 
-enum class LocType : std::uint8_t { Int, Atomic, Lock };
+enum class LocType : std::uint8_t { Int, Atomic, Lock, Srcu };
 
 struct Location {
     std::string name;
@@ -67,6 +69,7 @@ struct Location {
     // Filled by the analysis:
     bool plain = false;     ///< accessed plainly: a Plain<long> (race-checked) in the race run
     bool escapes = false;   ///< its address is used as a value (so dynamic accesses may reach it)
+    std::uint16_t sections = 0;  ///< a srcu_struct: its srcu_read_lock() sites (one reader word each)
 };
 
 struct Register {
@@ -77,6 +80,7 @@ struct Register {
     Value init = 0;
     SourcePos declared;
     bool assigned = false;   ///< some statement assigns it (so it is no fixed location pointer)
+    bool implicit = false;   ///< used without a declaration, as herd allows (assigned, or set in the initial state)
 };
 
 // ---- primitives -------------------------------------------------------------------------------
@@ -88,17 +92,22 @@ enum class Prim : std::uint8_t {
     // stores
     WriteOnce, StoreRelease, RcuAssignPointer, StoreMb, AtomicSet, AtomicSetRelease,
     // fences
-    Mb, Rmb, Wmb, MbBeforeAtomic, MbAfterAtomic, MbAfterSpinlock, Barrier,
+    Mb, Rmb, Wmb, MbBeforeAtomic, MbAfterAtomic, MbAfterSpinlock, Barrier, MbAfterUnlockLock,
+    MbAfterSrcuReadUnlock,
     // void RMWs
-    AtomicAdd, AtomicSub, AtomicInc, AtomicDec, AtomicAnd, AtomicOr, AtomicXor,
+    AtomicAdd, AtomicSub, AtomicInc, AtomicDec, AtomicAnd, AtomicOr, AtomicXor, AtomicAndnot,
     // value-returning RMWs (each with an ordering: Full, Relaxed, Acquire, Release)
     AddReturn, SubReturn, IncReturn, DecReturn, FetchAdd, FetchSub, FetchInc, FetchDec, FetchAnd, FetchOr,
-    FetchXor, AtomicXchg, Xchg, AtomicCmpxchg, Cmpxchg,
+    FetchXor, FetchAndnot, AtomicXchg, Xchg, AtomicCmpxchg, Cmpxchg,
     SubAndTest, DecAndTest, IncAndTest, AddNegative,
+    // conditional RMW (fully ordered when it adds, a relaxed read when it does not)
+    AddUnless,
     // locks
     SpinLock, SpinUnlock, SpinTrylock, SpinIsLocked,
     // RCU
     RcuReadLock, RcuReadUnlock, SynchronizeRcu,
+    // SRCU, on a srcu_struct location (srcu_down_read/srcu_up_read are SrcuReadLock/SrcuReadUnlock)
+    SrcuReadLock, SrcuReadUnlock, SynchronizeSrcu,
 };
 
 enum class Order : std::uint8_t { Full, Relaxed, Acquire, Release };
@@ -138,6 +147,8 @@ struct Access {
     // Filled by the analysis:
     std::int32_t target = -1;    ///< the location when the address is a fixed parameter, else -1
     bool dep_head = false;       ///< a relaxed read whose value feeds a later address: acquire
+    std::uint16_t section = 0;   ///< srcu_read_lock(): its reader word in the srcu_struct (target)
+    std::int32_t srcu_lock = -1; ///< srcu_read_unlock(): the srcu_read_lock() access whose index it is given
 };
 
 enum class StmtKind : std::uint8_t { Expr, Assign, Store, If, Block };
@@ -194,9 +205,19 @@ struct Expected {
     std::string note;  ///< the rest of the line (ordercheck annotations: why)
 };
 
+/// A `key=value` line between the test name and the initial state, as diy7 writes them
+/// (`Cycle=Rfe PodRR Fre PodWW`, `Relax=...`, `Generator=diy7 (version 7.56)`): kept, never run.
+struct Metadata {
+    std::string key;
+    std::string value;
+    SourcePos pos;
+};
+
 struct Program {
     std::string file;
     std::string name;  ///< the test name after `C`
+    std::string doc;   ///< the quoted doc string after the name line ("" if none; several are joined by '\n')
+    std::vector<Metadata> metadata;  ///< herd's info lines, in order
     std::vector<Location> locations;
     std::vector<Process> processes;
     std::vector<Expr> exprs;
@@ -211,6 +232,7 @@ struct Program {
     std::vector<Operand> locations_clause;  ///< `locations [...]`
     std::vector<Operand> observed;          ///< what a state shows: locations clause, then the condition's
     bool uses_rcu = false;
+    bool uses_srcu = false;
     // annotations found in comments
     std::optional<Expected> result;         ///< `Result: Never [DATARACE]`
     std::optional<Expected> mapping;        ///< `ordercheck-mapping: ...`: the C++11 mapping differs from LKMM

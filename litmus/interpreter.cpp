@@ -39,6 +39,21 @@ std::shared_ptr<const Compiled> compile(Program program) {
     }
     for (const Location& l : p.locations)
         c->spots.push_back(SpotImpl{p.file.c_str(), "litmus", l.declared.line, l.declared.column});
+    c->srcu_index.assign(p.locations.size(), -1);
+    for (std::size_t i = 0; i < p.locations.size(); ++i) {
+        if (p.locations[i].type != LocType::Srcu) continue;
+        c->srcu_index[i] = static_cast<int>(c->srcu_section_names.size());
+        std::vector<std::string> names(p.locations[i].sections);
+        for (const Access& a : p.accesses)
+            if (!a.plain && a.prim == Prim::SrcuReadLock && a.target == static_cast<std::int32_t>(i))
+                names[a.section] = p.locations[i].name + "@" + p.processes[a.process].name + ":" + std::to_string(a.pos.line);
+        c->srcu_section_names.push_back(std::move(names));
+    }
+    for (const auto& names : c->srcu_section_names) {
+        std::vector<const char*> ptrs;
+        for (const std::string& n : names) ptrs.push_back(n.c_str());
+        c->srcu_section_name_ptrs.push_back(std::move(ptrs));
+    }
     return c;
 }
 
@@ -49,7 +64,9 @@ using kernel::spinlock_t;
 constexpr std::size_t slot_size = std::max({sizeof(Atomic<long>), sizeof(Plain<long>), sizeof(spinlock_t)});
 constexpr std::size_t slot_align = std::max({alignof(Atomic<long>), alignof(Plain<long>), alignof(spinlock_t)});
 
-enum class SlotKind : std::uint8_t { None, Atomic, Plain, Lock };
+enum class SlotKind : std::uint8_t { None, Atomic, Plain, Lock, Srcu };
+
+static_assert(max_srcu_sections <= kernel::srcu_struct::max_sections, "a srcu_struct holds every section the parser allows");
 
 struct alignas(slot_align) LocationSlot {
     unsigned char bytes[slot_size];
@@ -71,6 +88,11 @@ public:
             if (l.type == LocType::Lock) {
                 ::new (at) spinlock_t(l.name.c_str(), where);
                 kinds_[i] = SlotKind::Lock;
+            } else if (l.type == LocType::Srcu) {
+                // An opaque domain, not a memory location: its sections' reader words are.
+                const int k = c_.srcu_index[i];
+                ::new (static_cast<void*>(srcu_[k])) kernel::srcu_struct(l.sections, c_.srcu_section_name_ptrs[static_cast<std::size_t>(k)].data(), where);
+                kinds_[i] = SlotKind::Srcu;
             } else if (l.plain && mode == RunMode::RaceCheck) {
                 ::new (at) Plain<long>(l.name.c_str(), l.init, where);
                 kinds_[i] = SlotKind::Plain;
@@ -103,6 +125,7 @@ public:
             case SlotKind::Atomic: atomic_slot(i).~Atomic(); break;
             case SlotKind::Plain: plain_slot(i).~Plain(); break;
             case SlotKind::Lock: lock_slot(i).~spinlock_t(); break;
+            case SlotKind::Srcu: srcu_at(i).~srcu_struct(); break;
             case SlotKind::None: break;
             }
         }
@@ -144,6 +167,9 @@ private:
     Reg& reg(unsigned proc, std::size_t r) { return *std::launder(reinterpret_cast<Reg*>(regs_[proc][r])); }
     const Reg& reg(unsigned proc, std::size_t r) const { return *std::launder(reinterpret_cast<const Reg*>(regs_[proc][r])); }
     kernel::rcu_domain& rcu() { return *std::launder(reinterpret_cast<kernel::rcu_domain*>(rcu_)); }
+    kernel::srcu_struct& srcu_at(std::size_t loc) {
+        return *std::launder(reinterpret_cast<kernel::srcu_struct*>(srcu_[c_.srcu_index[loc]]));
+    }
 
     // ---- final state ----
     Value final_value(std::size_t loc) const {
@@ -151,6 +177,7 @@ private:
         case SlotKind::Atomic: return atomic_slot(loc).final();
         case SlotKind::Plain: return plain_slot(loc).final();
         case SlotKind::Lock: return lock_slot(loc).word.final();
+        case SlotKind::Srcu: return p_.locations[loc].init;  // herd's srcu_read_unlock() writes back what srcu_read_lock() read
         case SlotKind::None: break;
         }
         return 0;
@@ -271,8 +298,9 @@ private:
     }
     Atomic<long>& atomic_at(std::size_t loc, std::source_location where) {
         if (kinds_[loc] != SlotKind::Atomic)
-            runtime().fail(kinds_[loc] == SlotKind::Lock ? "a memory access to a spinlock_t"
-                                                         : "unsupported: an ordered access to a plainly accessed location",
+            runtime().fail(kinds_[loc] == SlotKind::Lock   ? "a memory access to a spinlock_t"
+                           : kinds_[loc] == SlotKind::Srcu ? "a memory access to a struct srcu_struct"
+                                                           : "unsupported: an ordered access to a plainly accessed location",
                            where);
         return atomic_slot(loc);
     }
@@ -326,6 +354,8 @@ private:
         case Prim::MbAfterAtomic: k::smp_mb__after_atomic(where); return 0;
         case Prim::MbAfterSpinlock: k::smp_mb__after_spinlock(where); return 0;
         case Prim::Barrier: return 0;
+        case Prim::MbAfterUnlockLock: k::smp_mb__after_unlock_lock(where); return 0;
+        case Prim::MbAfterSrcuReadUnlock: k::smp_mb__after_srcu_read_unlock(where); return 0;
         case Prim::RcuReadLock: k::rcu_read_lock(rcu(), where); return 0;
         case Prim::RcuReadUnlock: k::rcu_read_unlock(rcu(), where); return 0;
         case Prim::SynchronizeRcu: k::synchronize_rcu(rcu(), where); return 0;
@@ -341,6 +371,7 @@ private:
         case Prim::AtomicAnd: { const Value i = val(0); k::atomic_and(i, atomic_at(resolve(proc, a, where), where), where); return 0; }
         case Prim::AtomicOr: { const Value i = val(0); k::atomic_or(i, atomic_at(resolve(proc, a, where), where), where); return 0; }
         case Prim::AtomicXor: { const Value i = val(0); k::atomic_xor(i, atomic_at(resolve(proc, a, where), where), where); return 0; }
+        case Prim::AtomicAndnot: { const Value i = val(0); k::atomic_andnot(i, atomic_at(resolve(proc, a, where), where), where); return 0; }
         default: break;
         }
         // Everything else, under the litmus test's own name.
@@ -357,6 +388,22 @@ private:
             case Prim::SpinUnlock: k::spin_unlock(l, where); return 0;
             case Prim::SpinTrylock: return k::spin_trylock(l, where) ? 1 : 0;
             default: return k::spin_is_locked(l, where) ? 1 : 0;
+            }
+        }
+        if (a.prim == Prim::SrcuReadLock || a.prim == Prim::SrcuReadUnlock || a.prim == Prim::SynchronizeSrcu) {
+            if (kinds_[loc] != SlotKind::Srcu) runtime().fail("an SRCU operation on a location that is not a struct srcu_struct", where);
+            kernel::srcu_struct& ss = srcu_at(loc);
+            // The index: herd's srcu_read_lock() reads the srcu_struct's word, which every
+            // srcu_read_unlock() writes back unchanged, so it is the initial value (0). The
+            // section is the one the parser gave this srcu_read_lock() site (one per site).
+            const Value index = p_.locations[loc].init;
+            switch (a.prim) {
+            case Prim::SrcuReadLock: k::srcu_read_lock_section(ss, a.section, where); return index;
+            case Prim::SrcuReadUnlock:
+                if (v0 != index) runtime().fail("srcu_read_unlock() is given another value than srcu_read_lock() returned", where);
+                k::srcu_read_unlock(ss, static_cast<int>(p_.accesses[static_cast<std::size_t>(a.srcu_lock)].section), where);
+                return 0;
+            default: k::synchronize_srcu(ss, where); return 0;
             }
         }
         Atomic<long>& x = atomic_at(loc, where);
@@ -390,6 +437,7 @@ private:
         case Prim::FetchAnd: OC_BY_ORDER(atomic_fetch_and, v0, x);
         case Prim::FetchOr: OC_BY_ORDER(atomic_fetch_or, v0, x);
         case Prim::FetchXor: OC_BY_ORDER(atomic_fetch_xor, v0, x);
+        case Prim::FetchAndnot: OC_BY_ORDER(atomic_fetch_andnot, v0, x);
         case Prim::AtomicXchg: OC_BY_ORDER(atomic_xchg, x, v0);
         case Prim::Xchg:
             switch (order) {
@@ -404,7 +452,12 @@ private:
         case Prim::SubAndTest: return k::atomic_sub_and_test(v0, x, where) ? 1 : 0;
         case Prim::DecAndTest: return k::atomic_dec_and_test(x, where) ? 1 : 0;
         case Prim::IncAndTest: return k::atomic_inc_and_test(x, where) ? 1 : 0;
-        case Prim::AddNegative: return k::atomic_add_negative(v0, x, where) ? 1 : 0;
+        case Prim::AddNegative: {
+            // atomic_add_negative{,_relaxed,_acquire,_release}: the add_return of that ordering, < 0.
+            const Value r = [&]() -> Value { OC_BY_ORDER(atomic_add_return, v0, x); }();
+            return r < 0 ? 1 : 0;
+        }
+        case Prim::AddUnless: return k::atomic_add_unless(x, v0, v1, where) ? 1 : 0;
         default: break;
         }
 #undef OC_BY_ORDER
@@ -434,6 +487,7 @@ private:
                 return 0;
             }
             return atomic_slot(loc).load(relaxed, where);
+        case SlotKind::Srcu: runtime().fail("a plain access to a struct srcu_struct", where);
         case SlotKind::Lock:
         case SlotKind::None: break;
         }
@@ -447,6 +501,7 @@ private:
     LocationRef observed_[max_test_locations];
     alignas(Reg) unsigned char regs_[max_processes][max_registers][sizeof(Reg)];
     alignas(kernel::rcu_domain) unsigned char rcu_[sizeof(kernel::rcu_domain)];
+    alignas(kernel::srcu_struct) unsigned char srcu_[max_srcu_structs][sizeof(kernel::srcu_struct)];
 };
 
 Verdict verdict_of(Outcome o) {

@@ -40,6 +40,12 @@ struct Compiled {
     Program program;
     std::vector<SpotImpl> spots;        ///< per access
     std::vector<std::string> labels;    ///< per access: "READ_ONCE", "READ_ONCE[dep]"...
+    /// Per location: its index among the test's srcu_structs, or -1.
+    std::vector<int> srcu_index;
+    /// Per srcu_struct: the names of its sections' reader words ("s@P0:12": the srcu_struct, and
+    /// the process and line of the srcu_read_lock() that opens the section), and pointers to them.
+    std::vector<std::vector<std::string>> srcu_section_names;
+    std::vector<std::vector<const char*>> srcu_section_name_ptrs;
 };
 
 /// Builds the shared form of a parsed program.

@@ -124,6 +124,41 @@ Token Lexer::raw_word() {
     return t;
 }
 
+bool Lexer::metadata(MetaItem& out) {
+    skip_blanks_and_comments(true);
+    out = MetaItem{};
+    out.pos = here();
+    if (peek() == '"') {
+        // herd reads the doc string as '"' [^'"']* '"': it may span lines.
+        bump();
+        const std::size_t from = i_;
+        while (i_ < src_.size() && src_[i_] != '"') bump();
+        if (i_ >= src_.size()) error(out.pos, "unterminated doc string: expected '\"' to close the '\"' here");
+        out.doc = true;
+        out.value = src_.substr(from, i_ - from);
+        bump();
+        while (peek() == ' ' || peek() == '\t') bump();
+        if (peek() == ';') bump();  // herd allows a ';' after the doc string
+        return true;
+    }
+    // herd's key: a letter, then letters, digits, '_', '/', '.' or '-'; then blanks and '='.
+    if (!is_ident_start(peek())) return false;
+    std::size_t j = i_;
+    while (j < src_.size() && (is_ident_char(src_[j]) || src_[j] == '/' || src_[j] == '.' || src_[j] == '-')) ++j;
+    std::size_t k = j;
+    while (k < src_.size() && (src_[k] == ' ' || src_[k] == '\t')) ++k;
+    if (k >= src_.size() || src_[k] != '=') return false;
+    out.key = src_.substr(i_, j - i_);
+    bump(k + 1 - i_);
+    while (peek() == ' ' || peek() == '\t') bump();
+    const std::size_t from = i_;
+    while (i_ < src_.size() && src_[i_] != '\n') bump();
+    std::size_t to = i_;
+    while (to > from && (src_[to - 1] == ' ' || src_[to - 1] == '\t' || src_[to - 1] == '\r')) --to;
+    out.value = src_.substr(from, to - from);
+    return true;
+}
+
 Token Lexer::next(bool ocaml_comments) {
     skip_blanks_and_comments(ocaml_comments);
     Token t;

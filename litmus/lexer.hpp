@@ -31,6 +31,15 @@ struct Token {
     SourcePos pos;
 };
 
+/// One item of herd's metadata between the test name line and the initial state: the quoted
+/// doc string, or a `key=value` line (diy7's `Cycle=...`, `Relax=...`, `Generator=...`).
+struct MetaItem {
+    bool doc = false;        ///< the doc string (its text in `value`, without the quotes)
+    std::string_view key;    ///< for `key=value`
+    std::string_view value;  ///< the rest of the line after '=' (blanks trimmed), or the doc string
+    SourcePos pos;
+};
+
 /// A comment and where it started (the annotations live in comments).
 struct Comment {
     std::string_view text;  ///< without the delimiters
@@ -46,6 +55,9 @@ public:
     /// The rest of the current line after the current position, as one raw chunk up to the
     /// first blank (the test name after `C`); skips blanks before it.
     Token raw_word();
+    /// The next metadata item after blanks and comments; false, having consumed only blanks and
+    /// comments, when what follows is neither a doc string nor `key=value`.
+    bool metadata(MetaItem& out);
     const std::vector<Comment>& comments() const { return comments_; }
     const std::string& file() const { return file_; }
     [[noreturn]] void error(SourcePos pos, const std::string& message) const;

@@ -62,6 +62,8 @@ constexpr PrimSpec prim_table[] = {
     {"smp_mb__after_atomic", Prim::MbAfterAtomic, false, 0, {}},
     {"smp_mb__after_spinlock", Prim::MbAfterSpinlock, false, 0, {}},
     {"barrier", Prim::Barrier, false, 0, {}},
+    {"smp_mb__after_unlock_lock", Prim::MbAfterUnlockLock, false, 0, {}},
+    {"smp_mb__after_srcu_read_unlock", Prim::MbAfterSrcuReadUnlock, false, 0, {}},
     {"atomic_add", Prim::AtomicAdd, false, 2, {A::Value, A::Pointer}},
     {"atomic_sub", Prim::AtomicSub, false, 2, {A::Value, A::Pointer}},
     {"atomic_inc", Prim::AtomicInc, false, 1, {A::Pointer}},
@@ -69,6 +71,7 @@ constexpr PrimSpec prim_table[] = {
     {"atomic_and", Prim::AtomicAnd, false, 2, {A::Value, A::Pointer}},
     {"atomic_or", Prim::AtomicOr, false, 2, {A::Value, A::Pointer}},
     {"atomic_xor", Prim::AtomicXor, false, 2, {A::Value, A::Pointer}},
+    {"atomic_andnot", Prim::AtomicAndnot, false, 2, {A::Value, A::Pointer}},
     {"atomic_add_return", Prim::AddReturn, true, 2, {A::Value, A::Pointer}},
     {"atomic_sub_return", Prim::SubReturn, true, 2, {A::Value, A::Pointer}},
     {"atomic_inc_return", Prim::IncReturn, true, 1, {A::Pointer}},
@@ -80,6 +83,7 @@ constexpr PrimSpec prim_table[] = {
     {"atomic_fetch_and", Prim::FetchAnd, true, 2, {A::Value, A::Pointer}},
     {"atomic_fetch_or", Prim::FetchOr, true, 2, {A::Value, A::Pointer}},
     {"atomic_fetch_xor", Prim::FetchXor, true, 2, {A::Value, A::Pointer}},
+    {"atomic_fetch_andnot", Prim::FetchAndnot, true, 2, {A::Value, A::Pointer}},
     {"atomic_xchg", Prim::AtomicXchg, true, 2, {A::Pointer, A::Value}},
     {"xchg", Prim::Xchg, true, 2, {A::Pointer, A::Value}},
     {"atomic_cmpxchg", Prim::AtomicCmpxchg, true, 3, {A::Pointer, A::Value, A::Value}},
@@ -87,7 +91,8 @@ constexpr PrimSpec prim_table[] = {
     {"atomic_sub_and_test", Prim::SubAndTest, false, 2, {A::Value, A::Pointer}},
     {"atomic_dec_and_test", Prim::DecAndTest, false, 1, {A::Pointer}},
     {"atomic_inc_and_test", Prim::IncAndTest, false, 1, {A::Pointer}},
-    {"atomic_add_negative", Prim::AddNegative, false, 2, {A::Value, A::Pointer}},
+    {"atomic_add_negative", Prim::AddNegative, true, 2, {A::Value, A::Pointer}},
+    {"atomic_add_unless", Prim::AddUnless, false, 3, {A::Pointer, A::Value, A::Value}},
     {"spin_lock", Prim::SpinLock, false, 1, {A::Pointer}},
     {"spin_unlock", Prim::SpinUnlock, false, 1, {A::Pointer}},
     {"spin_trylock", Prim::SpinTrylock, false, 1, {A::Pointer}},
@@ -96,17 +101,35 @@ constexpr PrimSpec prim_table[] = {
     {"rcu_read_unlock", Prim::RcuReadUnlock, false, 0, {}},
     {"synchronize_rcu", Prim::SynchronizeRcu, false, 0, {}},
     {"synchronize_rcu_expedited", Prim::SynchronizeRcu, false, 0, {}},
+    {"srcu_read_lock", Prim::SrcuReadLock, false, 1, {A::Pointer}},
+    {"srcu_down_read", Prim::SrcuReadLock, false, 1, {A::Pointer}},
+    {"srcu_read_unlock", Prim::SrcuReadUnlock, false, 2, {A::Pointer, A::Value}},
+    {"srcu_up_read", Prim::SrcuReadUnlock, false, 2, {A::Pointer, A::Value}},
+    {"synchronize_srcu", Prim::SynchronizeSrcu, false, 1, {A::Pointer}},
+    {"synchronize_srcu_expedited", Prim::SynchronizeSrcu, false, 1, {A::Pointer}},
 };
 
-/// Kernel names the LKMM knows that this front end does not run: named in the error.
-constexpr std::string_view known_unsupported[] = {
-    "srcu_read_lock", "srcu_read_unlock", "synchronize_srcu", "srcu_down_read", "srcu_up_read",
-    "call_rcu", "rcu_barrier", "smp_mb__after_unlock_lock", "spin_unlock_wait", "atomic_add_unless",
-    "atomic_inc_not_zero", "atomic_andnot", "atomic_fetch_andnot", "set_bit", "clear_bit",
-    "test_and_set_bit", "test_and_clear_bit", "smp_cond_load_acquire", "smp_cond_load_relaxed",
-    "mutex_lock", "mutex_unlock", "raw_spin_lock", "raw_spin_unlock", "spin_lock_irqsave",
-    "spin_unlock_irqrestore", "local_irq_disable", "local_irq_enable", "cmpxchg64", "atomic64_read",
-    "atomic_long_read", "atomic_long_set", "try_cmpxchg", "atomic_try_cmpxchg",
+/// Kernel functions that LKMM's linux-kernel.def does not define either (so herd7 rejects them
+/// too): named in the error, with what to write instead where there is something.
+struct NotInLkmm {
+    std::string_view name;
+    std::string_view instead;
+};
+constexpr NotInLkmm not_in_lkmm[] = {
+    {"atomic_inc_not_zero", "write atomic_add_unless(v, 1, 0), which is how the kernel defines it"},
+    {"atomic_fetch_add_unless", "write atomic_add_unless(v, a, u), which returns whether it added"},
+    {"atomic_dec_unless_positive", ""},
+    {"atomic_inc_unless_negative", ""},
+    {"atomic_dec_if_positive", ""},
+    {"try_cmpxchg", "write cmpxchg() and compare its result with the old value"},
+    {"atomic_try_cmpxchg", "write atomic_cmpxchg() and compare its result with the old value"},
+    {"spin_unlock_wait", "it was removed from the kernel in v4.13"},
+    {"call_rcu", ""}, {"rcu_barrier", ""}, {"set_bit", ""}, {"clear_bit", ""}, {"test_and_set_bit", ""},
+    {"test_and_clear_bit", ""}, {"smp_cond_load_acquire", ""}, {"smp_cond_load_relaxed", ""},
+    {"mutex_lock", ""}, {"mutex_unlock", ""}, {"raw_spin_lock", ""}, {"raw_spin_unlock", ""},
+    {"spin_lock_irqsave", ""}, {"spin_unlock_irqrestore", ""}, {"local_irq_disable", ""},
+    {"local_irq_enable", ""}, {"cmpxchg64", ""}, {"atomic64_read", ""}, {"atomic_long_read", ""},
+    {"atomic_long_set", ""}, {"kfree", "model the free as a store, e.g. WRITE_ONCE(*y, 0)"},
 };
 
 /// Words that may form a type in declarations and parameters.
@@ -154,8 +177,8 @@ public:
 
     Program run() {
         header();
+        metadata();
         advance();
-        while (tok_.kind == Tok::String) advance();  // herd's optional doc string
         init_block();
         while (tok_.kind == Tok::Ident && is_process_name(tok_.text)) process();
         if (prog_.processes.empty())
@@ -222,6 +245,21 @@ private:
         prog_.name = std::string(name.text);
     }
 
+    /// herd's "info" between the name line and the initial state: a quoted doc string and
+    /// `key=value` lines (diy7 writes Cycle=, Relax=, Safe=, Generator=, Prefetch=, Com=, Orig=),
+    /// with comments in between. Kept in the Program; they mean nothing to the run.
+    void metadata() {
+        MetaItem m;
+        while (lex_.metadata(m)) {
+            if (m.doc) {
+                if (!prog_.doc.empty()) prog_.doc += '\n';
+                prog_.doc += std::string(m.value);
+            } else {
+                prog_.metadata.push_back(Metadata{std::string(m.key), std::string(m.value), m.pos});
+            }
+        }
+    }
+
     // ---- locations ----
     int find_location(std::string_view name) const {
         for (std::size_t i = 0; i < prog_.locations.size(); ++i)
@@ -245,10 +283,12 @@ private:
     void type_location(int loc, LocType t, SourcePos pos) {
         Location& l = prog_.locations[static_cast<std::size_t>(loc)];
         TypeInfo& ti = types_[static_cast<std::size_t>(loc)];
-        if (ti.any && (ti.type == LocType::Lock) != (t == LocType::Lock))
-            error(pos, "location '" + l.name + "' is " + (ti.type == LocType::Lock ? "a spinlock_t" : "not a spinlock_t") +
-                           " at " + pos_text(ti.pos) + " but " + (t == LocType::Lock ? "a spinlock_t" : "not a spinlock_t") +
-                           " here");
+        // A spinlock_t or a srcu_struct is that in every declaration.
+        const auto special = [](LocType x) { return x == LocType::Lock || x == LocType::Srcu; };
+        const auto type_name = [](LocType x) { return x == LocType::Lock ? std::string("a spinlock_t") : std::string("a struct srcu_struct"); };
+        if (ti.any && (special(ti.type) || special(t)) && ti.type != t)
+            error(pos, "location '" + l.name + "' is " + (special(ti.type) ? type_name(ti.type) : "not " + type_name(t)) + " at " +
+                           pos_text(ti.pos) + " but " + (special(t) ? type_name(t) : "not " + type_name(ti.type)) + " here");
         if (!ti.any || t == LocType::Atomic) {
             if (!ti.any) ti.pos = pos;
             ti.type = t;
@@ -262,7 +302,21 @@ private:
         LocType t = LocType::Int;
         any = false;
         while (tok_.kind == Tok::Ident) {
-            if (tok_.text == "struct" || tok_.text == "union" || tok_.text == "enum")
+            if (tok_.text == "struct") {
+                // The one structure LKMM knows: struct srcu_struct, an opaque SRCU domain.
+                const Token& tag = peek();
+                if (tag.kind == Tok::Ident && tag.text == "srcu_struct") {
+                    advance();
+                    advance();
+                    t = LocType::Srcu;
+                    any = true;
+                    continue;
+                }
+                error(tok_.pos, "unsupported: struct types" +
+                                    (tag.kind == Tok::Ident ? " ('struct " + std::string(tag.text) + "'; the only one known is struct srcu_struct)"
+                                                            : std::string()));
+            }
+            if (tok_.text == "union" || tok_.text == "enum")
                 error(tok_.pos, "unsupported: " + std::string(tok_.text) + " types");
             if (!is_type_word(tok_.text)) break;
             if (tok_.text == "spinlock_t") t = LocType::Lock;
@@ -280,6 +334,24 @@ private:
         Value value;
         SourcePos pos;
     };
+    /// `N:reg = value` (or, typed, `int *N:reg;`, which only names the register): herd's
+    /// register initialisation. The register need not be declared in the process.
+    void register_init(bool typed) {
+        const SourcePos pos = tok_.pos;
+        const Value proc = tok_.value;
+        advance();
+        expect(Tok::Colon, "':' in a register initialisation such as 0:r0=1");
+        if (tok_.kind != Tok::Ident) unexpected("a register name after '" + std::to_string(proc) + ":'");
+        const std::string reg(tok_.text);
+        advance();
+        Value v = 0;
+        if (!typed || tok_.kind == Tok::Assign) {
+            expect(Tok::Assign, "'=' and the register's initial value");
+            bool addr = false;
+            v = init_value(addr);
+        }
+        reg_inits_.push_back(RegInit{static_cast<unsigned>(std::min<Value>(proc, 1000)), reg, v, pos});
+    }
 
     void init_block() {
         if (tok_.kind != Tok::LBrace) unexpected("'{' to open the initial state");
@@ -338,17 +410,7 @@ private:
     void init_item() {
         // N:reg = value
         if (tok_.kind == Tok::Int) {
-            const SourcePos pos = tok_.pos;
-            const Value proc = tok_.value;
-            advance();
-            expect(Tok::Colon, "':' in a register initialisation such as 0:r0=1");
-            if (tok_.kind != Tok::Ident) unexpected("a register name after '" + std::to_string(proc) + ":'");
-            const std::string reg(tok_.text);
-            advance();
-            expect(Tok::Assign, "'=' and the register's initial value");
-            bool addr = false;
-            const Value v = init_value(addr);
-            reg_inits_.push_back(RegInit{static_cast<unsigned>(std::min<Value>(proc, 1000)), reg, v, pos});
+            register_init(false);
             end_init_item();
             return;
         }
@@ -360,6 +422,14 @@ private:
             while (tok_.kind == Tok::Star) {
                 ++stars;
                 advance();
+            }
+            if (typed && tok_.kind == Tok::Int) {  // int *1:r1 = x;
+                register_init(true);
+                if (tok_.kind == Tok::Comma) {
+                    advance();
+                    continue;
+                }
+                break;
             }
             if (tok_.kind != Tok::Ident) unexpected(typed ? "a location name in the declaration" : "a location name, a type, or N:reg in the initial state");
             if (is_type_word(tok_.text)) unexpected("a location name");
@@ -381,6 +451,7 @@ private:
                 const SourcePos vpos = tok_.pos;
                 advance();
                 if (typed && t == LocType::Lock && stars == 0) error(vpos, "unsupported: an initial value for a spinlock_t");
+                if (typed && t == LocType::Srcu && stars == 0) error(vpos, "unsupported: an initial value for a struct srcu_struct");
                 bool addr = false;
                 const Value v = init_value(addr);
                 prog_.locations[static_cast<std::size_t>(loc)].init = v;
@@ -404,9 +475,19 @@ private:
                 error(ri.pos, "register initialisation for P" + std::to_string(ri.proc) + ", which does not exist");
             Process& p = prog_.processes[ri.proc];
             auto it = std::find_if(p.regs.begin(), p.regs.end(), [&](const Register& r) { return r.name == ri.reg; });
-            if (it == p.regs.end())
-                error(ri.pos, "register initialisation for " + std::to_string(ri.proc) + ":" + ri.reg + ", which P" +
-                                  std::to_string(ri.proc) + " does not declare");
+            if (it == p.regs.end()) {
+                // herd allows a register the process never declares nor uses (it is then 0:r1's
+                // initial and final value).
+                if (p.regs.size() >= max_registers)
+                    error(ri.pos, "unsupported: more than " + std::to_string(max_registers) + " registers and parameters in one process");
+                Register r;
+                r.name = ri.reg;
+                r.full_name = std::to_string(ri.proc) + ":" + ri.reg;
+                r.declared = ri.pos;
+                r.implicit = true;
+                p.regs.push_back(std::move(r));
+                it = p.regs.end() - 1;
+            }
             if (it->is_param) error(ri.pos, "unsupported: initialising parameter " + ri.reg + " (it points to location " + ri.reg + ")");
             it->init = ri.value;
         }
@@ -584,8 +665,8 @@ private:
             return;
         }
         if (peek().kind == Tok::Assign) {
-            const int r = find_reg(w);
-            if (r < 0) error(tok_.pos, unknown_identifier(w));
+            int r = find_reg(w);
+            if (r < 0) r = implicit_reg(w, tok_.pos);  // herd: an assignment declares the register
             const SourcePos pos = tok_.pos;
             advance();
             advance();
@@ -604,6 +685,19 @@ private:
             unsupported_token();
         }
         error(tok_.pos, "expected a statement (an assignment, a primitive call, a declaration or if), found " + describe(tok_));
+    }
+
+    /// A register used without a declaration, as herd allows: the target of an assignment, or
+    /// a register the initial state sets (`0:r1 = z`).
+    int implicit_reg(std::string_view w, SourcePos pos) {
+        if (w == "NULL" || w == "true" || w == "false") error(pos, unknown_identifier(w));
+        const std::uint16_t r = add_reg(w, pos);
+        proc().regs[r].implicit = true;
+        return r;
+    }
+    bool initialised_in_state(std::string_view w) const {
+        const unsigned me = static_cast<unsigned>(prog_.processes.size() - 1);
+        return std::any_of(reg_inits_.begin(), reg_inits_.end(), [&](const RegInit& ri) { return ri.proc == me && ri.reg == w; });
     }
 
     std::string unknown_identifier(std::string_view w) const {
@@ -680,7 +774,8 @@ private:
                 advance();
             }
             if (t != LocType::Int && stars == 0)
-                error(tpos, std::string("unsupported: a local ") + (t == LocType::Lock ? "spinlock_t" : "atomic_t") +
+                error(tpos, std::string("unsupported: a local ") +
+                                (t == LocType::Lock ? "spinlock_t" : t == LocType::Srcu ? "struct srcu_struct" : "atomic_t") +
                                 " (shared locations are parameters)");
             if (tok_.kind != Tok::Ident || is_type_word(tok_.text)) unexpected("a register name in the declaration");
             const std::uint16_t r = add_reg(tok_.text, tok_.pos);
@@ -835,8 +930,15 @@ private:
             return add_expr(e);
         case Tok::LParen: {
             advance();
-            if (tok_.kind == Tok::Ident && (is_type_word(tok_.text) || tok_.text == "struct"))
-                error(tok_.pos, "unsupported: casts");
+            if (tok_.kind == Tok::Ident && (is_type_word(tok_.text) || tok_.text == "struct")) {
+                // A cast, `(intptr_t *)r1`: herd ignores casts (its values are untyped), and so
+                // does ordercheck; it binds as a unary operator.
+                bool any = false;
+                type_words_here(any);
+                while (tok_.kind == Tok::Star) advance();
+                expect(Tok::RParen, "')' to close the cast");
+                return unary(depth + 1);
+            }
             const std::int32_t inner = expression(depth + 1);
             expect(Tok::RParen, "')'");
             return inner;
@@ -856,7 +958,8 @@ private:
                 advance();
                 return add_expr(e);
             }
-            const int r = find_reg(w);
+            int r = find_reg(w);
+            if (r < 0 && initialised_in_state(w)) r = implicit_reg(w, tok_.pos);
             if (r < 0) error(tok_.pos, unknown_identifier(w));
             e.kind = ExprKind::Reg;
             e.reg = static_cast<std::uint16_t>(r);
@@ -875,11 +978,13 @@ private:
         Order order = Order::Full;
         const PrimSpec* spec = find_prim(name, order);
         if (spec == nullptr) {
-            const bool known = std::find(std::begin(known_unsupported), std::end(known_unsupported), name) !=
-                               std::end(known_unsupported);
-            error(tok_.pos, "unsupported: " + std::string(known ? "the primitive '" : "unknown primitive '") +
-                                std::string(name) + "'" + (known ? " is not supported by ordercheck's litmus front end" : "") +
-                                " (docs/litmus.md lists the supported ones)");
+            for (const NotInLkmm& k : not_in_lkmm)
+                if (k.name == name)
+                    error(tok_.pos, "unsupported: the primitive '" + std::string(name) +
+                                        "' is not in LKMM's linux-kernel.def (herd7 rejects it too)" +
+                                        (k.instead.empty() ? "" : "; " + std::string(k.instead)) +
+                                        " (docs/litmus.md lists the supported ones)");
+            error(tok_.pos, "unsupported: unknown primitive '" + std::string(name) + "' (docs/litmus.md lists the supported ones)");
         }
         if (!allow_void && !returns_value(spec->prim))
             error(tok_.pos, std::string(name) + "() returns no value; call it as a statement");
@@ -914,6 +1019,8 @@ private:
         expect(Tok::RParen, "')' to close " + std::string(name) + "(");
         if (spec->prim == Prim::RcuReadLock || spec->prim == Prim::RcuReadUnlock || spec->prim == Prim::SynchronizeRcu)
             prog_.uses_rcu = true;
+        if (spec->prim == Prim::SrcuReadLock || spec->prim == Prim::SrcuReadUnlock || spec->prim == Prim::SynchronizeSrcu)
+            prog_.uses_srcu = true;
         Expr e;
         e.kind = ExprKind::Call;
         e.pos = name_tok.pos;
@@ -1213,14 +1320,15 @@ private:
 bool is_lock_prim(Prim p) {
     return p == Prim::SpinLock || p == Prim::SpinUnlock || p == Prim::SpinTrylock || p == Prim::SpinIsLocked;
 }
+bool is_srcu_prim(Prim p) { return p == Prim::SrcuReadLock || p == Prim::SrcuReadUnlock || p == Prim::SynchronizeSrcu; }
 bool is_atomic_rmw(Prim p) {
     switch (p) {
     case Prim::AtomicAdd: case Prim::AtomicSub: case Prim::AtomicInc: case Prim::AtomicDec: case Prim::AtomicAnd:
     case Prim::AtomicOr: case Prim::AtomicXor: case Prim::AddReturn: case Prim::SubReturn: case Prim::IncReturn:
     case Prim::DecReturn: case Prim::FetchAdd: case Prim::FetchSub: case Prim::FetchInc: case Prim::FetchDec:
-    case Prim::FetchAnd: case Prim::FetchOr: case Prim::FetchXor: case Prim::AtomicXchg: case Prim::Xchg:
-    case Prim::AtomicCmpxchg: case Prim::Cmpxchg: case Prim::SubAndTest: case Prim::DecAndTest:
-    case Prim::IncAndTest: case Prim::AddNegative: return true;
+    case Prim::FetchAnd: case Prim::FetchOr: case Prim::FetchXor: case Prim::FetchAndnot: case Prim::AtomicXchg:
+    case Prim::Xchg: case Prim::AtomicCmpxchg: case Prim::Cmpxchg: case Prim::SubAndTest: case Prim::DecAndTest:
+    case Prim::IncAndTest: case Prim::AddNegative: case Prim::AtomicAndnot: case Prim::AddUnless: return true;
     default: return false;
     }
 }
@@ -1243,7 +1351,12 @@ public:
     void run() {
         find_targets();
         check_static_types();
-        for (std::size_t i = 0; i < p_.processes.size(); ++i) dependencies(static_cast<unsigned>(i));
+        number_srcu_sections();
+        unlock_taint_.assign(p_.accesses.size(), 0);
+        for (std::size_t i = 0; i < p_.processes.size(); ++i) {
+            dependencies(static_cast<unsigned>(i));
+            match_srcu_unlocks(static_cast<unsigned>(i));
+        }
         classify_locations();
     }
 
@@ -1325,13 +1438,68 @@ private:
 
     void check_static_types() {
         for (const Access& a : p_.accesses) {
+            if (!a.plain && is_srcu_prim(a.prim) && a.target < 0)
+                error(a.pos, "unsupported: " + a.name + "() on a srcu_struct reached through a register; "
+                             "pass the struct srcu_struct parameter itself");
             if (a.target < 0) continue;
             const Location& l = p_.locations[static_cast<std::size_t>(a.target)];
             const bool lock = l.type == LocType::Lock;
+            const bool srcu = l.type == LocType::Srcu;
             if (!a.plain && is_lock_prim(a.prim) && !lock)
                 error(a.pos, a.name + "() needs a spinlock_t, but '" + l.name + "' is not one (declare it spinlock_t *" + l.name + ")");
             if ((a.plain || !is_lock_prim(a.prim)) && lock)
                 error(a.pos, "'" + l.name + "' is a spinlock_t: only spin_lock(), spin_unlock(), spin_trylock() and spin_is_locked() may use it");
+            if (!a.plain && is_srcu_prim(a.prim) && !srcu)
+                error(a.pos, a.name + "() needs a struct srcu_struct, but '" + l.name +
+                                 "' is not one (declare it struct srcu_struct *" + l.name + ")");
+            if ((a.plain || !is_srcu_prim(a.prim)) && srcu)
+                error(a.pos, "'" + l.name + "' is a struct srcu_struct: only srcu_read_lock(), srcu_read_unlock(), "
+                                            "srcu_down_read(), srcu_up_read() and synchronize_srcu() may use it");
+        }
+    }
+
+    /// Each srcu_read_lock() site opens its own section of its srcu_struct (one reader word).
+    void number_srcu_sections() {
+        unsigned structs = 0;
+        for (const Location& l : p_.locations)
+            if (l.type == LocType::Srcu && ++structs > max_srcu_structs)
+                error(l.declared, "unsupported: more than " + std::to_string(max_srcu_structs) + " struct srcu_struct locations");
+        for (Access& a : p_.accesses) {
+            if (a.plain || a.prim != Prim::SrcuReadLock) continue;
+            Location& l = p_.locations[static_cast<std::size_t>(a.target)];
+            if (l.sections >= max_srcu_sections)
+                error(a.pos, "unsupported: more than " + std::to_string(max_srcu_sections) + " srcu_read_lock() calls on '" + l.name + "'");
+            a.section = l.sections++;
+        }
+    }
+
+    /// Pairs each srcu_read_unlock() of process `proc` with the srcu_read_lock() whose value it is
+    /// given, as LKMM does (srcu-rscs: the lock's value reaches the unlock through a data
+    /// dependency). Followed through registers within the process only.
+    void match_srcu_unlocks(unsigned proc) {
+        for (std::size_t ai = 0; ai < p_.accesses.size(); ++ai) {
+            Access& u = p_.accesses[ai];
+            if (u.process != proc || u.plain || u.prim != Prim::SrcuReadUnlock) continue;
+            const std::uint64_t from = unlock_taint_[ai];
+            if (from != 0 && (from & (from - 1)) != 0)
+                error(u.pos, "unsupported: the index given to " + u.name + "() may come from more than one read; "
+                             "ordercheck pairs each " + u.name + "() with the one srcu_read_lock() whose value it is given");
+            const Access* lock = nullptr;
+            for (std::size_t li = 0; li < p_.accesses.size() && from != 0; ++li) {
+                const Access& l = p_.accesses[li];
+                if (l.process == proc && (from >> l.site & 1u) != 0 && !l.plain && l.prim == Prim::SrcuReadLock) {
+                    lock = &l;
+                    u.srcu_lock = static_cast<std::int32_t>(li);
+                }
+            }
+            if (lock == nullptr)
+                error(u.pos, "unsupported: the index given to " + u.name + "() does not come from a srcu_read_lock() or "
+                             "srcu_down_read() of " + p_.processes[proc].name + " through registers; ordercheck pairs each " + u.name +
+                             "() with the srcu_read_lock() whose value it is given, within one process (not through memory)");
+            if (lock->target != u.target)
+                error(u.pos, u.name + "() on '" + p_.locations[static_cast<std::size_t>(u.target)].name + "' is given the index of " +
+                                 lock->name + "() on '" + p_.locations[static_cast<std::size_t>(lock->target)].name + "' at " +
+                                 pos_text(lock->pos));
         }
     }
 
@@ -1383,8 +1551,9 @@ private:
         case ExprKind::Call: {
             const Access& a = p_.accesses[static_cast<std::size_t>(x.a)];
             heads |= value_taint(a.addr, taint, heads);
-            value_taint(a.vals[0], taint, heads);
+            const std::uint64_t v0 = value_taint(a.vals[0], taint, heads);
             value_taint(a.vals[1], taint, heads);
+            if (!a.plain && a.prim == Prim::SrcuReadUnlock) unlock_taint_[static_cast<std::size_t>(x.a)] |= v0;
             // Only marked reads head a dependency (LKMM's hb holds marked accesses only).
             return a.plain ? 0 : std::uint64_t{1} << a.site;
         }
@@ -1400,10 +1569,11 @@ private:
         std::vector<std::vector<const Access*>> marked(n);
         for (const Access& a : p_.accesses) {
             if (a.addr < 0) continue;  // fences, RCU
-            if (!a.plain && is_lock_prim(a.prim)) continue;
+            if (!a.plain && (is_lock_prim(a.prim) || is_srcu_prim(a.prim))) continue;
             for (std::size_t l = 0; l < n; ++l) {
                 const bool reaches = a.target >= 0 ? static_cast<std::size_t>(a.target) == l
-                                                   : p_.locations[l].escapes && p_.locations[l].type != LocType::Lock;
+                                                   : p_.locations[l].escapes && p_.locations[l].type != LocType::Lock &&
+                                                         p_.locations[l].type != LocType::Srcu;
                 if (!reaches) continue;
                 if (a.plain) {
                     if (first_plain[l] == nullptr) first_plain[l] = &a;
@@ -1434,6 +1604,7 @@ private:
     }
 
     Program& p_;
+    std::vector<std::uint64_t> unlock_taint_;  ///< per access: the reads whose value reaches a srcu_read_unlock()'s index
 };
 
 std::string format_prop_rec(const Program& p, std::int32_t prop, int parent_prec) {
@@ -1465,9 +1636,10 @@ bool returns_value(Prim p) {
     case Prim::ReadOnce: case Prim::LoadAcquire: case Prim::RcuDereference: case Prim::AtomicRead:
     case Prim::AtomicReadAcquire: case Prim::AddReturn: case Prim::SubReturn: case Prim::IncReturn:
     case Prim::DecReturn: case Prim::FetchAdd: case Prim::FetchSub: case Prim::FetchInc: case Prim::FetchDec:
-    case Prim::FetchAnd: case Prim::FetchOr: case Prim::FetchXor: case Prim::AtomicXchg: case Prim::Xchg:
-    case Prim::AtomicCmpxchg: case Prim::Cmpxchg: case Prim::SubAndTest: case Prim::DecAndTest:
-    case Prim::IncAndTest: case Prim::AddNegative: case Prim::SpinTrylock: case Prim::SpinIsLocked: return true;
+    case Prim::FetchAnd: case Prim::FetchOr: case Prim::FetchXor: case Prim::FetchAndnot: case Prim::AtomicXchg:
+    case Prim::Xchg: case Prim::AtomicCmpxchg: case Prim::Cmpxchg: case Prim::SubAndTest: case Prim::DecAndTest:
+    case Prim::IncAndTest: case Prim::AddNegative: case Prim::AddUnless: case Prim::SpinTrylock:
+    case Prim::SpinIsLocked: case Prim::SrcuReadLock: return true;
     default: return false;
     }
 }

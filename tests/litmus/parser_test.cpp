@@ -155,8 +155,16 @@ TEST_SUITE("litmus parser") {
             {"C t\n{}\nP0(int *x) {}\n", "t.litmus:4:1: error: expected the final condition (exists, ~exists or forall), 'locations [...]' or 'filter', found end of file"},
             {"C t\n{}\nP0(int *x) {}\nexists (x=1) junk",
              "t.litmus:4:14: error: expected end of file after the final condition, found 'junk'"},
-            {"C t\n{}\nP0(int *x) { r9 = 1; }\nexists (x=1)",
-             "t.litmus:3:14: error: unknown identifier 'r9': not a parameter or a register declared in P0"},
+            {"C t\n{}\nP0(int *x) { int r0 = r9; }\nexists (x=1)",
+             "t.litmus:3:23: error: unknown identifier 'r9': not a parameter or a register declared in P0"},
+            {"C t\n\"never closed\n{}", "t.litmus:2:1: error: unterminated doc string: expected '\"' to close the '\"' here"},
+            {"C t\nCycle=Rfe Fre\nnot a key line\n{}", "t.litmus:3:1: error: expected '{' to open the initial state, found 'not'"},
+            {"C t\n{}\nP0(int *x) { int r0 = (int *x; }\nexists (x=1)",
+             "t.litmus:3:29: error: expected ')' to close the cast, found 'x'"},
+            {"C t\n{}\nP0(struct srcu_struct *s) {}\nP1(int *s) {}\nexists (s=0)",
+             "t.litmus:4:4: error: location 's' is a struct srcu_struct at 3:4 but not a struct srcu_struct here"},
+            {"C t\n{}\nP0(spinlock_t *s) {}\nP1(struct srcu_struct *s) {}\nexists (s=0)",
+             "t.litmus:4:4: error: location 's' is a spinlock_t at 3:4 but a struct srcu_struct here"},
             {"C t\n{}\nP0(int *x) { int r0; r0 = READ_ONCE(x); }\nexists (x=1)",
              "t.litmus:3:37: error: expected '*' and a location as the first argument of READ_ONCE(), as in READ_ONCE(*x), found 'x'"},
             {"C t\n{}\nP0(int *x) { WRITE_ONCE(*x); }\nexists (x=1)",
@@ -206,13 +214,18 @@ TEST_SUITE("litmus parser") {
             {"goto out;", "unsupported: 'goto' statements (a litmus process is straight-line code with if/else)"},
             {"r0++;", "unsupported: increment and decrement operators ('++'); write r = r + 1"},
             {"r0 += 1;", "unsupported: compound assignment ('+='); write r = r op v"},
-            {"r0 = (int)1;", "unsupported: casts"},
+            {"r0 = (struct foo *)x;", "unsupported: struct types ('struct foo'; the only one known is struct srcu_struct)"},
             {"r0 = &r0;", "unsupported: '&' (address-of) in process code; parameters already point to their locations"},
             {"int a[2];", "unsupported: arrays"},
             {"struct foo *q;", "unsupported: struct declarations"},
             {"spinlock_t l;", "unsupported: a local spinlock_t (shared locations are parameters)"},
-            {"srcu_read_lock(s);",
-             "unsupported: the primitive 'srcu_read_lock' is not supported by ordercheck's litmus front end (docs/litmus.md lists the supported ones)"},
+            {"r0 = atomic_inc_not_zero(x);",
+             "unsupported: the primitive 'atomic_inc_not_zero' is not in LKMM's linux-kernel.def (herd7 rejects it too); write "
+             "atomic_add_unless(v, 1, 0), which is how the kernel defines it (docs/litmus.md lists the supported ones)"},
+            {"spin_unlock_wait(s);",
+             "unsupported: the primitive 'spin_unlock_wait' is not in LKMM's linux-kernel.def (herd7 rejects it too); it was removed "
+             "from the kernel in v4.13 (docs/litmus.md lists the supported ones)"},
+            {"srcu_read_lock(x);", "srcu_read_lock() needs a struct srcu_struct, but 'x' is not one (declare it struct srcu_struct *x)"},
             {"frobnicate(x);", "unsupported: unknown primitive 'frobnicate' (docs/litmus.md lists the supported ones)"},
             {"r0 = READ_ONCE(*x) + READ_ONCE(*y);",
              "unsupported: two shared-memory accesses in one statement (C leaves their order unspecified); split it into two statements"},
@@ -289,6 +302,258 @@ TEST_SUITE("litmus parser") {
         CHECK_FALSE(access_named(q, 0, "READ_ONCE", 2).dep_head);
         CHECK(access_named(q, 0, "xchg_relaxed").dep_head);  // relaxed RMWs head dependencies too
         CHECK_FALSE(access_named(q, 0, "plain read").dep_head);  // plain reads never do
+    }
+
+    TEST_CASE("diy7 metadata: the doc string and key=value lines are kept, and mean nothing to the run") {
+        const Program p = parse("C SB+fencembonceonces\n"
+                                "\"Fre FenceMbdWROnceOnce Fre FenceMbdWROnceOnce\"\n"
+                                "Cycle=Fre FenceMbdWROnceOnce Fre FenceMbdWROnceOnce\n"
+                                "Relax=\n"
+                                "Safe=Fre FenceMbdWROnceOnce\n"
+                                "Generator=diy7 (version 7.56)\n"
+                                "Prefetch=0:x=F,0:y=T,1:y=F,1:x=T\n"
+                                "Com=Fr Fr\n"
+                                "(* Result: Never *)\n"
+                                "Orig=FenceMbdWROnceOnce Fre FenceMbdWROnceOnce Fre  \r\n"
+                                "{\n}\n"
+                                "P0(int *x, int *y) { int r0; WRITE_ONCE(*x, 1); smp_mb(); r0 = READ_ONCE(*y); }\n"
+                                "P1(int *x, int *y) { int r0; WRITE_ONCE(*y, 1); smp_mb(); r0 = READ_ONCE(*x); }\n"
+                                "exists (0:r0=0 /\\ 1:r0=0)\n",
+                                "t");
+        CHECK(p.name == "SB+fencembonceonces");
+        CHECK(p.doc == "Fre FenceMbdWROnceOnce Fre FenceMbdWROnceOnce");
+        REQUIRE(p.metadata.size() == 7);
+        CHECK(p.metadata[0].key == "Cycle");
+        CHECK(p.metadata[0].value == "Fre FenceMbdWROnceOnce Fre FenceMbdWROnceOnce");
+        CHECK(p.metadata[0].pos.line == 3);
+        CHECK(p.metadata[1].key == "Relax");
+        CHECK(p.metadata[1].value.empty());
+        CHECK(p.metadata[3].key == "Generator");
+        CHECK(p.metadata[3].value == "diy7 (version 7.56)");
+        CHECK(p.metadata[4].value == "0:x=F,0:y=T,1:y=F,1:x=T");
+        CHECK(p.metadata[6].key == "Orig");
+        CHECK(p.metadata[6].value == "FenceMbdWROnceOnce Fre FenceMbdWROnceOnce Fre");  // trailing blanks and \r trimmed
+        REQUIRE(p.result);  // a comment among the metadata lines still carries the annotation
+        CHECK(p.result->outcome == Outcome::Never);
+        CHECK(p.processes.size() == 2);
+        CHECK(p.locations.size() == 2);  // no metadata value became a location
+
+        // herd's other forms: the doc string on the name line, over several lines, with a ';'.
+        const Program q = parse("C t \"one\nand two\";\nHash=abc\n{}\nP0(int *x) {}\nexists (x=0)", "t");
+        CHECK(q.doc == "one\nand two");
+        REQUIRE(q.metadata.size() == 1);
+        CHECK(q.metadata[0].key == "Hash");
+        CHECK(q.metadata[0].pos.line == 3);  // lines after a multi-line doc string keep their numbers
+        // Without metadata nothing changes.
+        CHECK(parse(mp, "t").metadata.empty());
+        CHECK(parse(mp, "t").doc.empty());
+    }
+
+    TEST_CASE("casts are accepted and ignored, as herd does; pointer-typed registers and parameters") {
+        // The shape of the auto/ tests of Paul McKenney's corpus (intptr_t throughout).
+        const Program p = parse("C C-MP+wmb+addr\n{\n\tx1=y1;\n}\n"
+                                "P0(intptr_t *u0, intptr_t *x1)\n{\n"
+                                "\tintptr_t r3 = u0;\n"
+                                "\tWRITE_ONCE(*u0, 1);\n"
+                                "\tsmp_wmb();\n"
+                                "\tWRITE_ONCE(*(intptr_t **)x1, (intptr_t *)r3);\n"
+                                "}\n"
+                                "P1(intptr_t *x1)\n{\n"
+                                "\tintptr_t *r1;\n"
+                                "\tintptr_t r2;\n"
+                                "\tr1 = (intptr_t *)READ_ONCE(*(intptr_t **)x1);\n"
+                                "\tr2 = READ_ONCE(*(intptr_t *)r1);\n"
+                                "}\n"
+                                "exists (1:r1=u0 /\\ 1:r2=0)\n",
+                                "t");
+        const Access& store = access_named(p, 0, "WRITE_ONCE", 1);
+        CHECK(store.target == 0);                                            // *(intptr_t **)x1 is the location x1
+        CHECK(p.exprs[static_cast<std::size_t>(store.vals[0])].kind == ExprKind::Reg);  // (intptr_t *)r3 is r3
+        CHECK(access_named(p, 1, "READ_ONCE", 0).target == 0);
+        CHECK(access_named(p, 1, "READ_ONCE", 1).target == -1);              // through r1: a dynamic address
+        CHECK(access_named(p, 1, "READ_ONCE", 0).dep_head);                  // the cast keeps the address dependency
+        REQUIRE(p.locations.size() == 3);                                    // x1, y1 (named by x1's value), u0
+        CHECK(p.locations[2].escapes);                                       // u0's address is stored
+        CHECK(p.locations[0].init == address_base + 1);                      // x1=y1
+
+        // A cast binds as a unary operator; any type words and stars; (void *)0 is NULL.
+        const Program q = parse(with_body("int *r1; r0 = (int)READ_ONCE(*(int *)x) + 1; r1 = (void *)0; "
+                                          "r0 = (const volatile unsigned long)r0; r0 = (u8 **)-r0;"),
+                                "t");
+        const Stmt& body = q.stmts[static_cast<std::size_t>(q.processes[0].body)];
+        REQUIRE(body.count >= 2);
+        const Stmt& first = q.stmts[static_cast<std::size_t>(q.block_items[body.first + 0])];
+        REQUIRE(first.kind == StmtKind::Assign);
+        const Expr& sum = q.exprs[static_cast<std::size_t>(first.expr)];
+        CHECK(sum.kind == ExprKind::Binary);                                 // ((int)READ_ONCE(...)) + 1
+        CHECK(q.exprs[static_cast<std::size_t>(sum.a)].kind == ExprKind::Call);
+        // The kernel's own test, atomic_t parameters and a declaration with an initialiser.
+        CHECK_NOTHROW(parse("C add_unless_mb\n{}\nP0(atomic_t *x, atomic_t *y, atomic_t *z)\n{\n\tWRITE_ONCE(*x, 1);\n"
+                            "\tint r0 = atomic_add_unless(z,1,5);\n\tWRITE_ONCE(*y, 1);\n}\n"
+                            "P1(atomic_t *x, atomic_t *y)\n{\n\tint r0 = READ_ONCE(*y);\n\tif (r0 == 1)\n\t\tWRITE_ONCE(*x, 2);\n}\n"
+                            "exists (1:r0=1 /\\ x=1)",
+                            "t"));
+        // rcu_assign_pointer(*(char **)y, (char *)1), as in manual/extra/.
+        CHECK_NOTHROW(parse(with_body("rcu_assign_pointer(*(char **)y, (char *)1); r0 = (int)rcu_dereference(*(char **)x);"), "t"));
+    }
+
+    TEST_CASE("registers herd accepts without a declaration") {
+        // An assignment declares its register; so does a typed or untyped initialisation in the
+        // initial state, which the process may read without declaring it.
+        const Program p = parse("C t\n{\n\tint *z = 1;\n\tint 0:r1 = z;\n\tint * 1:r9;\n\t1:r8 = 3;\n}\n"
+                                "P0(int *x, int *y, int *z) { rcu_assign_pointer(*x, r1); r2 = READ_ONCE(*y); }\n"
+                                "P1(int *x) { r5 = READ_ONCE(*x); }\n"
+                                "exists (0:r2=0 /\\ 1:r5=0 /\\ 1:r9=0 /\\ 1:r8=3)",
+                                "t");
+        const Process& p0 = p.processes[0];
+        REQUIRE(p0.regs.size() == 5);  // x, y, z, r1, r2
+        CHECK(p0.regs[3].name == "r1");
+        CHECK(p0.regs[3].implicit);
+        CHECK(p0.regs[3].init == address_base + 0);  // 0:r1 = z (z is the first location named)
+        CHECK(p0.regs[4].name == "r2");
+        CHECK(p0.regs[4].implicit);
+        CHECK(p0.regs[4].assigned);
+        const Process& p1 = p.processes[1];
+        REQUIRE(p1.regs.size() == 4);  // x, r5, then r9 and r8 from the initial state
+        CHECK(p1.regs[2].name == "r9");
+        CHECK(p1.regs[3].init == 3);
+        CHECK(p.locations[0].escapes);
+        // Reading a register nothing declares, assigns or initialises is still an error.
+        CHECK(error_of("C t\n{}\nP0(int *x) { WRITE_ONCE(*x, r7); }\nexists (x=1)") ==
+              "t.litmus:3:29: error: unknown identifier 'r7': not a parameter or a register declared in P0");
+        CHECK(error_of("C t\n{ 0:x = 1; }\nP0(int *x) {}\nexists (x=1)") ==
+              "t.litmus:2:3: error: unsupported: initialising parameter x (it points to location x)");
+    }
+
+    TEST_CASE("the primitives added from linux-kernel.def") {
+        const Program p = parse(with_body("r0 = atomic_add_unless(x, 2, 5); atomic_andnot(1, y); r0 = atomic_fetch_andnot_acquire(1, y);\n"
+                                          "r0 = atomic_add_negative_relaxed(-1, x); smp_mb__after_unlock_lock(); smp_mb__after_srcu_read_unlock();"),
+                                "t");
+        const Access& unless = access_named(p, 0, "atomic_add_unless");
+        CHECK(unless.prim == Prim::AddUnless);
+        CHECK(unless.target == 0);  // atomic_add_unless(v, a, u): v first
+        CHECK(unless.vals[0] >= 0);
+        CHECK(unless.vals[1] >= 0);
+        CHECK(returns_value(Prim::AddUnless));
+        CHECK(access_named(p, 0, "atomic_andnot").prim == Prim::AtomicAndnot);
+        CHECK_FALSE(returns_value(Prim::AtomicAndnot));
+        CHECK(access_named(p, 0, "atomic_fetch_andnot_acquire").order == Order::Acquire);
+        CHECK(access_named(p, 0, "atomic_add_negative_relaxed").order == Order::Relaxed);
+        CHECK(access_named(p, 0, "smp_mb__after_unlock_lock").prim == Prim::MbAfterUnlockLock);
+        CHECK(access_named(p, 0, "smp_mb__after_srcu_read_unlock").prim == Prim::MbAfterSrcuReadUnlock);
+        CHECK(error_of(with_body("atomic_andnot(1, x, y);")).find("atomic_andnot() takes 2 arguments, found more") != std::string::npos);
+    }
+
+    TEST_CASE("SRCU: struct srcu_struct locations, one section per srcu_read_lock(), unlocks paired by their index") {
+        const Program p = parse("C t\n{}\n"
+                                "P0(int *x, struct srcu_struct *s, struct srcu_struct *t) {\n"
+                                "  int r1; int r2; int r3;\n"
+                                "  r1 = srcu_read_lock(s);\n"
+                                "  r2 = srcu_down_read(s);\n"
+                                "  r3 = srcu_read_lock(t);\n"
+                                "  srcu_read_unlock(s, r1);\n"
+                                "  r1 = r2;\n"
+                                "  srcu_up_read(s, r1);\n"
+                                "  srcu_read_unlock(t, r3);\n"
+                                "}\n"
+                                "P1(int *x, struct srcu_struct *s) { int r1; r1 = srcu_read_lock(s); srcu_read_unlock(s, r1); synchronize_srcu_expedited(s); }\n"
+                                "exists (0:r1=0)",
+                                "t");
+        CHECK(p.uses_srcu);
+        REQUIRE(p.locations.size() == 3);
+        CHECK(p.locations[1].type == LocType::Srcu);
+        CHECK(p.locations[1].sections == 3);  // two in P0, one in P1
+        CHECK(p.locations[2].sections == 1);
+        CHECK(access_named(p, 0, "srcu_read_lock", 0).section == 0);
+        CHECK(access_named(p, 0, "srcu_down_read").section == 1);
+        CHECK(access_named(p, 0, "srcu_read_lock", 1).section == 0);  // the first on t
+        CHECK(access_named(p, 1, "srcu_read_lock").section == 2);
+        const auto index_of = [&](const Access& a) { return static_cast<std::int32_t>(&a - p.accesses.data()); };
+        CHECK(access_named(p, 0, "srcu_read_unlock", 0).srcu_lock == index_of(access_named(p, 0, "srcu_read_lock", 0)));
+        CHECK(access_named(p, 0, "srcu_up_read").srcu_lock == index_of(access_named(p, 0, "srcu_down_read")));  // through r1 = r2
+        CHECK(access_named(p, 0, "srcu_read_unlock", 1).srcu_lock == index_of(access_named(p, 0, "srcu_read_lock", 1)));
+        CHECK(access_named(p, 1, "synchronize_srcu_expedited").prim == Prim::SynchronizeSrcu);
+        CHECK_FALSE(p.locations[1].plain);
+        // The initial state may declare one; it takes no value.
+        CHECK(parse("C t\n{ struct srcu_struct s; }\nP0(struct srcu_struct *s) { synchronize_srcu(s); }\nexists (s=0)", "t")
+                  .locations[0]
+                  .type == LocType::Srcu);
+        CHECK(error_of("C t\n{ struct srcu_struct s = 1; }\nP0(int *x) {}\nexists (x=0)") ==
+              "t.litmus:2:24: error: unsupported: an initial value for a struct srcu_struct");
+    }
+
+    TEST_CASE("SRCU: what cannot be paired or typed is refused with its line") {
+        const auto srcu = [](const std::string& body) {
+            return "C t\n{}\nP0(int *x, int *idx, struct srcu_struct *s, struct srcu_struct *t)\n{\n\tint r0; int r1;\n" + body +
+                   "\n}\nP1(int *x, int *idx, struct srcu_struct *s) {\n\tint r3;\n\tr3 = READ_ONCE(*idx);\n\tsrcu_up_read(s, r3);\n}\n"
+                   "exists (0:r0=0)\n";
+        };
+        struct Case {
+            std::string body;
+            std::string message;
+        };
+        const Case cases[] = {
+            // The index passed through memory to another process (C-srcu-nest-6): P1's srcu_up_read().
+            {"r0 = srcu_down_read(s); WRITE_ONCE(*idx, r0);",
+             "t.litmus:11:2: error: unsupported: the index given to srcu_up_read() does not come from a srcu_read_lock() or "
+             "srcu_down_read() of P1 through registers; ordercheck pairs each srcu_up_read() with the srcu_read_lock() whose value "
+             "it is given, within one process (not through memory)"},
+        };
+        for (const Case& c : cases) {
+            CAPTURE(c.body);
+            CHECK(error_of(srcu(c.body)) == c.message);
+        }
+        const auto one = [](const std::string& body) {
+            return "C t\n{}\nP0(int *x, struct srcu_struct *s, struct srcu_struct *t)\n{\n\tint r0; int r1;\n" + body + "\n}\nexists (0:r0=0)\n";
+        };
+        const Case single[] = {
+            {"srcu_read_unlock(s, 0);",
+             "t.litmus:6:1: error: unsupported: the index given to srcu_read_unlock() does not come from a srcu_read_lock() or "
+             "srcu_down_read() of P0 through registers; ordercheck pairs each srcu_read_unlock() with the srcu_read_lock() whose "
+             "value it is given, within one process (not through memory)"},
+            {"r0 = srcu_read_lock(s); r1 = srcu_read_lock(s); srcu_read_unlock(s, r0 + r1);",
+             "t.litmus:6:49: error: unsupported: the index given to srcu_read_unlock() may come from more than one read; ordercheck "
+             "pairs each srcu_read_unlock() with the one srcu_read_lock() whose value it is given"},
+            {"r0 = srcu_read_lock(s); srcu_read_unlock(t, r0);",
+             "t.litmus:6:25: error: srcu_read_unlock() on 't' is given the index of srcu_read_lock() on 's' at 6:6"},
+            {"r0 = READ_ONCE(*x); srcu_read_unlock(s, r0);",
+             "t.litmus:6:21: error: unsupported: the index given to srcu_read_unlock() does not come from a srcu_read_lock() or "
+             "srcu_down_read() of P0 through registers; ordercheck pairs each srcu_read_unlock() with the srcu_read_lock() whose "
+             "value it is given, within one process (not through memory)"},
+            {"r0 = srcu_read_lock(x);", "t.litmus:6:6: error: srcu_read_lock() needs a struct srcu_struct, but 'x' is not one (declare it struct srcu_struct *x)"},
+            {"r0 = READ_ONCE(*s);",
+             "t.litmus:6:6: error: 's' is a struct srcu_struct: only srcu_read_lock(), srcu_read_unlock(), srcu_down_read(), "
+             "srcu_up_read() and synchronize_srcu() may use it"},
+            {"int *r2 = s; synchronize_srcu(r2);",
+             "t.litmus:6:14: error: unsupported: synchronize_srcu() on a srcu_struct reached through a register; pass the struct "
+             "srcu_struct parameter itself"},
+            {"r0 = srcu_read_lock(s) + 1;", ""},  // herd flags a bad index only when it reaches srcu_read_unlock()
+        };
+        for (const Case& c : single) {
+            CAPTURE(c.body);
+            CHECK(error_of(one(c.body)) == c.message);
+        }
+        std::string five = "C t\n{}\nP0(";
+        for (int i = 0; i < 5; ++i) five += std::string(i ? ", " : "") + "struct srcu_struct *s" + std::to_string(i);
+        CHECK(error_of(five + ") {}\nexists (s0=0)") == "t.litmus:3:120: error: unsupported: more than 4 struct srcu_struct locations");
+    }
+
+    TEST_CASE("up to 16 processes, each with up to 32 registers") {
+        std::string src = "C t\n{}\n";
+        for (int i = 0; i < 16; ++i) {
+            src += "P" + std::to_string(i) + "(int *x) {";
+            for (int r = 0; r < 31; ++r) src += " int r" + std::to_string(r) + ";";
+            src += " r30 = READ_ONCE(*x); }\n";
+        }
+        const Program p = parse(src + "exists (15:r30=0)", "t");
+        CHECK(p.processes.size() == max_processes);
+        CHECK(p.processes[15].regs.size() == max_registers);
+        CHECK(error_of("C t\n{}\nP0(int *x) { int r0; r1 = 1; " + [] {
+                  std::string more;
+                  for (int r = 2; r < 33; ++r) more += "r" + std::to_string(r) + " = 1; ";
+                  return more;
+              }() + "}\nexists (x=1)")
+                  .find("unsupported: more than 32 registers and parameters in one process") != std::string::npos);
     }
 
     TEST_CASE("the corpus parses, and every test carries a Result:") {
