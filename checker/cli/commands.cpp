@@ -1,0 +1,753 @@
+// SPDX-License-Identifier: MIT
+// The ordercheck commands over the models a program passes in (checker/cli/commands.hpp); the
+// ordercheck executable (main.cpp) passes the catalogue.
+#include <algorithm>
+#include <boost/program_options.hpp>
+#include <cctype>
+#include <chrono>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "checker/cli/catalogue_select.hpp"
+#include "checker/cli/commands.hpp"
+#include "checker/cli/explain.hpp"
+#include "checker/cli/format.hpp"
+#include "checker/cli/parallel.hpp"
+#include "checker/cli/report_html.hpp"
+#include "checker/driver/check.hpp"
+#include "checker/driver/diff.hpp"
+#include "checker/driver/necessity.hpp"
+#include "checker/version.hpp"
+#include "litmus/run.hpp"
+
+namespace po = boost::program_options;
+using namespace oc;
+
+namespace {
+
+constexpr const char* usage_head =
+    "usage: ordercheck <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  list [--markdown]              models, variants and their expectations\n"
+    "  check [ID...|--all] [options]  explore variants and judge each verdict against its expectation\n"
+    "  explain ID --out DIR [options] draw the variant's witness: DOT, SVG, text trace, interleaving, JSON\n"
+    "  necessity ID [--out DIR]       weaken each barrier of a proved variant in turn: which are needed?\n"
+    "  diff A B [--allow-new-outcomes] compare the outcome sets, verdicts and metrics of two variants\n"
+    "  report --out DIR [ID...]       a static HTML report: tables, metrics, necessity, figures\n"
+    "  litmus FILE|DIR... [options]   run C litmus tests (herd7's LKMM dialect), judge their Result: lines\n"
+    "  merge FILE... [--format F]     combine the JSON reports of shards (check --shard I/N) into one verdict\n"
+    "\n"
+    "An ID is a variant (SB/relaxed) or a model (SB: all its variants); explain also takes a .litmus file.\n";
+constexpr const char* usage_tail =
+    "Under `mpirun -n K ordercheck check ...` each rank explores one shard of every variant; rank 0 merges.\n"
+    "\n"
+    "exit codes (check):\n"
+    "  0  every verdict matches its expectation and every search settled it\n"
+    "  1  some verdict does not match, or an engine failure was not expected\n"
+    "  2  usage or input error\n"
+    "  3  some search was cut short or not exhaustive and settled nothing (no mismatch found)\n"
+    "exit codes (diff): 0 B reaches no outcome A cannot (or --allow-new-outcomes); 1 it does; 3 not exact\n"
+    "exit codes (necessity): 0 every weakening decided; 3 some not decided\n"
+    "exit codes (litmus): 0 every judged test matches its Result:; 1 some does not (or the engine failed);\n"
+    "  2 usage error or a test that does not parse; 3 some search cut short, nothing else wrong\n";
+
+/// The program's usage note (Program::usage_note), set once by cli::main.
+std::string& usage_note() {
+    static std::string note;
+    return note;
+}
+
+/// The general usage text: the commands, what an id is, the program's note, the exit codes.
+std::string usage_text() { return usage_head + usage_note() + usage_tail; }
+
+std::string slug(std::string s) {
+    for (char& c : s)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return s;
+}
+
+/// Parses a command's arguments: `opts`, plus every positional argument collected under
+/// `positional` (a vector of strings). Throws po::error on bad usage.
+/// A command's parsed arguments: its options, its positional arguments, and whether it printed
+/// its help (`--help`), after which it has nothing more to do.
+struct Parsed {
+    po::variables_map vm;
+    std::vector<std::string> positional;
+    bool help = false;
+};
+
+/// Parses ARGS against OPTS, the positional arguments (named WHAT in errors) collected apart;
+/// with --help, prints USAGE and the options.
+Parsed parse_command(const std::vector<std::string>& args, const po::options_description& opts, const char* what,
+                     const std::string& usage) {
+    po::options_description hidden;
+    hidden.add_options()("positional", po::value<std::vector<std::string>>(), what);
+    po::options_description all;
+    all.add(opts).add(hidden);
+    po::positional_options_description pos;
+    pos.add("positional", -1);
+    Parsed p;
+    po::store(po::command_line_parser(args).options(all).positional(pos).run(), p.vm);
+    po::notify(p.vm);
+    if (p.vm.count("positional")) p.positional = p.vm["positional"].as<std::vector<std::string>>();
+    if (p.vm.count("help")) {
+        std::cout << usage << opts;
+        p.help = true;
+    }
+    return p;
+}
+
+int usage_error(const std::string& message) {
+    std::cerr << "ordercheck: " << message << "\n\n" << usage_text();
+    return cli::exit_usage;
+}
+
+/// True when `id` names an existing file ending in .litmus (explain then draws the litmus test).
+bool is_litmus_file(const std::string& id) {
+    return id.size() > 7 && id.ends_with(".litmus") && std::filesystem::is_regular_file(id);
+}
+
+/// Variants made from litmus files named on the command line; stable addresses for the
+/// VariantDef pointers the commands pass around.
+std::deque<VariantDef>& litmus_variants() {
+    static std::deque<VariantDef> store;
+    return store;
+}
+
+/// The variant of a litmus file: its expectation is its Result: line (none: explored, not
+/// judged). A test whose Result: carries DATARACE is explored with plain accesses as relaxed
+/// ones (herd's verdict after the race flag; `ordercheck litmus` judges the flag itself).
+/// Prints the parse error and returns nullptr when the file does not parse.
+const VariantDef* litmus_variant(const std::string& path) {
+    std::shared_ptr<const litmus::Compiled> test;
+    try {
+        test = litmus::load(path);
+    } catch (const litmus::LitmusError& e) {
+        std::cerr << e.what() << '\n';
+        return nullptr;
+    }
+    const auto& p = test->program;
+    const bool racy = (p.result && p.result->datarace) || (p.mapping && p.mapping->datarace);
+    litmus_variants().push_back(
+        litmus::make_variant(test, racy ? litmus::RunMode::PlainAsRelaxed : litmus::RunMode::RaceCheck));
+    return &litmus_variants().back();
+}
+
+/// Resolves ids that are catalogue ids or litmus files, in the order given. Prints the error
+/// and returns false for an unknown id or a litmus file that does not parse.
+bool resolve_ids(const std::vector<ModelDef>& models, const std::vector<std::string>& ids,
+                 std::vector<const VariantDef*>& out) {
+    std::vector<std::string> catalogue_ids;
+    for (const auto& id : ids)
+        if (!is_litmus_file(id)) catalogue_ids.push_back(id);
+    std::vector<const VariantDef*> catalogue;
+    if (!catalogue_ids.empty()) {
+        std::string error;
+        catalogue = cli::select_variants(models, catalogue_ids, error);
+        if (!error.empty()) {
+            std::cerr << "ordercheck: " << error;
+            return false;
+        }
+    }
+    for (const auto& id : ids)
+        if (is_litmus_file(id)) {
+            const VariantDef* v = litmus_variant(id);
+            if (v == nullptr) return false;
+            out.push_back(v);
+        }
+    out.insert(out.begin(), catalogue.begin(), catalogue.end());
+    return true;
+}
+
+/// Resolves exactly one variant id; prints the error and returns nullptr otherwise.
+const VariantDef* one_variant(const std::vector<ModelDef>& models, const std::string& id) {
+    if (is_litmus_file(id)) return litmus_variant(id);
+    std::string error;
+    const auto selected = cli::select_variants(models, {id}, error);
+    if (!error.empty()) {
+        std::cerr << "ordercheck: " << error;
+        return nullptr;
+    }
+    if (selected.size() != 1) {
+        std::cerr << "ordercheck: '" << id << "' names a model; give one variant (MODEL/variant)\n";
+        return nullptr;
+    }
+    return selected.front();
+}
+
+int cmd_list(const std::vector<std::string>& args, const cli::Program& program) {
+    po::options_description opts("list options");
+    opts.add_options()("markdown", "print a Markdown table")("help,h", "this help");
+    po::variables_map vm;
+    po::store(po::command_line_parser(args).options(opts).run(), vm);
+    if (vm.count("help")) {
+        std::cout << "usage: ordercheck list [--markdown]\n" << opts;
+        return cli::exit_ok;
+    }
+    const bool md = vm.count("markdown") != 0;
+    const auto& models = program.models;
+    if (md) std::cout << "| variant | threads | expected | RC11 | LKMM | what it shows |\n|---|---|---|---|---|---|\n";
+    for (const auto& m : models) {
+        if (!md) std::cout << m.name << " (" << m.family << "): " << m.description << '\n';
+        for (const auto& v : m.variants) {
+            const std::string expected = to_string(v.expect.engine_answer());
+            const std::string lkmm = v.expect.lkmm ? std::string(to_string(*v.expect.lkmm)) : "";
+            if (md)
+                std::cout << "| `" << v.id() << "` | " << v.thread_count() << " | " << expected << " | "
+                          << to_string(v.expect.memory_model) << " | " << lkmm << " | " << v.expect.why << " |\n";
+            else
+                std::cout << "  " << v.id() << "  expect " << expected
+                          << (v.expect.engine ? "  (engine limitation; RC11: " + to_string(v.expect.memory_model) + ")" : "")
+                          << (v.expect.lkmm ? "  (LKMM: " + lkmm + ")" : "") << '\n';
+        }
+    }
+    return cli::exit_ok;
+}
+
+int cmd_check(const std::vector<std::string>& args, const cli::Program& program) {
+    po::options_description opts("check options");
+    std::string search = "full", format = "text", engine;
+    std::uint64_t max_executions = 0, random_executions = 100000;
+    double timeout = 0;
+    unsigned context_bound = 2;
+    opts.add_options()
+        ("all", "check every variant of every model")
+        ("engine", po::value(&engine), "graph | relacy | both (default: graph for the full search, relacy for "
+                                       "--search bound|random)")
+        ("search", po::value(&search)->default_value("full"), "full | bound | random")
+        ("format", po::value(&format)->default_value("text"), "text | json | junit")
+        ("witness-dir", po::value<std::string>(), "write the witness of every failing variant under DIR")
+        ("max-executions", po::value(&max_executions)->default_value(0),
+         "stop each search after N executions (0: no limit); a search cut short proves nothing")
+        ("timeout", po::value(&timeout)->default_value(0), "stop each search after S seconds (0: none)")
+        ("context-bound", po::value(&context_bound)->default_value(2), "preemptions per execution (--search bound)")
+        ("random-executions", po::value(&random_executions)->default_value(100000),
+         "executions drawn by --search random")
+        ("no-certify", "count executions without checking them against the RC11 axioms")
+        ("no-capture", "record no execution graphs (no certification, witnesses or distinct counts; "
+                       "for measuring the cost of capture)")
+        ("no-por", "no partial-order reduction: run every interleaving of the full search")
+        ("jobs,j", po::value<unsigned>()->default_value(1), "explore in N worker processes (variants and shards)")
+        ("shards", po::value<unsigned>(), "split each variant's search into N shards and merge them (default: 1; "
+                                          "with --jobs and fewer variants than jobs, 4 per job)")
+        ("shard", po::value<std::string>(), "explore only shard I/N of each variant's search; combine the JSON "
+                                            "reports of all N with `ordercheck merge`")
+        ("execution-hashes", "list every distinct execution's canonical hash in the JSON report")
+        ("progress", "progress on stderr even when it is not a terminal (runs longer than a second)")
+        ("no-progress", "no progress on stderr")
+        ("help,h", "this help");
+    const Parsed parsed = parse_command(args, opts, "variant or model ids",
+                                        "usage: ordercheck check [ID...|--all] [options]\n");
+    if (parsed.help) return cli::exit_ok;
+    const po::variables_map& vm = parsed.vm;
+    if (search != "full" && search != "bound" && search != "random")
+        return usage_error("--search must be full, bound or random (got '" + search + "')");
+    if (format != "text" && format != "json" && format != "junit")
+        return usage_error("--format must be text, json or junit (got '" + format + "')");
+    if (timeout < 0) return usage_error("--timeout must not be negative");
+    // --no-por and the bounded and random searches are Relacy's.
+    if (engine.empty()) engine = search == "full" && vm.count("no-por") == 0 ? "graph" : "relacy";
+    if (engine != "graph" && engine != "relacy" && engine != "both")
+        return usage_error("--engine must be graph, relacy or both (got '" + engine + "')");
+    if (engine != "relacy" && search != "full")
+        return usage_error("--search " + search + " runs under Relacy only (give --engine relacy)");
+
+    auto models = program.models;
+    if (!vm.count("all"))
+        models.insert(models.end(), program.by_id_only.begin(), program.by_id_only.end());
+    const std::vector<std::string>& ids = parsed.positional;
+    if (ids.empty() && !vm.count("all")) return usage_error("check needs variant ids or --all");
+    if (!ids.empty() && vm.count("all")) return usage_error("give either ids or --all, not both");
+    std::vector<const VariantDef*> selected;
+    if (vm.count("all")) {
+        std::string error;
+        selected = cli::select_variants(models, ids, error);
+    } else if (!resolve_ids(models, ids, selected)) {
+        return cli::exit_usage;
+    }
+
+    CheckOptions options;
+    options.explore.search = search == "full" ? SearchKind::Full : search == "bound" ? SearchKind::Bound : SearchKind::Random;
+    options.explore.engine = engine == "relacy" ? EngineKind::Relacy : EngineKind::Graph;
+    options.cross_check = engine == "both";
+    options.explore.max_executions = max_executions;
+    options.explore.timeout_seconds = timeout;
+    options.explore.context_bound = context_bound;
+    options.explore.random_executions = random_executions;
+    options.explore.capture = vm.count("no-capture") == 0;
+    options.certify = vm.count("no-certify") == 0;
+    options.explore.reduction = vm.count("no-por") == 0;
+    options.keep_execution_hashes = vm.count("execution-hashes") != 0 || vm.count("shard") != 0;
+
+    cli::RunPlan plan;
+    plan.jobs = vm["jobs"].as<unsigned>();
+    if (plan.jobs == 0) return usage_error("--jobs must be at least 1");
+    if (vm.count("shard")) {
+        plan.only_shard = cli::parse_shard(vm["shard"].as<std::string>());
+        if (!plan.only_shard) return usage_error("--shard takes I/N with 0 <= I < N (got '" + vm["shard"].as<std::string>() + "')");
+        if (vm.count("shards")) return usage_error("give either --shard I/N or --shards N, not both");
+    }
+    if (vm.count("shards")) {
+        plan.shards = vm["shards"].as<unsigned>();
+        if (plan.shards == 0) return usage_error("--shards must be at least 1");
+    } else if (plan.jobs > 1 && selected.size() < plan.jobs && !plan.only_shard) {
+        plan.shards = 4 * plan.jobs;  // few variants: split them so that every worker has work
+    }
+    if ((plan.only_shard || plan.shards > 1) && search == "random") {
+        if (vm.count("shard") || vm.count("shards")) return usage_error("only --search full or bound can be sharded");
+        plan.shards = 1;
+    }
+    plan.progress = vm.count("no-progress") ? cli::ProgressMode::Off
+                    : vm.count("progress")  ? cli::ProgressMode::On
+                                            : cli::ProgressMode::Auto;
+    cli::ReportHook write_witness;
+    if (vm.count("witness-dir")) {
+        const std::filesystem::path base = vm["witness-dir"].as<std::string>();
+        write_witness = [base](Report& r) {
+            if (r.status != Status::Fail || !r.witness) return;
+            cli::ExplainOptions eo;
+            eo.force = true;
+            auto dir = base / slug(r.id);
+            if (r.shard.count > 1 && r.shard.merged.empty()) dir /= "shard-" + std::to_string(r.shard.index);
+            cli::explain(r, eo, dir);
+            r.witness_path = (dir / "witness.svg").string();
+        };
+    }
+    const cli::RunOutcome run = cli::run_checks(selected, options, plan, write_witness);
+    if (!run.print) return cli::exit_ok;  // an MPI rank other than 0: rank 0 reports
+    const std::vector<Report>& reports = run.reports;
+
+    cli::RunSettings settings{search,          max_executions,          timeout,
+                              context_bound,   random_executions,       options.explore.capture,
+                              options.certify};
+    settings.reduction = options.explore.reduction;
+    settings.engine = engine;
+    settings.jobs = run.processes;
+    std::cout << (format == "json"    ? cli::format_json(reports, settings)
+                  : format == "junit" ? cli::format_junit(reports, settings)
+                                      : cli::format_text(reports, settings));
+    return cli::exit_code(reports);
+}
+
+int cmd_merge(const std::vector<std::string>& args, const cli::Program& program) {
+    po::options_description opts("merge options");
+    std::string format = "text";
+    opts.add_options()("format", po::value(&format)->default_value("text"), "text | json | junit")
+        ("help,h", "this help");
+    const Parsed parsed = parse_command(args, opts, "shard reports (JSON)",
+                                        "usage: ordercheck merge FILE... [--format text|json|junit]\n"
+                                        "Combines the JSON reports of `check --shard I/N --format json` into one "
+                                        "report per variant;\na variant is exhaustive only if all N shards are "
+                                        "given and each completed.\n");
+    if (parsed.help) return cli::exit_ok;
+    if (format != "text" && format != "json" && format != "junit")
+        return usage_error("--format must be text, json or junit (got '" + format + "')");
+    const std::vector<std::string>& files = parsed.positional;
+    if (files.empty()) return usage_error("merge needs the JSON reports of the shards");
+    auto models = program.models;
+    models.insert(models.end(), program.by_id_only.begin(), program.by_id_only.end());
+    std::map<std::string, const VariantDef*> by_id;
+    for (const auto& m : models)
+        for (const auto& v : m.variants) by_id[v.id()] = &v;
+    const auto lookup = [&](const std::string& id) -> const VariantDef* {
+        const auto it = by_id.find(id);
+        return it == by_id.end() ? nullptr : it->second;
+    };
+    std::vector<Report> shards;
+    cli::RunSettings settings;
+    for (const auto& file : files) {
+        std::ifstream in(file, std::ios::binary);
+        if (!in) return usage_error("cannot read '" + file + "'");
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        try {
+            for (auto& r : cli::parse_json(text, lookup, &settings)) shards.push_back(std::move(r));
+        } catch (const std::exception& e) {
+            std::cerr << "ordercheck: " << file << ": " << e.what() << '\n';
+            return cli::exit_usage;
+        }
+    }
+    std::vector<Report> merged;
+    try {
+        merged = cli::merge_by_variant(shards);
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "ordercheck: " << e.what() << '\n';
+        return cli::exit_usage;
+    }
+    std::cout << (format == "json"    ? cli::format_json(merged, settings)
+                  : format == "junit" ? cli::format_junit(merged, settings)
+                                      : cli::format_text(merged, settings));
+    return cli::exit_code(merged);
+}
+
+
+/// Explores V, draws its witness (or, with --any, its first execution) under OUT and lists what
+/// was written.
+int explain_variant(const VariantDef& v, const cli::ExplainOptions& eo, const std::string& out, EngineKind engine) {
+    CheckOptions options;
+    options.explore.engine = engine;
+    options.keep_first_execution = eo.any;
+    const Report report = check(v, options);
+    cli::ExplainResult result;
+    try {
+        result = cli::explain(report, eo, out);
+    } catch (const std::exception& e) {
+        std::cerr << "ordercheck: " << e.what() << '\n';
+        return cli::exit_usage;
+    }
+    for (const auto& m : result.messages) std::cout << m << '\n';
+    for (const auto& p : result.written) std::cout << "  wrote " << p.string() << '\n';
+    return cli::exit_ok;
+}
+
+int explain_litmus(const std::string& path, const cli::ExplainOptions& eo, const std::string& out, EngineKind engine) {
+    std::shared_ptr<const litmus::Compiled> test;
+    try {
+        test = litmus::load(path);
+    } catch (const litmus::LitmusError& e) {
+        std::cerr << e.what() << '\n';
+        return cli::exit_usage;
+    }
+    return explain_variant(litmus::make_variant(test, litmus::RunMode::RaceCheck), eo, out, engine);
+}
+
+int cmd_litmus(const std::vector<std::string>& args) {
+    po::options_description opts("litmus options");
+    std::uint64_t max_executions = 0;
+    double timeout = 0;
+    unsigned repeat = 0;
+    std::string engine = "graph";
+    opts.add_options()
+        ("engine", po::value(&engine)->default_value("graph"),
+         "graph (every RC11-consistent execution once; herd's counts) | relacy (interleavings)")
+        ("max-executions", po::value(&max_executions)->default_value(0),
+         "stop each search after N executions (0: no limit); a search cut short proves nothing")
+        ("timeout", po::value(&timeout)->default_value(0), "stop each search after S seconds (0: none)")
+        ("no-certify", "count executions without checking them against the RC11 axioms")
+        ("no-por", "explore without partial-order reduction (--engine relacy)")
+        ("quiet,q", "print only the judgement line of each test and the summary")
+        ("time", "print how long parsing and the exhaustive run took, per test")
+        ("repeat", po::value(&repeat)->default_value(0),
+         "benchmark: parse and run each test N more times and print the median, min and max")
+        ("help,h", "this help");
+    const Parsed parsed = parse_command(args, opts, "litmus files or directories",
+                                        "usage: ordercheck litmus FILE|DIR... [options]\n"
+                                        "Runs each C litmus test (a directory: its *.litmus files) and judges it against its\n"
+                                        "Result: line as the kernel's judgelitmus.sh does (docs/litmus.md).\n");
+    if (parsed.help) return cli::exit_ok;
+    const po::variables_map& vm = parsed.vm;
+    if (timeout < 0) return usage_error("--timeout must not be negative");
+    const std::vector<std::string>& inputs = parsed.positional;
+    if (inputs.empty()) return usage_error("litmus needs at least one file or directory");
+    std::vector<std::string> files;
+    for (const auto& in : inputs) {
+        namespace fs = std::filesystem;
+        if (fs::is_directory(in)) {
+            std::vector<std::string> found;
+            for (const auto& e : fs::directory_iterator(in))
+                if (e.is_regular_file() && e.path().extension() == ".litmus") found.push_back(e.path().string());
+            std::sort(found.begin(), found.end());
+            if (found.empty()) return usage_error("no .litmus files in directory '" + in + "'");
+            files.insert(files.end(), found.begin(), found.end());
+        } else if (fs::is_regular_file(in)) {
+            files.push_back(in);
+        } else {
+            return usage_error("no such file or directory: '" + in + "'");
+        }
+    }
+    litmus::LitmusOptions lo;
+    lo.max_executions = max_executions;
+    lo.timeout_seconds = timeout;
+    lo.certify = vm.count("no-certify") == 0;
+    lo.reduction = vm.count("no-por") == 0;
+    const auto engine_kind = parse_engine(engine);
+    if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
+    lo.engine = *engine_kind;
+    const bool quiet = vm.count("quiet") != 0, show_time = vm.count("time") != 0;
+
+    std::map<litmus::Judgement, unsigned> counts;
+    unsigned parse_errors = 0;
+    for (const auto& file : files) {
+        const auto t0 = std::chrono::steady_clock::now();
+        std::shared_ptr<const litmus::Compiled> test;
+        try {
+            test = litmus::load(file);
+        } catch (const litmus::LitmusError& e) {
+            std::cerr << e.what() << '\n';
+            std::cout << "Judgement " << file << " ERROR: does not parse\n";
+            ++parse_errors;
+            continue;
+        }
+        const double parse_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        litmus::LitmusResult r = litmus::run(test, lo);
+        r.parse_seconds = parse_s;
+        if (quiet) std::cout << "Judgement " << test->program.name << ' ' << to_string(r.judgement) << ": " << r.judgement_text << '\n';
+        else std::cout << litmus::format_herd(r);
+        if (show_time)
+            std::cout << "Timing " << test->program.name << ": parse " << parse_s * 1e3 << " ms, run " << r.run_seconds * 1e3
+                      << " ms (" << (r.outcome_report ? r.outcome_report->executions : r.report.executions)
+                      << " executions)\n";
+        if (repeat > 0) {
+            std::vector<double> total, parse, explore;
+            for (unsigned i = 0; i < repeat; ++i) {
+                const auto a = std::chrono::steady_clock::now();
+                auto t = litmus::load(file);
+                const auto b = std::chrono::steady_clock::now();
+                (void)litmus::run(t, lo);
+                const auto c = std::chrono::steady_clock::now();
+                parse.push_back(std::chrono::duration<double, std::milli>(b - a).count());
+                explore.push_back(std::chrono::duration<double, std::milli>(c - b).count());
+                total.push_back(std::chrono::duration<double, std::milli>(c - a).count());
+            }
+            const auto median = [](std::vector<double> v) {
+                std::sort(v.begin(), v.end());
+                return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+            };
+            std::cout << "Benchmark " << test->program.name << ": parse+run median " << median(total) << " ms (min "
+                      << *std::min_element(total.begin(), total.end()) << ", max "
+                      << *std::max_element(total.begin(), total.end()) << ") over " << repeat << " runs; parse median "
+                      << median(parse) << " ms, run median " << median(explore) << " ms\n";
+        }
+        if (!quiet) std::cout << '\n';
+        ++counts[r.judgement];
+    }
+    const unsigned ok = counts[litmus::Judgement::Match], failed = counts[litmus::Judgement::Mismatch] + counts[litmus::Judgement::Error];
+    std::cout << "litmus: " << ok << " passed, " << failed << " failed (" << counts[litmus::Judgement::Incomplete]
+              << " incomplete, " << counts[litmus::Judgement::Unjudged] << " unjudged, " << parse_errors
+              << " not parsed; " << files.size() << " files)\n";
+    if (failed > 0) return cli::exit_mismatch;
+    if (parse_errors > 0) return cli::exit_usage;
+    if (counts[litmus::Judgement::Incomplete] > 0) return cli::exit_incomplete;
+    return cli::exit_ok;
+}
+
+int cmd_explain(const std::vector<std::string>& args, const cli::Program& program) {
+    po::options_description opts("explain options");
+    std::string out, show = "po,rf,co,fr", engine = "graph";
+    opts.add_options()
+        ("out", po::value(&out), "directory to write into (created; must be empty unless --force)")
+        ("engine", po::value(&engine)->default_value("graph"), "graph (an RC11 execution) | relacy (an interleaving)")
+        ("show", po::value(&show)->default_value("po,rf,co,fr"), "relations to draw: po,rf,co,fr,sw,hb,eco")
+        ("any", "when there is no witness, draw the first execution explored instead")
+        ("force", "write into a directory that already holds files (replacing witness.* and interleaving.*)")
+        ("help,h", "this help");
+    const Parsed parsed = parse_command(args, opts, "variant id",
+                                        "usage: ordercheck explain ID --out DIR [--show po,rf,co,fr,sw,hb] [--any] [--force]\n");
+    if (parsed.help) return cli::exit_ok;
+    const po::variables_map& vm = parsed.vm;
+    const std::vector<std::string>& ids = parsed.positional;
+    if (ids.size() != 1) return usage_error("explain needs exactly one variant id");
+    if (out.empty()) return usage_error("explain needs --out DIR");
+    cli::ExplainOptions eo;
+    try {
+        eo.show = RelationSet::parse(show);
+    } catch (const std::invalid_argument& e) {
+        return usage_error(std::string("--show: ") + e.what());
+    }
+    eo.any = vm.count("any") != 0;
+    eo.force = vm.count("force") != 0;
+    const auto engine_kind = parse_engine(engine);
+    if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
+    if (is_litmus_file(ids[0])) return explain_litmus(ids[0], eo, out, *engine_kind);
+
+    const auto& models = program.models;
+    const VariantDef* v = one_variant(models, ids[0]);
+    return v == nullptr ? cli::exit_usage : explain_variant(*v, eo, out, *engine_kind);
+}
+
+int cmd_necessity(const std::vector<std::string>& args, const cli::Program& program) {
+    po::options_description opts("necessity options");
+    std::string out, engine = "graph";
+    opts.add_options()("out", po::value(&out), "write the witness of every needed barrier under DIR")
+        ("engine", po::value(&engine)->default_value("graph"), "graph (every RC11 execution once) | relacy")
+        ("help,h", "this help");
+    const Parsed parsed = parse_command(args, opts, "variant id",
+                                        "usage: ordercheck necessity ID [--out DIR]\n");
+    if (parsed.help) return cli::exit_ok;
+    const std::vector<std::string>& ids = parsed.positional;
+    if (ids.size() != 1) return usage_error("necessity needs exactly one variant id");
+    const auto& models = program.models;
+    const VariantDef* v = one_variant(models, ids[0]);
+    if (v == nullptr) return cli::exit_usage;
+    const auto engine_kind = parse_engine(engine);
+    if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
+    CheckOptions options;
+    options.explore.engine = *engine_kind;
+    NecessityReport n;
+    try {
+        n = necessity(*v, options);
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "ordercheck: " << e.what() << '\n';
+        return cli::exit_usage;
+    }
+    std::cout << "ordercheck " << version << ": necessity of " << v->id() << " ("
+              << (*engine_kind == EngineKind::Graph ? "graph engine under RC11, every consistent execution once"
+                                                    : "relacy full search")
+              << ", every execution certified against RC11)\n";
+    std::cout << "as written: " << to_string(*n.base.finding) << " in " << n.base.executions << " executions ("
+              << to_string(n.base.exploration) << ")\n\n";
+    bool undecided = false;
+    int index = 0;
+    for (const auto& row : n.rows) {
+        ++index;
+        std::cout << "  " << cli::site_line(row) << '\n';
+        if (!row.lkmm_caveat.empty()) std::cout << "      LKMM caveat: " << row.lkmm_caveat << '\n';
+        if (row.result == Necessity::NotDecided) undecided = true;
+        if (row.result == Necessity::Needed && !out.empty() && row.report.witness) {
+            cli::ExplainOptions eo;
+            eo.force = true;
+            const auto dir = std::filesystem::path(out) / (std::to_string(index) + "-" + slug(site_label(row.site)) +
+                                                           "-" + slug(weakening_label(row.site, row.weakening)));
+            try {
+                cli::explain(row.report, eo, dir);
+                std::cout << "      witness: " << (dir / "witness.svg").string() << '\n';
+            } catch (const std::exception& e) {
+                std::cerr << "ordercheck: " << e.what() << '\n';
+                return cli::exit_usage;
+            }
+        }
+    }
+    if (n.rows.empty()) std::cout << "  no ordering site: nothing to weaken\n";
+    std::cout << "\nlocks, work-queue internals and static-key updates are not weakened\n";
+    return undecided ? cli::exit_incomplete : cli::exit_ok;
+}
+
+int cmd_diff(const std::vector<std::string>& args, const cli::Program& program) {
+    po::options_description opts("diff options");
+    std::string engine = "graph";
+    opts.add_options()("allow-new-outcomes", "exit 0 even when B reaches outcomes A cannot (an intended change)")
+        ("engine", po::value(&engine)->default_value("graph"), "graph (every RC11 execution once) | relacy")
+        ("help,h", "this help");
+    const Parsed parsed = parse_command(args, opts, "variant ids",
+                                        "usage: ordercheck diff A B [--allow-new-outcomes]\n");
+    if (parsed.help) return cli::exit_ok;
+    const po::variables_map& vm = parsed.vm;
+    const std::vector<std::string>& ids = parsed.positional;
+    if (ids.size() != 2) return usage_error("diff needs two variant ids: A (the base) and B (the change)");
+    const auto& models = program.models;
+    const VariantDef* a = one_variant(models, ids[0]);
+    const VariantDef* b = a ? one_variant(models, ids[1]) : nullptr;
+    if (a == nullptr || b == nullptr) return cli::exit_usage;
+    const auto engine_kind = parse_engine(engine);
+    if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
+    CheckOptions options;
+    options.explore.engine = *engine_kind;
+    DiffReport d;
+    try {
+        d = diff(*a, *b, options);
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "ordercheck: " << e.what() << '\n';
+        return cli::exit_usage;
+    }
+    std::cout << cli::format_diff(d);
+    if (!d.exact()) return cli::exit_incomplete;
+    if (!d.only_in_b.empty() && !vm.count("allow-new-outcomes")) return cli::exit_mismatch;
+    return cli::exit_ok;
+}
+
+int cmd_report(const std::vector<std::string>& args, const cli::Program& program) {
+    po::options_description opts("report options");
+    std::string out, engine = "graph";
+    opts.add_options()("out", po::value(&out), "directory to write index.html into")
+        ("engine", po::value(&engine)->default_value("graph"), "graph (every RC11 execution once) | relacy")
+        ("no-necessity", "skip the barrier-necessity tables")
+        ("force", "replace an existing index.html")
+        ("help,h", "this help");
+    const Parsed parsed = parse_command(args, opts, "models",
+                                        "usage: ordercheck report --out DIR [MODEL|FILE.litmus...] [--no-necessity] [--force]\n");
+    if (parsed.help) return cli::exit_ok;
+    const po::variables_map& vm = parsed.vm;
+    if (out.empty()) return usage_error("report needs --out DIR");
+    auto models = program.models;
+    if (!parsed.positional.empty()) {
+        const auto& wanted = parsed.positional;
+        std::vector<ModelDef> chosen;
+        for (const auto& w : wanted) {
+            if (is_litmus_file(w)) {  // a litmus file is a model with one variant
+                const VariantDef* v = litmus_variant(w);
+                if (v == nullptr) return cli::exit_usage;
+                chosen.push_back(ModelDef{v->model, "litmus", "litmus test " + w, {*v}});
+                continue;
+            }
+            bool found = false;
+            for (const auto& m : models)
+                if (m.name == w) {
+                    chosen.push_back(m);
+                    found = true;
+                }
+            if (!found) {
+                std::string error;
+                cli::select_variants(models, {w}, error);
+                std::cerr << "ordercheck: report takes model names; " << error;
+                return cli::exit_usage;
+            }
+        }
+        models = chosen;
+    }
+    const std::filesystem::path dir(out);
+    const auto page = dir / "index.html";
+    if (std::filesystem::exists(page) && !vm.count("force")) {
+        std::cerr << "ordercheck: " << page.string() << " exists; pass --force to replace it\n";
+        return cli::exit_usage;
+    }
+    const auto engine_kind = parse_engine(engine);
+    if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
+    const auto sections = cli::build_sections(models, vm.count("no-necessity") == 0, *engine_kind);
+    std::filesystem::create_directories(dir);
+    std::ofstream f(page, std::ios::binary | std::ios::trunc);
+    f << cli::render_html(sections);
+    f.close();
+    if (!f) {
+        std::cerr << "ordercheck: cannot write " << page.string() << '\n';
+        return cli::exit_usage;
+    }
+    std::cout << "wrote " << page.string() << '\n';
+    std::vector<Report> all_reports;
+    for (const auto& s : sections) all_reports.insert(all_reports.end(), s.reports.begin(), s.reports.end());
+    return cli::exit_code(all_reports);
+}
+
+}  // namespace
+
+int oc::cli::main(int argc, char** argv, Program program) {
+    usage_note() = std::move(program.usage_note);
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty()) return usage_error("no command given");
+    const std::string command = args.front();
+    args.erase(args.begin());
+    try {
+        if (command == "list") return cmd_list(args, program);
+        if (command == "check") return cmd_check(args, program);
+        if (command == "explain") return cmd_explain(args, program);
+        if (command == "litmus") return cmd_litmus(args);
+        if (command == "merge") return cmd_merge(args, program);
+        if (command == "necessity") return cmd_necessity(args, program);
+        if (command == "diff") return cmd_diff(args, program);
+        if (command == "report") return cmd_report(args, program);
+        if (command == "--version" || command == "version") {
+            std::cout << "ordercheck " << version << '\n';
+            return cli::exit_ok;
+        }
+        if (command == "--help" || command == "-h" || command == "help") {
+            std::cout << usage_text();
+            return cli::exit_ok;
+        }
+        return usage_error("unknown command '" + command + "'");
+    } catch (const po::error& e) {
+        return usage_error(e.what());
+    } catch (const std::exception& e) {
+        std::cerr << "ordercheck: error: " << e.what() << '\n';
+        return cli::exit_usage;
+    }
+}
+
+int oc::cli::main(int argc, char** argv, std::vector<ModelDef> models) {
+    return oc::cli::main(argc, argv, Program{std::move(models), {}, {}});
+}
