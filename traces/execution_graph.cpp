@@ -130,6 +130,11 @@ std::string event_label(const ExecutionGraph& g, const Event& e) {
     std::string s(short_name(e.kind));
     s += '.';
     s += short_name(e.order);
+    if (e.weakened_from) {
+        s += e.is_fence() && e.order == MemoryOrder::Relaxed ? "(removed: " : "(weakened from ";
+        s += short_name(*e.weakened_from);
+        s += ')';
+    }
     if (!e.location) return s;
     s += ' ';
     s += g.location_name(*e.location);

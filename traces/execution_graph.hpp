@@ -71,6 +71,10 @@ struct Event {
     std::uint32_t op = 0;
     /// True for events run at quiescence (pending work drained after every thread finished).
     bool at_quiescence = false;
+    /// Set when a mutation (barrier necessity) weakened this event: the order the program as
+    /// written gives it. A removed fence stays in the graph as a relaxed fence (which orders
+    /// nothing), so that the explaining cycle can put the barrier back.
+    std::optional<MemoryOrder> weakened_from;
 
     bool is_read() const { return kind == EventKind::Read || kind == EventKind::Rmw; }
     bool is_write() const { return kind == EventKind::Write || kind == EventKind::Rmw; }

@@ -189,10 +189,12 @@ MemoryOrder weakened_access(const Mutation* m, MemoryOrder order) {
 }  // namespace
 
 Value Runtime::load(LocationId loc, MemoryOrder order, std::source_location where) {
+    const MemoryOrder written = order;
     order = weakened_access(mutation_at(where), order);
     set_pending(loc, false, where);
     const Tagged t = engine_.load(loc, order);
     Event e = make_event(EventKind::Read, order, where);
+    if (order != written) e.weakened_from = written;
     e.location = loc;
     e.read_value = t.value;
     e.reads_from = unpack(t.writer);
@@ -201,9 +203,11 @@ Value Runtime::load(LocationId loc, MemoryOrder order, std::source_location wher
 }
 
 void Runtime::store(LocationId loc, Value v, MemoryOrder order, std::source_location where) {
+    const MemoryOrder written = order;
     order = weakened_access(mutation_at(where), order);
     set_pending(loc, true, where);
     Event e = make_event(EventKind::Write, order, where);
+    if (order != written) e.weakened_from = written;
     engine_.store(loc, Tagged{v, pack(e.id)}, order);
     e.location = loc;
     e.written_value = v;
@@ -211,9 +215,11 @@ void Runtime::store(LocationId loc, Value v, MemoryOrder order, std::source_loca
 }
 
 Value Runtime::rmw(LocationId loc, RmwOp op, Value operand, MemoryOrder order, std::source_location where) {
+    const MemoryOrder written = order;
     order = weakened_access(mutation_at(where), order);
     set_pending(loc, true, where);
     Event e = make_event(EventKind::Rmw, order, where);
+    if (order != written) e.weakened_from = written;
     const Tagged old = engine_.rmw(loc, op, Tagged{operand, pack(e.id)}, order);
     Value now = operand;
     switch (op) {
@@ -235,6 +241,7 @@ Value Runtime::rmw(LocationId loc, RmwOp op, Value operand, MemoryOrder order, s
 bool Runtime::cas(LocationId loc, Value& expected, Value desired, MemoryOrder success, MemoryOrder failure,
                   std::source_location where) {
     const Mutation* m = mutation_at(where);
+    const MemoryOrder written_success = success, written_failure = failure;
     success = weakened_access(m, success);
     failure = weakened_access(m, failure);
     set_pending(loc, true, where);
@@ -251,9 +258,11 @@ bool Runtime::cas(LocationId loc, Value& expected, Value desired, MemoryOrder su
         }
         e.read_value = expected;
         e.written_value = desired;
+        if (success != written_success) e.weakened_from = written_success;
     } else {
         e.kind = EventKind::Read;
         e.order = failure;
+        if (failure != written_failure) e.weakened_from = written_failure;
         e.reads_from = unpack(exp.writer);
         e.read_value = exp.value;
         expected = exp.value;
@@ -263,15 +272,19 @@ bool Runtime::cas(LocationId loc, Value& expected, Value desired, MemoryOrder su
 }
 
 void Runtime::fence(MemoryOrder order, std::source_location where) {
+    const MemoryOrder written = order;
     if (const Mutation* m = mutation_at(where)) {
         switch (m->weakening) {
+        // A removed fence is recorded as a relaxed fence, which orders nothing in RC11 (no sw,
+        // no psc), so that the witness still shows where the barrier was.
         case Weakening::Remove:
-        case Weakening::ToRelaxed: return;
+        case Weakening::ToRelaxed: order = MemoryOrder::Relaxed; break;
         case Weakening::ToReleaseFence: order = MemoryOrder::Release; break;
         case Weakening::ToAcquireFence: order = MemoryOrder::Acquire; break;
         }
     }
     Event e = make_event(EventKind::Fence, order, where);
+    if (order != written) e.weakened_from = written;
     engine_.fence(order);
     record(e);
 }

@@ -228,6 +228,7 @@ public:
         return ok;
     }
     void fence(MemoryOrder order) override {
+        if (order == MemoryOrder::Relaxed) return;  // a removed barrier's placeholder: orders nothing
         // Only the SC fence is a scheduling point (and touches shared state); the others change
         // their own thread's clocks within the running step.
         if (order == MemoryOrder::SeqCst) {
