@@ -172,6 +172,8 @@ private:
     /// source in co, and pushes the backward revisits it causes. Throws DeadBranch when the
     /// graph is then inconsistent.
     void add_write_part(EventId id);
+    /// Sets the write part of the RMW at `id` right after its rf source in co (no revisits).
+    void place_write_part(EventId id);
     void push(Graph&& g) { stack_.push_back(std::move(g)); }
     /// In-place revisits (as GenMC's IPR): every read of a waiting thread's failed spin iteration
     /// on a's location reads a instead, in the graph as it is (the waiting thread made no event
@@ -332,7 +334,7 @@ void GraphEngine::set_rf(Graph& g, Node& r, EventId w) {
     }
 }
 
-void GraphEngine::add_write_part(EventId id) {
+void GraphEngine::place_write_part(EventId id) {
     Node& u = g_.at(id);
     const LocationId loc = *u.ev.location;
     u.ev.kind = EventKind::Rmw;
@@ -343,6 +345,10 @@ void GraphEngine::add_write_part(EventId id) {
     auto& co = g_.co[loc];
     const std::size_t p = g_.co_position(loc, *u.ev.reads_from);
     co.insert(co.begin() + static_cast<std::ptrdiff_t>(p + 1), id);
+}
+
+void GraphEngine::add_write_part(EventId id) {
+    place_write_part(id);
     if (at_quiescence()) return;
     const bool ok = consistent(g_);
     Graph before_ipr;
@@ -424,17 +430,8 @@ std::pair<Tagged, bool> GraphEngine::update(LocationId loc, const RmwSpec& spec)
     Node& r = g_.at(id);
     set_rf(g_, r, *chosen);
     r.rmax = *chosen == writes.back();
-    if (r.pending) {
-        // Re-adding the write part recomputes revisits already pushed: add it without them.
-        Node& u = g_.at(id);
-        u.ev.kind = EventKind::Rmw;
-        u.ev.written_value = u.spec.cas ? u.spec.desired : apply(u.spec.op, u.ev.read_value, u.spec.operand);
-        u.pending = false;
-        u.wstamp = g_.next_stamp++;
-        u.wmax = true;
-        auto& co = g_.co[loc];
-        co.insert(co.begin() + static_cast<std::ptrdiff_t>(g_.co_position(loc, *chosen) + 1), id);
-    }
+    // The chosen write part's revisits were pushed in the loop: place it without them.
+    if (r.pending) place_write_part(id);
     const Node& m = g_.at(id);
     return {tagged(*m.ev.reads_from), m.ev.kind == EventKind::Rmw};
 }
