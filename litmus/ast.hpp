@@ -96,6 +96,7 @@ enum class Prim : std::uint8_t {
     MbAfterSrcuReadUnlock,
     // void RMWs
     AtomicAdd, AtomicSub, AtomicInc, AtomicDec, AtomicAnd, AtomicOr, AtomicXor, AtomicAndnot,
+    SetBit, ClearBit, TestAndSetBit, TestAndClearBit,
     // value-returning RMWs (each with an ordering: Full, Relaxed, Acquire, Release)
     AddReturn, SubReturn, IncReturn, DecReturn, FetchAdd, FetchSub, FetchInc, FetchDec, FetchAnd, FetchOr,
     FetchXor, FetchAndnot, AtomicXchg, Xchg, AtomicCmpxchg, Cmpxchg,

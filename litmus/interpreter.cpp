@@ -296,6 +296,11 @@ private:
             runtime().fail("dereference of a value that is not the address of a location", where);
         return static_cast<std::size_t>(v - address_base);
     }
+    /// A bit number of a bitop: 0..62 (the model's words are longs; bit 63 is the sign).
+    static unsigned bit_number(Value nr, std::source_location where) {
+        if (nr < 0 || nr > 62) runtime().fail("a bit operation's bit number must be 0 to 62", where);
+        return static_cast<unsigned>(nr);
+    }
     Atomic<long>& atomic_at(std::size_t loc, std::source_location where) {
         if (kinds_[loc] != SlotKind::Atomic)
             runtime().fail(kinds_[loc] == SlotKind::Lock   ? "a memory access to a spinlock_t"
@@ -372,6 +377,8 @@ private:
         case Prim::AtomicOr: { const Value i = val(0); k::atomic_or(i, atomic_at(resolve(proc, a, where), where), where); return 0; }
         case Prim::AtomicXor: { const Value i = val(0); k::atomic_xor(i, atomic_at(resolve(proc, a, where), where), where); return 0; }
         case Prim::AtomicAndnot: { const Value i = val(0); k::atomic_andnot(i, atomic_at(resolve(proc, a, where), where), where); return 0; }
+        case Prim::SetBit: k::set_bit(bit_number(val(0), where), atomic_at(resolve(proc, a, where), where), where); return 0;
+        case Prim::ClearBit: k::clear_bit(bit_number(val(0), where), atomic_at(resolve(proc, a, where), where), where); return 0;
         default: break;
         }
         // Everything else, under the litmus test's own name.
@@ -458,6 +465,8 @@ private:
             return r < 0 ? 1 : 0;
         }
         case Prim::AddUnless: return k::atomic_add_unless(x, v0, v1, where) ? 1 : 0;
+        case Prim::TestAndSetBit: return k::test_and_set_bit(bit_number(v0, where), x, where) ? 1 : 0;
+        case Prim::TestAndClearBit: return k::test_and_clear_bit(bit_number(v0, where), x, where) ? 1 : 0;
         default: break;
         }
 #undef OC_BY_ORDER

@@ -72,6 +72,12 @@ constexpr PrimSpec prim_table[] = {
     {"atomic_or", Prim::AtomicOr, false, 2, {A::Value, A::Pointer}},
     {"atomic_xor", Prim::AtomicXor, false, 2, {A::Value, A::Pointer}},
     {"atomic_andnot", Prim::AtomicAndnot, false, 2, {A::Value, A::Pointer}},
+    // Bit operations (Documentation/atomic_bitops.txt; not in linux-kernel.def): set_bit() and
+    // clear_bit() are void RMWs, test_and_{set,clear}_bit() fully ordered (kernel.hpp).
+    {"set_bit", Prim::SetBit, false, 2, {A::Value, A::Pointer}},
+    {"clear_bit", Prim::ClearBit, false, 2, {A::Value, A::Pointer}},
+    {"test_and_set_bit", Prim::TestAndSetBit, false, 2, {A::Value, A::Pointer}},
+    {"test_and_clear_bit", Prim::TestAndClearBit, false, 2, {A::Value, A::Pointer}},
     {"atomic_add_return", Prim::AddReturn, true, 2, {A::Value, A::Pointer}},
     {"atomic_sub_return", Prim::SubReturn, true, 2, {A::Value, A::Pointer}},
     {"atomic_inc_return", Prim::IncReturn, true, 1, {A::Pointer}},
@@ -124,8 +130,7 @@ constexpr NotInLkmm not_in_lkmm[] = {
     {"try_cmpxchg", "write cmpxchg() and compare its result with the old value"},
     {"atomic_try_cmpxchg", "write atomic_cmpxchg() and compare its result with the old value"},
     {"spin_unlock_wait", "it was removed from the kernel in v4.13"},
-    {"call_rcu", ""}, {"rcu_barrier", ""}, {"set_bit", ""}, {"clear_bit", ""}, {"test_and_set_bit", ""},
-    {"test_and_clear_bit", ""}, {"smp_cond_load_acquire", ""}, {"smp_cond_load_relaxed", ""},
+    {"call_rcu", ""}, {"rcu_barrier", ""}, {"smp_cond_load_acquire", ""}, {"smp_cond_load_relaxed", ""},
     {"mutex_lock", ""}, {"mutex_unlock", ""}, {"raw_spin_lock", ""}, {"raw_spin_unlock", ""},
     {"spin_lock_irqsave", ""}, {"spin_unlock_irqrestore", ""}, {"local_irq_disable", ""},
     {"local_irq_enable", ""}, {"cmpxchg64", ""}, {"atomic64_read", ""}, {"atomic_long_read", ""},
@@ -1328,7 +1333,8 @@ bool is_atomic_rmw(Prim p) {
     case Prim::DecReturn: case Prim::FetchAdd: case Prim::FetchSub: case Prim::FetchInc: case Prim::FetchDec:
     case Prim::FetchAnd: case Prim::FetchOr: case Prim::FetchXor: case Prim::FetchAndnot: case Prim::AtomicXchg:
     case Prim::Xchg: case Prim::AtomicCmpxchg: case Prim::Cmpxchg: case Prim::SubAndTest: case Prim::DecAndTest:
-    case Prim::IncAndTest: case Prim::AddNegative: case Prim::AtomicAndnot: case Prim::AddUnless: return true;
+    case Prim::IncAndTest: case Prim::AddNegative: case Prim::AtomicAndnot: case Prim::AddUnless:
+    case Prim::SetBit: case Prim::ClearBit: case Prim::TestAndSetBit: case Prim::TestAndClearBit: return true;
     default: return false;
     }
 }
@@ -1639,7 +1645,7 @@ bool returns_value(Prim p) {
     case Prim::FetchAnd: case Prim::FetchOr: case Prim::FetchXor: case Prim::FetchAndnot: case Prim::AtomicXchg:
     case Prim::Xchg: case Prim::AtomicCmpxchg: case Prim::Cmpxchg: case Prim::SubAndTest: case Prim::DecAndTest:
     case Prim::IncAndTest: case Prim::AddNegative: case Prim::AddUnless: case Prim::SpinTrylock:
-    case Prim::SpinIsLocked: case Prim::SrcuReadLock: return true;
+    case Prim::SpinIsLocked: case Prim::SrcuReadLock: case Prim::TestAndSetBit: case Prim::TestAndClearBit: return true;
     default: return false;
     }
 }

@@ -197,6 +197,21 @@ code, out, err = run("necessity", lit("SB+mbonceonces"))
 rows = [l for l in out.splitlines() if "smp_mb()" in l and "removed" in l]
 expect("necessity of a litmus test: both smp_mb() needed", code == 0 and len(rows) == 2 and
        all(l.rstrip().endswith("needed") for l in rows), f"{code} {out} {err}")
+merged, mutant = lit("R+shrinker_bit+merged"), lit("R+shrinker_bit+no_after_atomic")
+code, out, err = run("diff", merged, mutant)
+expect("diff of the shrinker R shape as litmus files: exit 1 with a witness",
+       code == 1 and "only B reaches" in out and "clear_bit" in out, f"{code} {out} {err}")
+code, out, err = run("necessity", merged)
+rows = [l for l in out.splitlines() if "smp_mb__" in l and "removed" in l]
+expect("necessity of the merged shrinker litmus test: both barriers needed",
+       code == 0 and len(rows) == 2 and all(l.rstrip().endswith("needed") for l in rows), f"{code} {out} {err}")
+with tempfile.TemporaryDirectory() as tmp:
+    code, out, err = run("report", "--out", tmp, merged, mutant)
+    page = os.path.join(tmp, "index.html")
+    html = open(page).read() if os.path.exists(page) else ""
+    expect("report renders both shrinker litmus tests", code == 0 and "R+shrinker_bit+merged" in html and
+           "R+shrinker_bit+no_after_atomic" in html and 'class="necessity"' in html, f"{code} {out} {err}")
+
 with tempfile.TemporaryDirectory() as tmp:
     unjudged = os.path.join(tmp, "noresult.litmus")
     with open(lit("SB+poonceonces")) as f:

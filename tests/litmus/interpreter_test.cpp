@@ -35,6 +35,17 @@ const char* const addr_dep =
 }  // namespace
 
 TEST_SUITE("litmus interpreter") {
+    TEST_CASE("bit operations: set_bit, clear_bit, test_and_set_bit, test_and_clear_bit") {
+        const LitmusResult r = run_source(
+            "C bits\n{ m = 4; }\n"
+            "P0(long *m) { long r0; long r1; set_bit(0, m); clear_bit(2, m); r0 = test_and_set_bit(1, m);"
+            " r1 = test_and_clear_bit(0, m); }\n"
+            "exists (m=2 /\\ 0:r0=0 /\\ 0:r1=1)\n");
+        CHECK(r.error.empty());
+        CHECK(r.observation == Verdict::Always);
+        const LitmusResult out_of_range = run_source("C bits\n{}\nP0(long *m) { set_bit(63, m); }\nexists (m=0)\n");
+        CHECK(out_of_range.error.find("bit number") != std::string::npos);
+    }
     TEST_CASE("herd's view: states, Positive/Negative, Observation, Ok") {
         const LitmusResult r = run_source(mp(relaxed_writer, relaxed_reader, "Sometimes"));
         CHECK(r.observation == Verdict::Sometimes);
