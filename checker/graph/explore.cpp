@@ -65,6 +65,10 @@ struct Node {
     /// An RMW or successful-CAS call whose write part is not in the graph yet (its read was
     /// revisited): ev.kind is Read until the replay adds the write part.
     bool pending = false;
+    /// False once a backward revisit kept this read in the revisiting write's porf-prefix: the
+    /// graph it is in was built by that revisit, and revisiting the read again would build some
+    /// graphs twice (GenMC's "stable" reads).
+    bool revisitable = true;
     RmwSpec spec;
     std::uint32_t write_stamp() const { return ev.kind == EventKind::Rmw ? wstamp : stamp; }
 };
@@ -405,11 +409,12 @@ std::pair<Tagged, bool> GraphEngine::update(LocationId loc, const RmwSpec& spec)
     const std::vector<EventId> writes = g_.co[loc];
     std::optional<EventId> chosen;
     const Graph before = g_;
+    const EventId latest = g_.co[loc].back();
     for (std::size_t i = writes.size(); i-- > 0;) {
         g_ = before;
         Node& r = g_.at(id);
         set_rf(g_, r, writes[i]);
-        r.rmax = i + 1 == writes.size();
+        r.rmax = writes[i] == latest;
         if (r.pending) {
             try {
                 add_write_part(id);
@@ -429,7 +434,7 @@ std::pair<Tagged, bool> GraphEngine::update(LocationId loc, const RmwSpec& spec)
     g_ = before;
     Node& r = g_.at(id);
     set_rf(g_, r, *chosen);
-    r.rmax = *chosen == writes.back();
+    r.rmax = *chosen == latest;
     // The chosen write part's revisits were pushed in the loop: place it without them.
     if (r.pending) place_write_part(id);
     const Node& m = g_.at(id);
@@ -568,7 +573,7 @@ void GraphEngine::backward_revisits(const Graph& g, EventId a) {
         for (std::size_t i = prefix[t]; i < g.threads[t].size(); ++i) {
             const Node& r = g.threads[t][i];
             if (!r.ev.is_read() || r.ev.location != loc || r.ev.id == a || r.stamp > limit) continue;
-            if (r.ev.at_quiescence) continue;
+            if (r.ev.at_quiescence || !r.revisitable) continue;
             if (std::find(blocked_reads_.begin(), blocked_reads_.end(), r.ev.id) != blocked_reads_.end()) continue;
             try_revisit(g, a, r.ev.id, prefix);
         }
@@ -640,6 +645,8 @@ void GraphEngine::try_revisit(const Graph& g, EventId a, EventId rid, const std:
             last.pending = true;
         }
     }
+    for (std::size_t t = 1; t < nt; ++t)
+        for (std::uint32_t i = 0; i < prefix[t] && i < h.threads[t].size(); ++i) h.threads[t][i].revisitable = false;
     h.co.resize(g.co.size());
     for (std::size_t l = 0; l < g.co.size(); ++l)
         for (EventId w : g.co[l])
