@@ -321,7 +321,10 @@ private:
         if (a.plain) return plain_access(proc, a, where);
         namespace k = kernel;
         Order order = a.order;
-        if (a.dep_head && order == Order::Relaxed) order = Order::Acquire;  // consume as acquire
+        // Under the C++11 mapping, the head of an address dependency is read as acquire (consume
+        // as compilers implement it); LKMM orders by the dependency itself.
+        const bool consume_as_acquire = a.dep_head && !runtime().lkmm();
+        if (consume_as_acquire && order == Order::Relaxed) order = Order::Acquire;
         const auto val = [&](int i) { return eval(proc, a.vals[i]); };
         // Accesses that may meet a downgraded (plain) location first.
         switch (a.prim) {
@@ -330,7 +333,7 @@ private:
             const std::size_t loc = resolve(proc, a, where);
             if (kinds_[loc] == SlotKind::Plain) return downgraded_read(loc, label, where);
             PrimitiveScope s(label, where);
-            if (a.dep_head) return k::smp_load_acquire(atomic_at(loc, where), where);
+            if (consume_as_acquire) return k::smp_load_acquire(atomic_at(loc, where), where);
             return a.prim == Prim::ReadOnce ? k::READ_ONCE(atomic_at(loc, where), where)
                                             : k::atomic_read(atomic_at(loc, where), where);
         }

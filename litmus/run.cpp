@@ -58,7 +58,12 @@ void fold_outcomes(const Program& p, const Report& rep, LitmusResult& r) {
 void judge_result(const Program& p, const Report& rep, LitmusResult& r) {
     // ordercheck-engine: records what Relacy finds where it cannot produce RC11's answer.
     const bool relacy = rep.engine == EngineKind::Relacy;
-    const Expected* want = relacy && p.engine ? &*p.engine : p.mapping ? &*p.mapping : p.result ? &*p.result : nullptr;
+    const bool lkmm = rep.memory_model == "LKMM";
+    const Expected* want = lkmm                 ? (p.result ? &*p.result : nullptr)
+                           : relacy && p.engine ? &*p.engine
+                           : p.mapping          ? &*p.mapping
+                           : p.result           ? &*p.result
+                                                : nullptr;
     if (!r.error.empty()) {
         r.judgement = Judgement::Error;
         r.judgement_text = "!!! Verification error: " + r.error;
@@ -71,7 +76,8 @@ void judge_result(const Program& p, const Report& rep, LitmusResult& r) {
     }
     const std::string wanted = expected_text(*want);
     std::string source = "Result: " + (p.result ? expected_text(*p.result) : std::string("none"));
-    if (p.mapping) source += "; ordercheck-mapping: " + expected_text(*p.mapping) + " (the C++11 mapping differs from LKMM)";
+    if (lkmm) source += "; LKMM";
+    if (p.mapping && !lkmm) source += "; ordercheck-mapping: " + expected_text(*p.mapping) + " (the C++11 mapping differs from LKMM)";
     if (p.engine && relacy) source += "; ordercheck-engine: " + expected_text(*p.engine) + " (the engine cannot produce RC11's answer)";
     const std::string explored = std::string(to_string(rep.exploration)) + ", " + std::to_string(rep.executions) + " executions";
 
@@ -135,8 +141,13 @@ LitmusResult run(const std::shared_ptr<const Compiled>& test, const LitmusOption
     co.certify = options.certify;
     co.explore.reduction = options.reduction;
     co.explore.engine = options.engine;
+    co.explore.model = options.model;
     r.report = check(make_variant(test, RunMode::RaceCheck), co);
     const Report* rep = &r.report;
+    r.flags = r.report.flags;
+    // LKMM flags a data race and still judges every execution; under RC11 a race ends the run,
+    // and a second run with plain accesses as relaxed ones gives the outcomes.
+    if (std::find(r.flags.begin(), r.flags.end(), "data-race") != r.flags.end()) r.datarace = true;
     if (r.report.finding == Finding{EngineFailure::DataRace}) {
         r.datarace = true;
         r.outcome_report = check(make_variant(test, RunMode::PlainAsRelaxed), co);
@@ -150,7 +161,8 @@ LitmusResult run(const std::shared_ptr<const Compiled>& test, const LitmusOption
         fold_outcomes(p, *rep, r);
     }
     if (rep->rejected > 0 && r.error.empty())
-        r.error = std::to_string(rep->rejected) + " execution(s) the engine reported are not RC11-consistent: " +
+        r.error = std::to_string(rep->rejected) + " execution(s) the engine reported are not " + rep->memory_model +
+                  "-consistent: " +
                   rep->first_rejection;
     r.observation = r.positive == 0 ? Verdict::Never : r.negative == 0 ? Verdict::Always : Verdict::Sometimes;
     switch (p.quantifier) {
@@ -179,7 +191,8 @@ std::string format_herd(const LitmusResult& r) {
     out << (r.ok ? "Ok" : "No") << '\n';
     out << "Witnesses\n";
     out << "Positive: " << r.positive << " Negative: " << r.negative << '\n';
-    if (r.datarace) out << "Flag data-race\n";
+    if (r.datarace && std::find(r.flags.begin(), r.flags.end(), "data-race") == r.flags.end()) out << "Flag data-race\n";
+    for (const std::string& f : r.flags) out << "Flag " << f << '\n';
     if (p.filter >= 0) out << "Filter " << format_prop(p, p.filter) << '\n';
     out << "Condition " << to_string(p.quantifier) << " (" << format_prop(p, p.condition) << ")\n";
     out << "Observation " << p.name << ' ' << to_string(r.observation) << ' ' << r.positive << ' ' << r.negative << '\n';

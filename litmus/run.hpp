@@ -23,6 +23,9 @@ struct LitmusOptions {
     /// The graph engine (every RC11-consistent execution once: Positive/Negative count
     /// executions as herd does) or Relacy (interleavings; ordercheck-engine: annotations apply).
     EngineKind engine = EngineKind::Graph;
+    /// The memory model (graph engine): LKMM judges the test by its Result: line as herd7 with
+    /// the kernel's model does; RC11 by the C++11 mapping (ordercheck-mapping: annotations apply).
+    ModelKind model = ModelKind::Rc11;
 };
 
 enum class Judgement : std::uint8_t {
@@ -48,7 +51,8 @@ struct LitmusResult {
     std::uint64_t positive = 0;           ///< executions (passing the filter) where the proposition holds
     std::uint64_t negative = 0;
     bool ok = false;                      ///< herd's Ok: the quantified condition holds
-    bool datarace = false;                ///< the race-checking run found a data race
+    bool datarace = false;                ///< the race-checking run found a data race (LKMM: the data-race flag)
+    std::vector<std::string> flags;       ///< the memory model's flags (LKMM), as herd prints them
     bool deadlock = false;                ///< an execution could not finish (deadlock or livelock)
     Verdict observation = Verdict::Never; ///< Never (P = 0), Always (N = 0), else Sometimes
     std::string error;                    ///< set for Judgement::Error: what the engine said

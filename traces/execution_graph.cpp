@@ -2,6 +2,7 @@
 #include "traces/execution_graph.hpp"
 
 #include <algorithm>
+#include <utility>
 #include <stdexcept>
 
 namespace oc {
@@ -150,3 +151,43 @@ std::string event_label(const ExecutionGraph& g, const Event& e) {
 }
 
 }  // namespace oc
+
+namespace oc::lkmm {
+
+std::string names(std::uint32_t tags) {
+    static constexpr std::pair<std::uint32_t, const char*> table[] = {
+        {Once, "once"},
+        {Acquire, "acquire"},
+        {Release, "release"},
+        {Noreturn, "noreturn"},
+        {Mb, "mb"},
+        {Rmb, "rmb"},
+        {Wmb, "wmb"},
+        {Barrier, "barrier"},
+        {BeforeAtomic, "before-atomic"},
+        {AfterAtomic, "after-atomic"},
+        {AfterSpinlock, "after-spinlock"},
+        {AfterUnlockLock, "after-unlock-lock"},
+        {RcuLock, "rcu-lock"},
+        {RcuUnlock, "rcu-unlock"},
+        {SyncRcu, "sync-rcu"},
+        {SrcuLock, "srcu-lock"},
+        {SrcuUnlock, "srcu-unlock"},
+        {SyncSrcu, "sync-srcu"},
+        {LockRmw, "LKR+LKW"},
+        {Unlock, "UL"},
+        {LockFail, "LF"},
+        {ReadLocked, "RL"},
+        {ReadUnlocked, "RU"},
+        {IfRmwSucceeds, "if-rmw-succeeds"},
+    };
+    std::string out;
+    for (const auto& [bit, name] : table)
+        if ((tags & bit) != 0) {
+            if (!out.empty()) out += '+';
+            out += name;
+        }
+    return out;
+}
+
+}  // namespace oc::lkmm

@@ -48,6 +48,45 @@ enum class EventKind : std::uint8_t { Read, Write, Rmw, Fence };
 
 std::string_view short_name(EventKind kind);  // "R", "W", "U", "F"
 
+/// The annotations the Linux-kernel memory model (LKMM, tools/memory-model) gives an event, as
+/// linux-kernel.bell and lock.cat name them. Every event carries them next to its C++11 order:
+/// kernel primitives set them (checker/model/lkmm_tags.cpp), a C++-level operation gets them from
+/// its memory order. The LKMM predicate (checker/graph/lkmm.cpp) reads only these; RC11 and
+/// Relacy read only the C++11 order.
+namespace lkmm {
+enum Tag : std::uint32_t {
+    Once = 1u << 0,            ///< READ_ONCE, WRITE_ONCE, relaxed RMWs, atomic_read/set
+    Acquire = 1u << 1,         ///< smp_load_acquire, _acquire RMWs (their read part)
+    Release = 1u << 2,         ///< smp_store_release, _release RMWs (their write part)
+    Noreturn = 1u << 3,        ///< the read part of a void RMW (atomic_inc, set_bit...)
+    Mb = 1u << 4,              ///< smp_mb(), and the fences around a fully ordered RMW
+    Rmb = 1u << 5,             ///< smp_rmb()
+    Wmb = 1u << 6,             ///< smp_wmb()
+    Barrier = 1u << 7,         ///< barrier()
+    BeforeAtomic = 1u << 8,    ///< smp_mb__before_atomic()
+    AfterAtomic = 1u << 9,     ///< smp_mb__after_atomic()
+    AfterSpinlock = 1u << 10,  ///< smp_mb__after_spinlock()
+    AfterUnlockLock = 1u << 11,  ///< smp_mb__after_unlock_lock()
+    RcuLock = 1u << 12,        ///< rcu_read_lock()
+    RcuUnlock = 1u << 13,      ///< rcu_read_unlock()
+    SyncRcu = 1u << 14,        ///< synchronize_rcu()
+    SrcuLock = 1u << 15,       ///< srcu_read_lock()
+    SrcuUnlock = 1u << 16,     ///< srcu_read_unlock()
+    SyncSrcu = 1u << 17,       ///< synchronize_srcu()
+    LockRmw = 1u << 18,        ///< spin_lock(), successful spin_trylock(): LKR (read part) + LKW (write part)
+    Unlock = 1u << 19,         ///< spin_unlock(): UL
+    LockFail = 1u << 20,       ///< failed spin_trylock(): LF
+    ReadLocked = 1u << 21,     ///< spin_is_locked() returning true: RL
+    ReadUnlocked = 1u << 22,   ///< spin_is_locked() returning false: RU
+    /// The fence before a fully ordered conditional RMW (cmpxchg): a strong fence only when the
+    /// RMW of the same call succeeds (LKMM: a failed cmpxchg is an unordered read).
+    IfRmwSucceeds = 1u << 23,
+};
+/// "once", "acquire", "mb", "rcu-lock", "LKR+LKW"...: the tags' names as the cat files spell
+/// them, joined by '+'; "" for none.
+std::string names(std::uint32_t tags);
+}  // namespace lkmm
+
 /// Where an event came from in the model source.
 struct SourceSpot {
     const char* file = "";
@@ -75,6 +114,12 @@ struct Event {
     /// written gives it. A removed fence stays in the graph as a relaxed fence (which orders
     /// nothing), so that the explaining cycle can put the barrier back.
     std::optional<MemoryOrder> weakened_from;
+    /// LKMM annotations (lkmm::Tag bits); 0 for an unannotated plain access.
+    std::uint32_t lkmm = 0;
+    /// Dependencies (LKMM's addr, data, ctrl): bit i set when this event depends on the read at
+    /// po index i of its own thread. Only the litmus front end computes them; a C++ model states
+    /// none (docs/lkmm.md).
+    std::uint64_t addr_deps = 0, data_deps = 0, ctrl_deps = 0;
 
     bool is_read() const { return kind == EventKind::Read || kind == EventKind::Rmw; }
     bool is_write() const { return kind == EventKind::Write || kind == EventKind::Rmw; }

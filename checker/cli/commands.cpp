@@ -423,10 +423,12 @@ int cmd_litmus(const std::vector<std::string>& args) {
     std::uint64_t max_executions = 0;
     double timeout = 0;
     unsigned repeat = 0;
-    std::string engine = "graph";
+    std::string engine = "graph", model = "rc11";
     opts.add_options()
         ("engine", po::value(&engine)->default_value("graph"),
-         "graph (every RC11-consistent execution once; herd's counts) | relacy (interleavings)")
+         "graph (every consistent execution once; herd's counts) | relacy (interleavings)")
+        ("model", po::value(&model)->default_value("rc11"),
+         "lkmm (the kernel's memory model, as herd7 with linux-kernel.cat) | rc11 (the C++11 mapping)")
         ("max-executions", po::value(&max_executions)->default_value(0),
          "stop each search after N executions (0: no limit); a search cut short proves nothing")
         ("timeout", po::value(&timeout)->default_value(0), "stop each search after S seconds (0: none)")
@@ -470,6 +472,11 @@ int cmd_litmus(const std::vector<std::string>& args) {
     const auto engine_kind = parse_engine(engine);
     if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
     lo.engine = *engine_kind;
+    const auto model_kind = parse_model(model);
+    if (!model_kind) return usage_error("--model must be lkmm or rc11 (got '" + model + "')");
+    if (*model_kind == ModelKind::Lkmm && lo.engine != EngineKind::Graph)
+        return usage_error("--model lkmm needs the graph engine (Relacy explores C++11 only)");
+    lo.model = *model_kind;
     const bool quiet = vm.count("quiet") != 0, show_time = vm.count("time") != 0;
 
     std::map<litmus::Judgement, unsigned> counts;

@@ -417,15 +417,11 @@ std::vector<Report> parse_json(const std::string& text,
             const VariantDef* def = lookup(r.id);
             if (def == nullptr) throw std::runtime_error("unknown variant '" + r.id + "'");
             r.summary = def->summary;
-            r.expect = def->expect;
             r.engine = parse_engine(v.value("engine", std::string("relacy"))).value_or(EngineKind::Relacy);
             r.memory_model = v.value("memory_model", std::string());
+            r.expect = expectation_for(def->expect, r.engine,
+                                       r.memory_model == "LKMM" ? ModelKind::Lkmm : ModelKind::Rc11);
             r.blocked = v.value("blocked_executions", std::uint64_t{0});
-            if (r.engine == EngineKind::Graph) {  // the graph engine is judged against the memory model
-                r.expect.engine.reset();
-                r.expect.engine_note = {};
-                r.expect.engine_inconsistency_note = {};
-            }
             if (!v.at("verdict").is_null()) {
                 const auto f = parse_finding(v.at("verdict").get<std::string>());
                 if (!f) throw std::runtime_error("unknown verdict " + v.at("verdict").dump());

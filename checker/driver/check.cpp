@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "checker/driver/necessity.hpp"
+#include "checker/graph/memory_model.hpp"
 #include "traces/consistency.hpp"
 #include "checker/relacy/explore.hpp"
 
@@ -62,25 +63,33 @@ Status judge(const std::optional<Finding>& finding, const Expectation& expect, E
     return Status::Incomplete;
 }
 
-namespace {
-
-/// The expectation a report under `engine` is judged against.
-Expectation expectation_for(const Expectation& e, EngineKind engine) {
+Expectation expectation_for(const Expectation& e, EngineKind engine, ModelKind model) {
     if (engine == EngineKind::Relacy) return e;
     Expectation g = e;
     g.engine.reset();
     g.engine_note = {};
     g.engine_inconsistency_note = {};
+    if (model == ModelKind::Lkmm && e.lkmm) {
+        g.memory_model = *e.lkmm;
+        if (!e.lkmm_note.empty()) g.why = e.lkmm_note;
+    }
+    if (model == ModelKind::Lkmm) {
+        g.lkmm.reset();
+        g.lkmm_note = {};
+    }
     return g;
 }
+
+namespace {
 
 Report check_once(const VariantDef& variant, const CheckOptions& options) {
     Report report;
     report.id = variant.id();
     report.summary = variant.summary;
     report.engine = options.explore.engine;
-    report.memory_model = report.engine == EngineKind::Graph ? "RC11" : "C++11 (Relacy)";
-    report.expect = expectation_for(variant.expect, report.engine);
+    const bool lkmm = options.explore.model == ModelKind::Lkmm;
+    report.memory_model = report.engine == EngineKind::Graph ? std::string(to_string(options.explore.model)) : "C++11 (Relacy)";
+    report.expect = expectation_for(variant.expect, report.engine, options.explore.model);
 
     std::map<std::vector<Value>, OutcomeRecord> outcomes;
     std::vector<Value> min_metric, max_metric;
@@ -98,7 +107,9 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
             auto [it, fresh] = distinct.try_emplace(canonical_hash(graph), true);
             first_time = fresh;
             if (fresh && certify) {
-                if (auto violation = check_rc11(graph)) {
+                // RC11: the independent checker of traces/; LKMM: the model's own predicate (its
+                // independent reference is herd7's verdicts, recorded in litmus/)
+                if (auto violation = lkmm ? lkmm_model().check(graph) : check_rc11(graph)) {
                     it->second = false;
                     if (!report.rejected_graph) {
                         report.first_rejection = describe(graph, *violation);
@@ -111,6 +122,12 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
                 return;
             }
             if (fresh && options.collect_sites) collect_sites(graph, report.sites);
+            if (fresh && lkmm)
+                for (std::string& f : lkmm_model().flags(graph))
+                    if (std::find(report.flags.begin(), report.flags.end(), f) == report.flags.end()) {
+                        report.flags.push_back(std::move(f));
+                        std::sort(report.flags.begin(), report.flags.end());
+                    }
         }
         ++executions;
         if (options.keep_first_execution && !report.first_execution) report.first_execution = graph;

@@ -111,6 +111,9 @@ struct Report {
     /// Executions the engine reported that are not RC11-consistent: rejected, not counted above.
     std::uint64_t rejected = 0;
     std::string first_rejection;      ///< the axiom and cycle of the first rejected execution
+    /// The memory model's flags raised by some execution (LKMM: "data-race",
+    /// "unbalanced-rcu-locking"...; herd prints them as `Flag NAME`), sorted.
+    std::vector<std::string> flags;
     std::optional<ExecutionGraph> rejected_graph;  ///< that execution
     std::vector<std::string> observable_names;
     std::vector<OutcomeRecord> outcomes;  ///< sorted by values
@@ -190,6 +193,12 @@ Report check(const VariantDef& variant, const CheckOptions& options);
 /// counts add up. It is `exhaustive` only if every shard is present and completed its part.
 /// Throws std::invalid_argument for reports that do not belong together.
 Report merge_shards(const std::vector<Report>& shards);
+
+/// The expectation a report under `engine` and `model` is judged against: the graph engine is
+/// judged against the memory model's answer (engine_finds() notes record Relacy's gaps and apply
+/// to Relacy only); under LKMM, against the variant's LKMM answer (under_lkmm()), which is its
+/// RC11 answer where it states none.
+Expectation expectation_for(const Expectation& e, EngineKind engine, ModelKind model = ModelKind::Rc11);
 
 /// Judges a finding against an expectation given how it was explored.
 Status judge(const std::optional<Finding>& finding, const Expectation& expect, Exploration exploration);

@@ -4,6 +4,8 @@
 #include "checker/graph/explore.hpp"
 #include "checker/relacy/explore.hpp"
 
+#include <stdexcept>
+
 namespace oc {
 
 std::string_view to_string(EngineKind e) {
@@ -20,11 +22,27 @@ std::optional<EngineKind> parse_engine(std::string_view s) {
     return std::nullopt;
 }
 
+std::string_view to_string(ModelKind m) {
+    switch (m) {
+    case ModelKind::Rc11: return "RC11";
+    case ModelKind::Lkmm: return "LKMM";
+    }
+    return "?";
+}
+
+std::optional<ModelKind> parse_model(std::string_view s) {
+    if (s == "rc11" || s == "RC11") return ModelKind::Rc11;
+    if (s == "lkmm" || s == "LKMM") return ModelKind::Lkmm;
+    return std::nullopt;
+}
+
 ExploreResult explore(const VariantDef& variant, const ExploreOptions& options, const ExecutionSink& sink) {
     switch (options.engine) {
     case EngineKind::Graph: return graph_explore(variant, options, sink);
     case EngineKind::Relacy: break;
     }
+    if (options.model != ModelKind::Rc11)
+        throw std::invalid_argument("ordercheck: Relacy explores C++11 only; LKMM needs the graph engine (--engine graph)");
     return relacy_explore(variant, options, sink);
 }
 

@@ -27,6 +27,15 @@ std::string_view to_string(EngineKind e);
 std::optional<EngineKind> parse_engine(std::string_view s);
 
 
+/// Which memory model judges the executions.
+enum class ModelKind : std::uint8_t {
+    Rc11,  ///< C++11 as RC11 (with the kernel primitives mapped onto C++11; Relacy: C++11 itself)
+    Lkmm,  ///< the Linux-kernel memory model (graph engine only)
+};
+std::string_view to_string(ModelKind m);
+/// "rc11" or "lkmm"; nullopt otherwise.
+std::optional<ModelKind> parse_model(std::string_view s);
+
 /// Which of the engine's searches to run.
 enum class SearchKind : std::uint8_t {
     Full,    ///< exhaustive DFS over every scheduling and stale-read decision
@@ -47,6 +56,7 @@ using ProgressSink = std::function<void(const ExploreProgress&)>;
 
 struct ExploreOptions {
     EngineKind engine = EngineKind::Relacy;
+    ModelKind model = ModelKind::Rc11;
     SearchKind search = SearchKind::Full;
     std::uint64_t max_executions = 0;      ///< 0: no limit (Full/Bound); cut short when reached
     double timeout_seconds = 0;            ///< 0: none; cut short when exceeded (checked per execution)
@@ -85,6 +95,7 @@ using ExecutionSink = std::function<void(const ExecutionGraph&, const FinalState
 
 struct ExploreResult {
     EngineKind engine = EngineKind::Relacy;
+    ModelKind model = ModelKind::Rc11;
     std::uint64_t executions = 0;    ///< executions run to the end (the failing one excluded)
     /// Graph engine: executions in which some thread stayed blocked at an await (a failed spin
     /// iteration) while the awaited value could still change in another branch. Not complete

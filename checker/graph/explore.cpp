@@ -18,7 +18,6 @@
 #include <chrono>
 #include <cstdint>
 #include <limits>
-#include <memory>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -92,7 +91,6 @@ struct Graph {
 struct Blocked {};     ///< the running thread failed a spin iteration: it waits in this graph
 struct DeadBranch {};  ///< no consistent continuation: the graph being extended is abandoned
 struct ModelFailed {}; ///< require() failed
-struct Interrupted {}; ///< the search was stopped (budget) in the middle of a run
 
 // ---- the engine -----------------------------------------------------------------------------
 
@@ -102,7 +100,7 @@ class GraphEngine final : public Engine {
 public:
     GraphEngine(const VariantDef& variant, const ExploreOptions& options, const ExecutionSink& sink,
                 const MemoryModel& model)
-        : variant_(variant), options_(options), sink_(sink), model_(model) {}
+        : variant_(variant), options_(options), sink_(sink), model_(model), kernel_events_(model.kernel_events()) {}
 
     void attach(Runtime& rt) { rt_ = &rt; }
     ExploreResult run();
@@ -167,6 +165,9 @@ private:
         n.ev.order = order;
         n.ev.location = loc;
         n.stamp = g_.next_stamp++;
+        // the primitive, dependencies and extra LKMM tags now: the memory model judges the
+        // event before the runtime records it
+        if (id.thread != EventId::init_thread) rt_->annotate_next(n.ev);
         return n;
     }
     /// Sets node `r`'s rf to `w` (of graph `g`) and, for an RMW or CAS call, its kind: a CAS
@@ -202,6 +203,7 @@ private:
     const ExploreOptions& options_;
     const ExecutionSink& sink_;
     const MemoryModel& model_;
+    const bool kernel_events_;  ///< the model reads LKMM tags (computed when a graph is converted)
     Runtime* rt_ = nullptr;
 
     Graph g_;                       ///< the graph of the running replay
@@ -215,7 +217,6 @@ private:
     std::chrono::steady_clock::time_point start_;
     std::uint64_t executions_ = 0, blocked_ = 0, runs_ = 0;
     std::vector<std::string> observable_names_, metric_names_;
-    bool names_taken_ = false;
 };
 
 void GraphEngine::init_write(LocationId loc, Tagged init, MemoryOrder order) {
@@ -280,25 +281,21 @@ Tagged GraphEngine::read(LocationId loc, MemoryOrder order) {
 
 void GraphEngine::write(LocationId loc, Value v, MemoryOrder order) {
     const EventId id = rt_->next_event_id();
-    if (replaying(id)) {
-        const Node& n = replayed(id, "a write", loc);
-        if (n.ev.kind != EventKind::Write || n.ev.written_value != v)
-            throw std::runtime_error("ordercheck: the model is not deterministic: on replay, " + variant_.id() +
-                                     " wrote another value or made another kind of event");
+    if (replaying(id)) {  // recorded() checks the replayed event
+        replayed(id, "a write", loc);
         return;
     }
     Node n = new_node(id, EventKind::Write, order, loc);
     n.ev.written_value = v;
     n.wstamp = n.stamp;
     g_.threads[id.thread].push_back(n);
-    auto& co = g_.co[loc];
     if (at_quiescence()) {
-        co.push_back(id);
+        g_.co[loc].push_back(id);
         return;
     }
     // Co placements: after each write already in co, the co-latest first; each one also yields
     // its backward revisits.
-    const std::size_t count = co.size();
+    const std::size_t count = g_.co[loc].size();
     std::optional<std::size_t> chosen;
     for (std::size_t p = count; p >= 1; --p) {
         g_.co[loc].insert(g_.co[loc].begin() + static_cast<std::ptrdiff_t>(p), id);
@@ -443,13 +440,7 @@ std::pair<Tagged, bool> GraphEngine::update(LocationId loc, const RmwSpec& spec)
 
 void GraphEngine::fence(MemoryOrder order) {
     const EventId id = rt_->next_event_id();
-    if (replaying(id)) {
-        const Node& n = g_.at(id);
-        if (n.ev.kind != EventKind::Fence || n.ev.order != order)
-            throw std::runtime_error("ordercheck: the model is not deterministic: on replay, " + variant_.id() +
-                                     " made a fence where the graph has another event");
-        return;
-    }
+    if (replaying(id)) return;  // recorded() checks the replayed event
     g_.threads[id.thread].push_back(new_node(id, EventKind::Fence, order, std::nullopt));
     if (!at_quiescence() && !consistent(g_)) throw DeadBranch{};
 }
@@ -529,6 +520,14 @@ void GraphEngine::to_execution_graph(const Graph& g, ExecutionGraph& out, bool w
             for (std::size_t i = 0; i < g.threads[t].size(); ++i) {
                 Event e = g.threads[t][i].ev;
                 e.step = steps[t][i];
+                if (kernel_events_) e.lkmm = lkmm_tags_of(e) | e.lkmm;
+                out.append(e);
+            }
+    } else if (kernel_events_) {
+        for (const auto& t : g.threads)
+            for (const Node& n : t) {
+                Event e = n.ev;
+                e.lkmm = lkmm_tags_of(e) | e.lkmm;  // ev.lkmm holds the extra tags only
                 out.append(e);
             }
     } else {
@@ -788,6 +787,7 @@ ExploreResult GraphEngine::run() {
     auto last_progress = start_;
     ExploreResult result;
     result.engine = EngineKind::Graph;
+    result.model = options_.model;
     result.shard_index = options_.shard_index;
     result.shard_count = options_.shard_count;
     stack_.push_back(Graph{});
@@ -889,13 +889,14 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
     Runtime runtime(engine);
     runtime.set_capture(options.capture);
     runtime.set_mutation(options.mutation);
+    runtime.set_lkmm(model.kernel_events());
     RuntimeInstallation installation(runtime);
     engine.attach(runtime);
     return engine.run();
 }
 
 ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& options, const ExecutionSink& sink) {
-    return graph_explore(variant, options, sink, rc11_model());
+    return graph_explore(variant, options, sink, options.model == ModelKind::Lkmm ? lkmm_model() : rc11_model());
 }
 
 }  // namespace oc

@@ -8,7 +8,9 @@
 
 #include <optional>
 #include <utility>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "traces/consistency.hpp"
 #include "traces/execution_graph.hpp"
@@ -26,6 +28,12 @@ public:
     virtual std::optional<AxiomViolation> check(const ExecutionGraph& g) const = 0;
     /// A data race of the consistent graph `g` as the model defines it, nullopt if none.
     virtual std::optional<std::pair<EventId, EventId>> race(const ExecutionGraph& g) const = 0;
+    /// True when the model judges the kernel's own events (LKMM): the runtime then records RCU
+    /// and the before/after-atomic fences as LKMM defines them (Runtime::set_lkmm).
+    virtual bool kernel_events() const { return false; }
+    /// The flags the model raises on the consistent, complete graph `g` (herd's `flag`
+    /// statements: LKMM's "data-race", "unbalanced-rcu-locking"...): warnings, not axioms.
+    virtual std::vector<std::string> flags(const ExecutionGraph&) const { return {}; }
 };
 
 /// RC11 (Lahav et al., PLDI 2017; herd's rc11.cat with C++20 release sequences), the axioms
@@ -33,7 +41,10 @@ public:
 /// no-thin-air (po | rf acyclic) and sc (psc acyclic).
 const MemoryModel& rc11_model();
 
-/// The memory model called `name` ("rc11", case-insensitive), nullptr if there is none.
+/// The Linux-kernel memory model (checker/graph/lkmm.hpp).
+const MemoryModel& lkmm_model();
+
+/// The memory model called `name` ("rc11", "lkmm", case-insensitive), nullptr if there is none.
 const MemoryModel* find_memory_model(std::string_view name);
 
 }  // namespace oc

@@ -70,7 +70,10 @@ bool cmpxchg_impl(Atomic<T>& v, T& expected, T desired, Ordering o, const char* 
     PrimitiveScope scope(name, where);
     // cmpxchg is fully ordered on success only; a failed attempt is unordered. The leading
     // fence is emitted on every attempt (slightly stronger than LKMM on failure).
-    if (o == Ordering::Full) fence(seq_cst, where);
+    if (o == Ordering::Full) {
+        runtime().add_lkmm_tags_to_next(lkmm::IfRmwSucceeds);  // LKMM: a failed cmpxchg is unordered
+        fence(seq_cst, where);
+    }
     const bool ok = v.compare_exchange(expected, desired, rmw_order(o), o == Ordering::Acquire ? acquire : relaxed,
                                        where);
     if (ok && o == Ordering::Full) fence(seq_cst, where);
@@ -124,6 +127,11 @@ inline void smp_wmb(OC_HERE) {
 /// smp_mb__before_atomic(): F_sc placed right before the next operation of this thread if that
 /// is a void RMW; nothing otherwise (so misuse shows up as missing ordering).
 inline void smp_mb__before_atomic(OC_HERE) {
+    if (runtime().lkmm()) {  // LKMM: a before-atomic fence, ordering through any later RMW
+        PrimitiveScope s("smp_mb__before_atomic", where);
+        fence(seq_cst, where);
+        return;
+    }
     Runtime::Adjacency& a = runtime().adjacency();
     a.before_armed = true;
     a.before_where = where;
@@ -131,7 +139,8 @@ inline void smp_mb__before_atomic(OC_HERE) {
 /// smp_mb__after_atomic(): F_sc if the previous operation of this thread was a void RMW;
 /// nothing otherwise.
 inline void smp_mb__after_atomic(OC_HERE) {
-    if (!runtime().adjacency().after_void_rmw) return;
+    // LKMM: an after-atomic fence, ordering through any earlier RMW.
+    if (!runtime().lkmm() && !runtime().adjacency().after_void_rmw) return;
     PrimitiveScope s("smp_mb__after_atomic", where);
     fence(seq_cst, where);
 }
@@ -506,6 +515,10 @@ inline void rcu_read_lock(rcu_domain& d, OC_HERE) {
     PrimitiveScope s("rcu_read_lock", where);
     const unsigned me = runtime().current_model_thread();
     require(me < d.threads(), "rcu_read_lock(): the thread is not in the RCU domain", where);
+    if (runtime().lkmm()) {  // LKMM: an rcu-lock event; the axioms match the nesting
+        fence(seq_cst, where);
+        return;
+    }
     if (d.nesting(me)++ != 0) return;
     d.reader(me).store(1, relaxed, where);
     fence(seq_cst, where);
@@ -514,6 +527,11 @@ inline void rcu_read_lock(rcu_domain& d, OC_HERE) {
 inline void rcu_read_unlock(rcu_domain& d, OC_HERE) {
     PrimitiveScope s("rcu_read_unlock", where);
     const unsigned me = runtime().current_model_thread();
+    if (runtime().lkmm()) {  // LKMM: an rcu-unlock event
+        require(me < d.threads(), "rcu_read_unlock(): the thread is not in the RCU domain", where);
+        fence(seq_cst, where);
+        return;
+    }
     require(me < d.threads() && d.nesting(me) > 0, "rcu_read_unlock() without rcu_read_lock()", where);
     if (--d.nesting(me) != 0) return;
     fence(seq_cst, where);
@@ -525,6 +543,7 @@ inline void rcu_read_unlock(rcu_domain& d, OC_HERE) {
 inline void synchronize_rcu(rcu_domain& d, OC_HERE) {
     PrimitiveScope s("synchronize_rcu", where);
     fence(seq_cst, where);
+    if (runtime().lkmm()) return;  // LKMM: one sync-rcu event; the rcu axiom gives its meaning
     for (unsigned t = 0; t < d.threads(); ++t)
         for (;;) {
             spin_iteration();

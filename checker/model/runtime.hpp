@@ -174,6 +174,28 @@ public:
     /// Reads a location's final value without recording an event (phase Final only).
     Value final_value(LocationId loc, bool atomic);
 
+    // ---- the kernel memory model (LKMM) ----
+    /// Under LKMM (set by the graph engine), primitives record the events LKMM defines where they
+    /// differ from the C++11 mapping: RCU calls are rcu-lock, rcu-unlock and sync-rcu events, not
+    /// an urcu simulation; smp_mb__before_atomic()/after_atomic() are fences where they are called.
+    void set_lkmm(bool on) { lkmm_ = on; }
+    bool lkmm() const { return lkmm_; }
+    /// Adds `tags` to the next recorded event's LKMM tags (lkmm::IfRmwSucceeds on cmpxchg's
+    /// leading fence).
+    void add_lkmm_tags_to_next(std::uint32_t tags) { next_lkmm_ |= tags; }
+    /// Fills in what the running thread's next event will carry besides its kind, order and
+    /// values: its primitive and op, its dependencies, and the extra LKMM tags (in `e.lkmm`; the
+    /// rest come from lkmm_tags_of()). For an engine that judges an event before it is recorded.
+    void annotate_next(Event& e);
+    /// The dependencies of the running thread's next accesses (LKMM addr, data, ctrl), as masks of
+    /// po indexes of its reads; every access recorded until the next call carries them.
+    void set_dependencies(std::uint64_t addr, std::uint64_t data, std::uint64_t ctrl) {
+        ThreadState& s = state();
+        s.addr_deps = addr;
+        s.data_deps = data;
+        s.ctrl_deps = ctrl;
+    }
+
     /// Groups the events of one kernel-primitive call; nested calls keep the outermost name/spot.
     void begin_primitive(const char* name, std::source_location where);
     void end_primitive();
@@ -200,6 +222,7 @@ private:
         LocationId pending_loc = 0;
         bool pending_write = false;
         SourceSpot pending_where;
+        std::uint64_t addr_deps = 0, data_deps = 0, ctrl_deps = 0;  ///< see set_dependencies()
     };
 
     std::uint16_t graph_thread();
@@ -228,6 +251,8 @@ private:
     std::vector<QuiescenceHook> hooks_;
     std::string failure_message_;
     unsigned spin_failures_ = 0;
+    bool lkmm_ = false;
+    std::uint32_t next_lkmm_ = 0;
 
 public:
     /// The graph thread that quiescence work is attributed to (set by Work before running it).
@@ -242,6 +267,10 @@ public:
     /// The model thread quiescence work is attributed to.
     unsigned quiescence_model_thread() const { return quiescence_thread_ == 0 ? 0u : quiescence_thread_ - 1u; }
 };
+
+/// The LKMM tags (lkmm::Tag) of an event, from the kernel primitive that made it, its kind and its
+/// C++11 order (a weakened barrier keeps what remains of it): the table of docs/lkmm.md.
+std::uint32_t lkmm_tags_of(const Event& e);
 
 /// Installs `rt` as the current runtime for its lifetime (backend use).
 class RuntimeInstallation {

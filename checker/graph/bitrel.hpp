@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+// A binary relation over a graph's events, numbered densely 0..n-1, as a bit matrix: one row of
+// 64-bit words per event. Composition and closure work a word at a time, which keeps the memory
+// models' predicates (RC11, LKMM) cheap on the tens of events a test has.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace oc {
+
+/// A binary relation over events 0..n-1 as a bit matrix.
+class BitRel {
+public:
+    explicit BitRel(std::size_t n) : n_(n), w_((n + 63) / 64), bits_(n * w_, 0) {}
+    void set(std::size_t i, std::size_t j) { bits_[i * w_ + j / 64] |= std::uint64_t{1} << (j % 64); }
+    bool test(std::size_t i, std::size_t j) const { return (bits_[i * w_ + j / 64] >> (j % 64) & 1u) != 0; }
+    std::uint64_t* row(std::size_t i) { return bits_.data() + i * w_; }
+    const std::uint64_t* row(std::size_t i) const { return bits_.data() + i * w_; }
+    std::size_t size() const { return n_; }
+    void unite(const BitRel& o) {
+        for (std::size_t k = 0; k < bits_.size(); ++k) bits_[k] |= o.bits_[k];
+    }
+    /// Calls f(j) for every j with (i, j) in the relation.
+    template <class F>
+    void for_each(std::size_t i, F&& f) const {
+        const std::uint64_t* r = row(i);
+        for (std::size_t w = 0; w < w_; ++w)
+            for (std::uint64_t bits = r[w]; bits != 0; bits &= bits - 1)
+                f(w * 64 + static_cast<std::size_t>(__builtin_ctzll(bits)));
+    }
+    /// this ; o
+    BitRel compose(const BitRel& o) const {
+        BitRel r(n_);
+        for (std::size_t i = 0; i < n_; ++i) {
+            std::uint64_t* dst = r.row(i);
+            for_each(i, [&](std::size_t j) { or_row(dst, o.row(j)); });
+        }
+        return r;
+    }
+    /// Transitive closure in place (Warshall, by rows).
+    void close() {
+        for (std::size_t k = 0; k < n_; ++k) {
+            const std::size_t kw = k / 64;
+            const std::uint64_t kb = std::uint64_t{1} << (k % 64);
+            for (std::size_t i = 0; i < n_; ++i)
+                if ((bits_[i * w_ + kw] & kb) != 0) or_row(row(i), row(k));
+        }
+    }
+    /// Is some (i, j) in both this and the inverse of `o` (this ; o reflexive)?
+    bool meets_inverse(const BitRel& o) const {
+        for (std::size_t i = 0; i < n_; ++i) {
+            bool hit = false;
+            for_each(i, [&](std::size_t j) { hit = hit || o.test(j, i); });
+            if (hit) return true;
+        }
+        return false;
+    }
+    std::size_t words() const { return w_; }
+    void reset(std::size_t i, std::size_t j) { bits_[i * w_ + j / 64] &= ~(std::uint64_t{1} << (j % 64)); }
+    bool empty() const {
+        for (std::uint64_t b : bits_)
+            if (b != 0) return false;
+        return true;
+    }
+    /// this & o
+    void intersect(const BitRel& o) {
+        for (std::size_t k = 0; k < bits_.size(); ++k) bits_[k] &= o.bits_[k];
+    }
+    /// this \ o
+    void subtract(const BitRel& o) {
+        for (std::size_t k = 0; k < bits_.size(); ++k) bits_[k] &= ~o.bits_[k];
+    }
+    /// this^-1
+    BitRel inverse() const {
+        BitRel r(n_);
+        for (std::size_t i = 0; i < n_; ++i) for_each(i, [&](std::size_t j) { r.set(j, i); });
+        return r;
+    }
+    /// Adds the identity (this?).
+    void add_identity() {
+        for (std::size_t i = 0; i < n_; ++i) set(i, i);
+    }
+    friend bool operator==(const BitRel&, const BitRel&) = default;
+    bool reflexive_somewhere() const {
+        for (std::size_t i = 0; i < n_; ++i)
+            if (test(i, i)) return true;
+        return false;
+    }
+    /// Acyclic, by closing a copy.
+    bool acyclic() const {
+        BitRel c = *this;
+        c.close();
+        return !c.reflexive_somewhere();
+    }
+
+private:
+    void or_row(std::uint64_t* dst, const std::uint64_t* src) const {
+        for (std::size_t k = 0; k < w_; ++k) dst[k] |= src[k];
+    }
+    std::size_t n_, w_;
+    std::vector<std::uint64_t> bits_;
+};
+
+}  // namespace oc
