@@ -142,6 +142,7 @@ LitmusResult run(const std::shared_ptr<const Compiled>& test, const LitmusOption
     co.explore.reduction = options.reduction;
     co.explore.engine = options.engine;
     co.explore.model = options.model;
+    co.explore.race_ends_execution = options.model != ModelKind::Lkmm;
     r.report = check(make_variant(test, RunMode::RaceCheck), co);
     const Report* rep = &r.report;
     r.flags = r.report.flags;

@@ -110,6 +110,21 @@ int usage_error(const std::string& message) {
     return cli::exit_usage;
 }
 
+/// The --model option: the memory model and its engine agree (LKMM: graph engine only).
+std::optional<ModelKind> model_option(const std::string& model, EngineKind engine) {
+    const auto kind = parse_model(model);
+    if (!kind) {
+        usage_error("--model must be lkmm or rc11 (got '" + model + "')");
+        return std::nullopt;
+    }
+    if (*kind == ModelKind::Lkmm && engine != EngineKind::Graph) {
+        usage_error("--model lkmm needs the graph engine (Relacy explores C++11 only)");
+        return std::nullopt;
+    }
+    return kind;
+}
+constexpr const char* model_help = "rc11 (the C++11 mapping of the kernel primitives) | lkmm (the kernel's memory model)";
+
 /// True when `id` names an existing file ending in .litmus (explain then draws the litmus test).
 bool is_litmus_file(const std::string& id) {
     return id.size() > 7 && id.ends_with(".litmus") && std::filesystem::is_regular_file(id);
@@ -214,7 +229,7 @@ int cmd_list(const std::vector<std::string>& args, const cli::Program& program) 
 
 int cmd_check(const std::vector<std::string>& args, const cli::Program& program) {
     po::options_description opts("check options");
-    std::string search = "full", format = "text", engine;
+    std::string search = "full", format = "text", engine, model = "rc11";
     std::uint64_t max_executions = 0, random_executions = 100000;
     double timeout = 0;
     unsigned context_bound = 2;
@@ -222,6 +237,7 @@ int cmd_check(const std::vector<std::string>& args, const cli::Program& program)
         ("all", "check every variant of every model")
         ("engine", po::value(&engine), "graph | relacy | both (default: graph for the full search, relacy for "
                                        "--search bound|random)")
+        ("model", po::value(&model)->default_value("rc11"), model_help)
         ("search", po::value(&search)->default_value("full"), "full | bound | random")
         ("format", po::value(&format)->default_value("text"), "text | json | junit")
         ("witness-dir", po::value<std::string>(), "write the witness of every failing variant under DIR")
@@ -278,6 +294,13 @@ int cmd_check(const std::vector<std::string>& args, const cli::Program& program)
     options.explore.search = search == "full" ? SearchKind::Full : search == "bound" ? SearchKind::Bound : SearchKind::Random;
     options.explore.engine = engine == "relacy" ? EngineKind::Relacy : EngineKind::Graph;
     options.cross_check = engine == "both";
+    {
+        const auto kind = model_option(model, options.explore.engine);
+        if (!kind) return cli::exit_usage;
+        if (*kind == ModelKind::Lkmm && options.cross_check)
+            return usage_error("--engine both cross-checks Relacy against RC11; it does not apply to --model lkmm");
+        options.explore.model = *kind;
+    }
     options.explore.max_executions = max_executions;
     options.explore.timeout_seconds = timeout;
     options.explore.context_bound = context_bound;
@@ -330,6 +353,7 @@ int cmd_check(const std::vector<std::string>& args, const cli::Program& program)
                               options.certify};
     settings.reduction = options.explore.reduction;
     settings.engine = engine;
+    settings.model = std::string(to_string(options.explore.model));
     settings.jobs = run.processes;
     std::cout << (format == "json"    ? cli::format_json(reports, settings)
                   : format == "junit" ? cli::format_junit(reports, settings)
@@ -390,9 +414,11 @@ int cmd_merge(const std::vector<std::string>& args, const cli::Program& program)
 
 /// Explores V, draws its witness (or, with --any, its first execution) under OUT and lists what
 /// was written.
-int explain_variant(const VariantDef& v, const cli::ExplainOptions& eo, const std::string& out, EngineKind engine) {
+int explain_variant(const VariantDef& v, const cli::ExplainOptions& eo, const std::string& out, EngineKind engine,
+                    ModelKind model) {
     CheckOptions options;
     options.explore.engine = engine;
+    options.explore.model = model;
     options.keep_first_execution = eo.any;
     const Report report = check(v, options);
     cli::ExplainResult result;
@@ -407,7 +433,8 @@ int explain_variant(const VariantDef& v, const cli::ExplainOptions& eo, const st
     return cli::exit_ok;
 }
 
-int explain_litmus(const std::string& path, const cli::ExplainOptions& eo, const std::string& out, EngineKind engine) {
+int explain_litmus(const std::string& path, const cli::ExplainOptions& eo, const std::string& out, EngineKind engine,
+                   ModelKind model) {
     std::shared_ptr<const litmus::Compiled> test;
     try {
         test = litmus::load(path);
@@ -415,7 +442,7 @@ int explain_litmus(const std::string& path, const cli::ExplainOptions& eo, const
         std::cerr << e.what() << '\n';
         return cli::exit_usage;
     }
-    return explain_variant(litmus::make_variant(test, litmus::RunMode::RaceCheck), eo, out, engine);
+    return explain_variant(litmus::make_variant(test, litmus::RunMode::RaceCheck), eo, out, engine, model);
 }
 
 int cmd_litmus(const std::vector<std::string>& args) {
@@ -537,10 +564,11 @@ int cmd_litmus(const std::vector<std::string>& args) {
 
 int cmd_explain(const std::vector<std::string>& args, const cli::Program& program) {
     po::options_description opts("explain options");
-    std::string out, show = "po,rf,co,fr", engine = "graph";
+    std::string out, show = "po,rf,co,fr", engine = "graph", model = "rc11";
     opts.add_options()
         ("out", po::value(&out), "directory to write into (created; must be empty unless --force)")
-        ("engine", po::value(&engine)->default_value("graph"), "graph (an RC11 execution) | relacy (an interleaving)")
+        ("engine", po::value(&engine)->default_value("graph"), "graph (an execution) | relacy (an interleaving)")
+        ("model", po::value(&model)->default_value("rc11"), model_help)
         ("show", po::value(&show)->default_value("po,rf,co,fr"), "relations to draw: po,rf,co,fr,sw,hb,eco")
         ("any", "when there is no witness, draw the first execution explored instead")
         ("force", "write into a directory that already holds files (replacing witness.* and interleaving.*)")
@@ -562,18 +590,21 @@ int cmd_explain(const std::vector<std::string>& args, const cli::Program& progra
     eo.force = vm.count("force") != 0;
     const auto engine_kind = parse_engine(engine);
     if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
-    if (is_litmus_file(ids[0])) return explain_litmus(ids[0], eo, out, *engine_kind);
+    const auto model_kind = model_option(model, *engine_kind);
+    if (!model_kind) return cli::exit_usage;
+    if (is_litmus_file(ids[0])) return explain_litmus(ids[0], eo, out, *engine_kind, *model_kind);
 
     const auto& models = program.models;
     const VariantDef* v = one_variant(models, ids[0]);
-    return v == nullptr ? cli::exit_usage : explain_variant(*v, eo, out, *engine_kind);
+    return v == nullptr ? cli::exit_usage : explain_variant(*v, eo, out, *engine_kind, *model_kind);
 }
 
 int cmd_necessity(const std::vector<std::string>& args, const cli::Program& program) {
     po::options_description opts("necessity options");
-    std::string out, engine = "graph";
+    std::string out, engine = "graph", model = "rc11";
     opts.add_options()("out", po::value(&out), "write the witness of every needed barrier under DIR")
-        ("engine", po::value(&engine)->default_value("graph"), "graph (every RC11 execution once) | relacy")
+        ("engine", po::value(&engine)->default_value("graph"), "graph (every consistent execution once) | relacy")
+        ("model", po::value(&model)->default_value("rc11"), model_help)
         ("help,h", "this help");
     const Parsed parsed = parse_command(args, opts, "variant id",
                                         "usage: ordercheck necessity ID [--out DIR]\n");
@@ -585,8 +616,11 @@ int cmd_necessity(const std::vector<std::string>& args, const cli::Program& prog
     if (v == nullptr) return cli::exit_usage;
     const auto engine_kind = parse_engine(engine);
     if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
+    const auto model_kind = model_option(model, *engine_kind);
+    if (!model_kind) return cli::exit_usage;
     CheckOptions options;
     options.explore.engine = *engine_kind;
+    options.explore.model = *model_kind;
     NecessityReport n;
     try {
         n = necessity(*v, options);
@@ -595,9 +629,11 @@ int cmd_necessity(const std::vector<std::string>& args, const cli::Program& prog
         return cli::exit_usage;
     }
     std::cout << "ordercheck " << version << ": necessity of " << v->id() << " ("
-              << (*engine_kind == EngineKind::Graph ? "graph engine under RC11, every consistent execution once"
-                                                    : "relacy full search")
-              << ", every execution certified against RC11)\n";
+              << (*engine_kind == EngineKind::Graph
+                      ? "graph engine under " + std::string(to_string(*model_kind)) + ", every consistent execution once"
+                      : std::string("relacy full search"))
+              << (*model_kind == ModelKind::Lkmm ? ", every execution checked against LKMM's axioms)\n"
+                                                 : ", every execution certified against RC11)\n");
     std::cout << "as written: " << to_string(*n.base.finding) << " in " << n.base.executions << " executions ("
               << to_string(n.base.exploration) << ")\n\n";
     bool undecided = false;
@@ -628,9 +664,10 @@ int cmd_necessity(const std::vector<std::string>& args, const cli::Program& prog
 
 int cmd_diff(const std::vector<std::string>& args, const cli::Program& program) {
     po::options_description opts("diff options");
-    std::string engine = "graph";
+    std::string engine = "graph", model = "rc11";
     opts.add_options()("allow-new-outcomes", "exit 0 even when B reaches outcomes A cannot (an intended change)")
-        ("engine", po::value(&engine)->default_value("graph"), "graph (every RC11 execution once) | relacy")
+        ("engine", po::value(&engine)->default_value("graph"), "graph (every consistent execution once) | relacy")
+        ("model", po::value(&model)->default_value("rc11"), model_help)
         ("help,h", "this help");
     const Parsed parsed = parse_command(args, opts, "variant ids",
                                         "usage: ordercheck diff A B [--allow-new-outcomes]\n");
@@ -644,8 +681,11 @@ int cmd_diff(const std::vector<std::string>& args, const cli::Program& program) 
     if (a == nullptr || b == nullptr) return cli::exit_usage;
     const auto engine_kind = parse_engine(engine);
     if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
+    const auto model_kind = model_option(model, *engine_kind);
+    if (!model_kind) return cli::exit_usage;
     CheckOptions options;
     options.explore.engine = *engine_kind;
+    options.explore.model = *model_kind;
     DiffReport d;
     try {
         d = diff(*a, *b, options);
@@ -661,9 +701,10 @@ int cmd_diff(const std::vector<std::string>& args, const cli::Program& program) 
 
 int cmd_report(const std::vector<std::string>& args, const cli::Program& program) {
     po::options_description opts("report options");
-    std::string out, engine = "graph";
+    std::string out, engine = "graph", model = "rc11";
     opts.add_options()("out", po::value(&out), "directory to write index.html into")
-        ("engine", po::value(&engine)->default_value("graph"), "graph (every RC11 execution once) | relacy")
+        ("engine", po::value(&engine)->default_value("graph"), "graph (every consistent execution once) | relacy")
+        ("model", po::value(&model)->default_value("rc11"), model_help)
         ("no-necessity", "skip the barrier-necessity tables")
         ("force", "replace an existing index.html")
         ("help,h", "this help");
@@ -706,7 +747,9 @@ int cmd_report(const std::vector<std::string>& args, const cli::Program& program
     }
     const auto engine_kind = parse_engine(engine);
     if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
-    const auto sections = cli::build_sections(models, vm.count("no-necessity") == 0, *engine_kind);
+    const auto model_kind = model_option(model, *engine_kind);
+    if (!model_kind) return cli::exit_usage;
+    const auto sections = cli::build_sections(models, vm.count("no-necessity") == 0, *engine_kind, *model_kind);
     std::filesystem::create_directories(dir);
     std::ofstream f(page, std::ios::binary | std::ios::trunc);
     f << cli::render_html(sections);

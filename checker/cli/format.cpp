@@ -55,8 +55,8 @@ std::string hex(std::uint64_t v) {
 }
 
 std::string engine_text(const RunSettings& s) {
-    std::string t = s.engine == "graph"  ? std::string("graph engine, RC11, every consistent execution once")
-                    : s.engine == "both" ? std::string("graph engine, RC11, cross-checked against relacy's full search")
+    std::string t = s.engine == "graph"  ? "graph engine, " + s.model + ", every consistent execution once"
+                    : s.engine == "both" ? "graph engine, " + s.model + ", cross-checked against relacy's full search"
                                          : "relacy " + s.search + " search";
     if (s.search == "bound") t += ", context bound " + std::to_string(s.context_bound);
     if (s.search == "random") t += ", " + std::to_string(s.random_executions) + " executions";
@@ -68,6 +68,8 @@ std::string engine_text(const RunSettings& s) {
         t += ", no capture";
     else if (!s.certify)
         t += ", executions not certified";
+    else if (s.model == "LKMM" && s.engine != "relacy")
+        t += ", every execution checked against LKMM's axioms";
     else
         t += ", every execution certified against RC11";
     return t;
@@ -80,7 +82,9 @@ std::string site_line(const NecessityRow& row) {
     std::string result(to_string(row.result));
     if (row.weakening != Weakening::Remove) {
         if (row.result == Necessity::Needed) result = "needed: the weaker form breaks it";
-        if (row.result == Necessity::NotNeeded) result = "the weaker form suffices under the C++11 mapping";
+        if (row.result == Necessity::NotNeeded)
+            result = row.report.memory_model == "LKMM" ? "the weaker form suffices under LKMM"
+                                                       : "the weaker form suffices under the C++11 mapping";
     }
     return pad(site_label(row.site), 52) + " " + pad(weakening_label(row.site, row.weakening), 34) + " " +
            pad(verdict, 10) + " " + pad(std::string(to_string(row.report.exploration)), 12) + " " + result;
@@ -219,7 +223,8 @@ std::string format_text(const std::vector<Report>& reports, const RunSettings& s
             for (std::string line; std::getline(lines, line);) out << "      " << line << '\n';
         }
         if (r.expect.engine)
-            out << "    engine limitation: RC11 says " << to_string(r.expect.memory_model) << "; this engine finds "
+            out << "    engine limitation: " << (r.memory_model == "LKMM" ? "LKMM" : "RC11") << " says "
+                << to_string(r.expect.memory_model) << "; this engine finds "
                 << to_string(*r.expect.engine) << " (" << r.expect.engine_note << ")\n";
         if (r.expect.lkmm)
             out << "    mapping blind spot: LKMM says " << to_string(*r.expect.lkmm)
@@ -265,7 +270,8 @@ std::string format_text(const std::vector<Report>& reports, const RunSettings& s
                "(canonical hash of events, rf, co); outcomes: distinct final states; ratio: interleavings per "
                "distinct execution\n";
     else
-        out << "\nexplored: complete execution graphs the graph engine visited (under RC11); distinct: distinct "
+        out << "\nexplored: complete execution graphs the graph engine visited (under " << settings.model
+            << "); distinct: distinct "
                "executions (canonical hash of events, rf, co); outcomes: distinct final states; ratio: explored per "
                "distinct execution (1.0: each execution once)\n";
     out << '\n';
@@ -286,6 +292,7 @@ std::string format_json(const std::vector<Report>& reports, const RunSettings& s
     doc["schema_version"] = 1;
     doc["ordercheck_version"] = version;
     doc["engine"] = {{"name", settings.engine},
+                     {"memory_model", settings.engine == "relacy" ? std::string("C++11") : settings.model},
                      {"search", settings.search},
                      {"max_executions", settings.max_executions},
                      {"timeout_seconds", settings.timeout_seconds},

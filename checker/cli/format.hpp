@@ -24,6 +24,7 @@ struct RunSettings {
     bool reduction = true;   ///< sleep-set reduction asked for (--no-por turns it off)
     unsigned jobs = 1;       ///< worker processes (--jobs, or MPI ranks)
     std::string engine = "relacy";  ///< "graph", "relacy", "both"
+    std::string model = "RC11";     ///< the graph engine's memory model: "RC11", "LKMM"
 };
 
 /// The verdict table: one row per variant, notes for limitations, a closing count line.

@@ -51,9 +51,11 @@ figure svg { max-width: 38em; height: auto; }
 
 }  // namespace
 
-std::vector<ModelSection> build_sections(const std::vector<ModelDef>& models, bool with_necessity, EngineKind engine) {
+std::vector<ModelSection> build_sections(const std::vector<ModelDef>& models, bool with_necessity, EngineKind engine,
+                                         ModelKind model) {
     CheckOptions options;
     options.explore.engine = engine;
+    options.explore.model = model;
     std::vector<ModelSection> out;
     for (const auto& m : models) {
         ModelSection s{m.name, m.family, m.description, {}, {}};
@@ -80,14 +82,19 @@ std::string render_html(const std::vector<ModelSection>& sections) {
         }
     const bool graphviz = dot_available();
     bool graph_engine = false;
+    std::string memory_model = "RC11";
     for (const auto& s : sections)
-        for (const auto& r : s.reports) graph_engine = graph_engine || r.engine == EngineKind::Graph;
+        for (const auto& r : s.reports) {
+            graph_engine = graph_engine || r.engine == EngineKind::Graph;
+            if (r.engine == EngineKind::Graph) memory_model = r.memory_model;
+        }
     o << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>ordercheck report</title>\n"
       << "<style>" << style << "</style>\n</head>\n<body>\n";
     o << "<h1>ordercheck report</h1>\n<p>ordercheck " << version
       << ", engine: "
-      << (graph_engine ? "graph engine (every RC11-consistent execution once)" : "relacy full search")
-      << ", every execution certified against RC11. " << passed << " passed, " << failed
+      << (graph_engine ? "graph engine (every " + memory_model + "-consistent execution once)" : std::string("relacy full search"))
+      << (memory_model == "LKMM" ? ", every execution checked against LKMM's axioms. " : ", every execution certified against RC11. ")
+      << passed << " passed, " << failed
       << " failed, " << incomplete << " incomplete.</p>\n";
     o << "<p class=\"note\">Only an <b>exhaustive</b> Never is a proof, within the semantics the engine explores "
          "(docs/limitations.md). Mapping blind spots (LKMM disagrees with the C++11 mapping) and known engine "

@@ -21,7 +21,7 @@ struct ModelSection {
 
 /// Explores every variant of `models` (and the necessity of each proved variant when asked).
 std::vector<ModelSection> build_sections(const std::vector<ModelDef>& models, bool with_necessity,
-                                         EngineKind engine = EngineKind::Graph);
+                                         EngineKind engine = EngineKind::Graph, ModelKind model = ModelKind::Rc11);
 
 /// The page. Figures are rendered with graphviz when it is present (a note says so otherwise).
 std::string render_html(const std::vector<ModelSection>& sections);

@@ -76,6 +76,10 @@ Expectation expectation_for(const Expectation& e, EngineKind engine, ModelKind m
     if (model == ModelKind::Lkmm) {
         g.lkmm.reset();
         g.lkmm_note = {};
+        if (e.lkmm_engine) {
+            g.engine = e.lkmm_engine;
+            g.engine_note = e.lkmm_engine_note;
+        }
     }
     return g;
 }

@@ -124,7 +124,8 @@ NecessityReport necessity(const VariantDef& variant, const CheckOptions& options
                 row.result = Necessity::NotNeeded;
             else
                 row.result = Necessity::NotDecided;
-            if (row.result == Necessity::NotNeeded) {
+            // Under LKMM the answer is the kernel's own: no mapping caveat applies.
+            if (row.result == Necessity::NotNeeded && options.explore.model != ModelKind::Lkmm) {
                 if (w == Weakening::ToAcquireFence)
                     row.lkmm_caveat = "smp_rmb() maps to an acquire fence, stronger than LKMM (it also orders "
                                       "R->W and reads of void RMWs): confirm under LKMM before relying on it";

@@ -63,6 +63,10 @@ struct ExploreOptions {
     unsigned context_bound = 2;            ///< preemptions per execution (Bound)
     std::uint64_t random_executions = 100000;  ///< executions drawn by Random
     bool capture = true;                   ///< record execution graphs (off only to measure its cost)
+    /// Graph engine: a data race (as the memory model defines it) ends the exploration with
+    /// EngineFailure::DataRace. Off: the execution counts and the race is a flag (herd's LKMM
+    /// semantics for litmus tests; Report::flags).
+    bool race_ends_execution = true;
     std::optional<Mutation> mutation;      ///< weaken one ordering site (barrier necessity)
     /// Sleep-set partial-order reduction (Full search only): skip interleavings that only reorder
     /// independent steps. It explores at least one interleaving of every execution the full

@@ -257,6 +257,9 @@ Relations relations(const ExecutionGraph& g, Depth depth) {
     }
     for (std::size_t i = 0; i < n; ++i)
         if (in(r.M, i)) r.loc.set(i, i);
+    // int holds (e, e), as herd's same-process relation does: `xbstar & int` in vis keeps
+    // xbstar's identity (explanation.txt: "Z and Y are the same event")
+    r.int_.add_identity();
     r.po_loc = r.po & r.loc;
     for (std::size_t i = 0; i < n; ++i) {
         const Event& e = ev(i);
@@ -520,9 +523,20 @@ public:
         v.explanation = "the execution violates LKMM's " + v.axiom + " axiom (linux-kernel.cat)";
         return v;
     }
-    /// LKMM flags a data race but still judges the execution (herd's `Flag data-race`): the
-    /// engine reports races as a flag (flag()), not as the end of the exploration.
-    std::optional<std::pair<EventId, EventId>> race(const ExecutionGraph&) const override { return std::nullopt; }
+    /// LKMM's data-race flag. herd still judges such an execution (`Flag data-race`): the
+    /// litmus runner turns ExploreOptions::race_ends_execution off and reads flags() instead.
+    std::optional<std::pair<EventId, EventId>> race(const ExecutionGraph& g) const override {
+        const lkmm::Relations r = lkmm::relations(g, lkmm::Depth::Flags);
+        if (!r.has_plain) return std::nullopt;
+        for (std::size_t i = 0; i < r.nodes.size(); ++i) {
+            std::optional<std::size_t> other;
+            r.data_race.for_each(i, [&](std::size_t j) {
+                if (!other) other = j;
+            });
+            if (other) return std::make_pair(r.nodes.event[i], r.nodes.event[*other]);
+        }
+        return std::nullopt;
+    }
     std::vector<std::string> flags(const ExecutionGraph& g) const override {
         const lkmm::Relations r = lkmm::relations(g, lkmm::Depth::Flags);
         std::vector<std::string> out;

@@ -46,7 +46,13 @@ ModelDef lb() {
          expect::never("RC11's no-thin-air axiom (acyclic sb | rf) forbids R x ->sb W y ->rf R y ->sb W x ->rf "
                        "R x. C++20 drops that axiom and allows the outcome, and so does LKMM "
                        "(LB+poonceonces: no dependency orders the read before the write); Relacy cannot "
-                       "produce it either way, since a load never reads a store that has not executed yet."),
+                       "produce it either way, since a load never reads a store that has not executed yet.")
+             .under_lkmm(Verdict::Sometimes,
+                         "LKMM (LB+poonceonces): plain po is not in hb and no dependency or fence orders "
+                         "either read before its thread's write, so the po | rf cycle is allowed")
+             .lkmm_engine_finds(Verdict::Never,
+                                "the graph engine adds events in po | rf order, so it cannot build a po | rf "
+                                "cycle: load buffering is not explored under LKMM (docs/lkmm.md)"),
          "all accesses relaxed"},
         {"rel_acq", C{acquire, release, false, false},
          expect::never("Each acquire read reads a release write, so both rf edges are sw edges and "
