@@ -207,30 +207,141 @@ private:
         return false;
     }
 
+    // ---- dependencies ----
+    // LKMM orders a read before a later access whose address (addr), written value (data) or
+    // execution (ctrl) depends on the read's value. The interpreter follows values: every value
+    // carries a Taint, the reads it came from; an access records the taints of its address, of
+    // the values it writes and of the conditions it runs under (runtime().set_dependencies()).
+    // What herd7 7.57 does with linux-kernel.cfg (linux 6.1), shown by the corpus tests named
+    // (litmus/tests/, Result: herd's verdict) and by the S-shaped cases of the interpreter's unit
+    // tests (tests/litmus/interpreter_test.cpp, "LKMM dependencies: verdicts ...", each run
+    // through herd7 too):
+    //  * ctrl reaches the events of the branch taken, nested ifs included, and not the events
+    //    after the if: S+wmb+ctrl Never, S+wmb+ctrl-after-if Sometimes, LB+ctrl-after-if+mb
+    //    Sometimes; `if (r0) { if (r2) ...; WRITE_ONCE(*x, 1); }` Never. Nor does it reach a
+    //    register assigned in a branch: `if (r0) r2 = 1; else r2 = 1; WRITE_ONCE(*x, r2)`
+    //    Sometimes (but `if (r0) r2 = r0; ...` carries r0's data dependency: Never);
+    //  * data and addr follow values through registers and every operator herd parses
+    //    (+ - * / & | ^ == != < <= > >= and casts), false dependencies included:
+    //    S+wmb+data-arith (`r0 + 1 - r0`), LB+datas, LB+addrs (`y + r0 - r0`) Never,
+    //    MP+onceassign+addr-reg Never; a value from another register carries none:
+    //    S+wmb+data-otherreg, MP+onceassign+addr-otherreg Sometimes;
+    //  * cmpxchg's new value is data, its expected value nothing: S+wmb+cmpxchg-new Never,
+    //    S+wmb+cmpxchg-expected Sometimes (see written_operand());
+    //  * herd7's C parser has no `?:`, `&&`, `||`, `!`, `~`, `%`, `<<`, `>>` nor unary `-` (a lex
+    //    or syntax error). Here their value carries the union of their operands' taints, and an
+    //    access in the operand that runs only if the first operand says so is ctrl-dependent on
+    //    it, as in the branch of an if: `c ? a : b` and `c && a` are `if (c) a` for the events of
+    //    `a`. After the expression, no ctrl, as after an if.
+
+    /// The reads a value came from: bit i is the running thread's read at po index i. Dependency
+    /// masks have 64 bits; a read at po index 64 or more sets `beyond` instead, and an access
+    /// that depends on it stops the execution under LKMM (see DependencyScope).
+    struct Taint {
+        std::uint64_t reads = 0;
+        bool beyond = false;
+        Taint& operator|=(const Taint& o) {
+            reads |= o.reads;
+            beyond = beyond || o.beyond;
+            return *this;
+        }
+    };
+
+    /// Sets the dependencies of one access's events for the duration of the primitive call, and
+    /// on leaving adds to `result` the reads the call recorded: the value it returns comes from
+    /// them (a READ_ONCE's read, the read part of an RMW, every attempt of a retrying primitive).
+    class DependencyScope {
+    public:
+        DependencyScope(const Taint& addr, const Taint& data, const Taint& ctrl, Taint& result, std::source_location where)
+            : result_(result), first_(runtime().next_event_id().index) {
+            if ((addr.beyond || data.beyond || ctrl.beyond) && runtime().lkmm())
+                runtime().fail("unsupported: a dependency on a read at po index 64 or later (LKMM dependencies are 64-bit "
+                               "masks over the first 64 events of a thread)",
+                               where);
+            runtime().set_dependencies(addr.reads, data.reads, ctrl.reads);
+        }
+        ~DependencyScope() {
+            runtime().set_dependencies(0, 0, 0);
+            const EventId next = runtime().next_event_id();
+            const ExecutionGraph& g = runtime().graph();
+            for (std::uint32_t i = first_; i < next.index; ++i) {
+                const EventId id{next.thread, i};
+                // Without capture (--no-capture) the runtime keeps no graph: every event of the
+                // call counts, and the LKMM judge keeps only the reads (checker/graph/lkmm.cpp).
+                if (g.contains(id) && !g.event(id).is_read()) continue;
+                if (i < 64) result_.reads |= std::uint64_t{1} << i;
+                else result_.beyond = true;
+            }
+        }
+        DependencyScope(const DependencyScope&) = delete;
+        DependencyScope& operator=(const DependencyScope&) = delete;
+
+    private:
+        Taint& result_;
+        std::uint32_t first_;
+    };
+
+    /// Whether value operand `i` of `a` is written (a data dependency of its write): every value
+    /// operand but cmpxchg's expected value (herd: no dependency, above) and atomic_add_unless()'s
+    /// `u`, its counterpart (unobservable in herd: atomic_add_unless() is fully ordered when it
+    /// writes).
+    static bool written_operand(const Access& a, int i) {
+        switch (a.prim) {
+        case Prim::Cmpxchg:
+        case Prim::AtomicCmpxchg: return i == 1;
+        case Prim::AddUnless: return i == 0;
+        default: return true;
+        }
+    }
+
+    /// Runs `fn` with the accesses it makes ctrl-dependent on `cond` too (a branch).
+    template <class Fn> decltype(auto) under_condition(unsigned proc, const Taint& cond, Fn&& fn) {
+        const Taint outer = ctrl_[proc];
+        ctrl_[proc] |= cond;
+        struct Restore {
+            Taint& ctrl;
+            Taint outer;
+            ~Restore() { ctrl = outer; }
+        } restore{ctrl_[proc], outer};
+        return fn();
+    }
+
     // ---- statements ----
     void exec(unsigned proc, std::int32_t stmt) {
         const Stmt& s = p_.stmts[static_cast<std::size_t>(stmt)];
+        Taint t;
         switch (s.kind) {
         case StmtKind::Block:
             for (std::uint32_t i = 0; i < s.count; ++i) exec(proc, p_.block_items[s.first + i]);
             return;
-        case StmtKind::Expr: eval(proc, s.expr); return;
-        case StmtKind::Assign: reg(proc, s.reg) = eval(proc, s.expr); return;
-        case StmtKind::Store: access(proc, static_cast<std::size_t>(s.access)); return;
-        case StmtKind::If:
-            if (eval(proc, s.expr) != 0) exec(proc, s.then_stmt);
-            else if (s.else_stmt >= 0) exec(proc, s.else_stmt);
+        case StmtKind::Expr: eval(proc, s.expr, t); return;
+        case StmtKind::Assign:
+            reg(proc, s.reg) = eval(proc, s.expr, t);
+            reg_taint_[proc][s.reg] = t;
             return;
+        case StmtKind::Store: access(proc, static_cast<std::size_t>(s.access), t); return;
+        case StmtKind::If: {
+            const bool taken = eval(proc, s.expr, t) != 0;
+            // ctrl for the branch taken only: herd gives none to what follows the if (above).
+            under_condition(proc, t, [&] {
+                if (taken) exec(proc, s.then_stmt);
+                else if (s.else_stmt >= 0) exec(proc, s.else_stmt);
+            });
+            return;
+        }
         }
     }
 
-    Value eval(unsigned proc, std::int32_t e) {
+    /// Evaluates expression `e`, adding to `taint` the reads its value came from.
+    Value eval(unsigned proc, std::int32_t e, Taint& taint) {
         const Expr& x = p_.exprs[static_cast<std::size_t>(e)];
         switch (x.kind) {
         case ExprKind::Const: return x.value;
-        case ExprKind::Reg: return reg(proc, x.reg).value();
+        case ExprKind::Reg:
+            taint |= reg_taint_[proc][x.reg];
+            return reg(proc, x.reg).value();
         case ExprKind::Unary: {
-            const Value a = eval(proc, x.a);
+            const Value a = eval(proc, x.a, taint);
             switch (static_cast<UnOp>(x.op)) {
             case UnOp::Neg: return wrap_sub(0, a);
             case UnOp::Not: return a == 0 ? 1 : 0;
@@ -238,20 +349,31 @@ private:
             }
             return 0;
         }
-        case ExprKind::Binary: return binary(proc, x);
-        case ExprKind::Ternary: return eval(proc, x.a) != 0 ? eval(proc, x.b) : eval(proc, x.c);
+        case ExprKind::Binary: return binary(proc, x, taint);
+        case ExprKind::Ternary: {
+            Taint cond;
+            const bool c = eval(proc, x.a, cond) != 0;
+            taint |= cond;
+            return under_condition(proc, cond, [&] { return eval(proc, c ? x.b : x.c, taint); });
+        }
         case ExprKind::Deref:
-        case ExprKind::Call: return access(proc, static_cast<std::size_t>(x.a));
+        case ExprKind::Call: return access(proc, static_cast<std::size_t>(x.a), taint);
         }
         return 0;
     }
 
-    Value binary(unsigned proc, const Expr& x) {
+    Value binary(unsigned proc, const Expr& x, Taint& taint) {
         const auto op = static_cast<BinOp>(x.op);
-        const Value a = eval(proc, x.a);
-        if (op == BinOp::LogAnd) return a != 0 && eval(proc, x.b) != 0 ? 1 : 0;
-        if (op == BinOp::LogOr) return a != 0 || eval(proc, x.b) != 0 ? 1 : 0;
-        const Value b = eval(proc, x.b);
+        if (op == BinOp::LogAnd || op == BinOp::LogOr) {
+            // The right operand runs only if the left one says so: a branch.
+            Taint cond;
+            const bool a = eval(proc, x.a, cond) != 0;
+            taint |= cond;
+            if (a == (op == BinOp::LogOr)) return a ? 1 : 0;
+            return under_condition(proc, cond, [&] { return eval(proc, x.b, taint) != 0 ? 1 : 0; });
+        }
+        const Value a = eval(proc, x.a, taint);
+        const Value b = eval(proc, x.b, taint);
         switch (op) {
         case BinOp::Mul: return wrap_mul(a, b);
         case BinOp::Div:
@@ -289,9 +411,10 @@ private:
     }
 
     // ---- accesses ----
-    /// The location an access's address expression designates.
-    std::size_t resolve(unsigned proc, const Access& a, std::source_location where) {
-        const Value v = eval(proc, a.addr);
+    /// The location an access's address expression designates; `taint` gets the reads the
+    /// address came from (an addr dependency).
+    std::size_t resolve(unsigned proc, const Access& a, std::source_location where, Taint& taint) {
+        const Value v = eval(proc, a.addr, taint);
         if (v < address_base || v >= address_base + static_cast<Value>(p_.locations.size()))
             runtime().fail("dereference of a value that is not the address of a location", where);
         return static_cast<std::size_t>(v - address_base);
@@ -314,23 +437,35 @@ private:
         return lock_slot(loc);
     }
 
-    Value access(unsigned proc, std::size_t ai) {
+    /// Runs access site `ai`; `result` gets the reads the returned value came from.
+    Value access(unsigned proc, std::size_t ai, Taint& result) {
         const Access& a = p_.accesses[ai];
         const std::source_location where = source_location_of(c_.spots[ai]);
+        // The operands first, with the reads each came from. They contain no access (the parser
+        // allows one per statement), so no event is recorded before the primitive's own.
+        Taint addr, data, unwritten;
+        Value v0 = 0, v1 = 0;
+        if (a.vals[0] >= 0) v0 = eval(proc, a.vals[0], written_operand(a, 0) ? data : unwritten);
+        if (a.vals[1] >= 0) v1 = eval(proc, a.vals[1], written_operand(a, 1) ? data : unwritten);
+        const std::size_t loc = a.addr >= 0 ? resolve(proc, a, where, addr) : 0;
+        const DependencyScope deps(addr, data, ctrl_[proc], result, where);
+        if (a.plain) return plain_access(a, loc, v0, where);
+        return primitive(a, ai, loc, v0, v1, where);
+    }
+
+    /// A primitive call, its operands evaluated: `loc` the location (unused without an address).
+    Value primitive(const Access& a, std::size_t ai, std::size_t loc, Value v0, Value v1, std::source_location where) {
         const char* label = c_.labels[ai].c_str();
-        if (a.plain) return plain_access(proc, a, where);
         namespace k = kernel;
         Order order = a.order;
         // Under the C++11 mapping, the head of an address dependency is read as acquire (consume
         // as compilers implement it); LKMM orders by the dependency itself.
         const bool consume_as_acquire = a.dep_head && !runtime().lkmm();
         if (consume_as_acquire && order == Order::Relaxed) order = Order::Acquire;
-        const auto val = [&](int i) { return eval(proc, a.vals[i]); };
         // Accesses that may meet a downgraded (plain) location first.
         switch (a.prim) {
         case Prim::ReadOnce:
         case Prim::AtomicRead: {
-            const std::size_t loc = resolve(proc, a, where);
             if (kinds_[loc] == SlotKind::Plain) return downgraded_read(loc, label, where);
             PrimitiveScope s(label, where);
             if (consume_as_acquire) return k::smp_load_acquire(atomic_at(loc, where), where);
@@ -339,8 +474,7 @@ private:
         }
         case Prim::WriteOnce:
         case Prim::AtomicSet: {
-            const Value v = val(0);
-            const std::size_t loc = resolve(proc, a, where);
+            const Value v = v0;
             if (kinds_[loc] == SlotKind::Plain) {
                 PrimitiveScope s(label, where);
                 plain_slot(loc).write(v, where);
@@ -372,23 +506,19 @@ private:
         // Void RMWs: no enclosing scope, so that a preceding smp_mb__before_atomic() keeps its
         // own name on the fence it places.
         switch (a.prim) {
-        case Prim::AtomicAdd: { const Value i = val(0); k::atomic_add(i, atomic_at(resolve(proc, a, where), where), where); return 0; }
-        case Prim::AtomicSub: { const Value i = val(0); k::atomic_sub(i, atomic_at(resolve(proc, a, where), where), where); return 0; }
-        case Prim::AtomicInc: k::atomic_inc(atomic_at(resolve(proc, a, where), where), where); return 0;
-        case Prim::AtomicDec: k::atomic_dec(atomic_at(resolve(proc, a, where), where), where); return 0;
-        case Prim::AtomicAnd: { const Value i = val(0); k::atomic_and(i, atomic_at(resolve(proc, a, where), where), where); return 0; }
-        case Prim::AtomicOr: { const Value i = val(0); k::atomic_or(i, atomic_at(resolve(proc, a, where), where), where); return 0; }
-        case Prim::AtomicXor: { const Value i = val(0); k::atomic_xor(i, atomic_at(resolve(proc, a, where), where), where); return 0; }
-        case Prim::AtomicAndnot: { const Value i = val(0); k::atomic_andnot(i, atomic_at(resolve(proc, a, where), where), where); return 0; }
-        case Prim::SetBit: k::set_bit(bit_number(val(0), where), atomic_at(resolve(proc, a, where), where), where); return 0;
-        case Prim::ClearBit: k::clear_bit(bit_number(val(0), where), atomic_at(resolve(proc, a, where), where), where); return 0;
+        case Prim::AtomicAdd: k::atomic_add(v0, atomic_at(loc, where), where); return 0;
+        case Prim::AtomicSub: k::atomic_sub(v0, atomic_at(loc, where), where); return 0;
+        case Prim::AtomicInc: k::atomic_inc(atomic_at(loc, where), where); return 0;
+        case Prim::AtomicDec: k::atomic_dec(atomic_at(loc, where), where); return 0;
+        case Prim::AtomicAnd: k::atomic_and(v0, atomic_at(loc, where), where); return 0;
+        case Prim::AtomicOr: k::atomic_or(v0, atomic_at(loc, where), where); return 0;
+        case Prim::AtomicXor: k::atomic_xor(v0, atomic_at(loc, where), where); return 0;
+        case Prim::AtomicAndnot: k::atomic_andnot(v0, atomic_at(loc, where), where); return 0;
+        case Prim::SetBit: k::set_bit(bit_number(v0, where), atomic_at(loc, where), where); return 0;
+        case Prim::ClearBit: k::clear_bit(bit_number(v0, where), atomic_at(loc, where), where); return 0;
         default: break;
         }
         // Everything else, under the litmus test's own name.
-        Value v0 = 0, v1 = 0;
-        if (a.vals[0] >= 0) v0 = val(0);
-        if (a.vals[1] >= 0) v1 = val(1);
-        const std::size_t loc = resolve(proc, a, where);
         PrimitiveScope s(label, where);
         if (a.prim == Prim::SpinLock || a.prim == Prim::SpinUnlock || a.prim == Prim::SpinTrylock ||
             a.prim == Prim::SpinIsLocked) {
@@ -407,6 +537,16 @@ private:
             // srcu_read_unlock() writes back unchanged, so it is the initial value (0). The
             // section is the one the parser gave this srcu_read_lock() site (one per site).
             const Value index = p_.locations[loc].init;
+            if (runtime().lkmm()) {
+                // LKMM: srcu-lock, srcu-unlock and sync-srcu events; srcu_read_lock() returns a
+                // value of its own (as herd's does), srcu_read_unlock() carries the value it is
+                // given, and the bell matches the two by nesting (srcu-bad-nesting otherwise)
+                switch (a.prim) {
+                case Prim::SrcuReadLock: return k::srcu_read_lock_section(ss, a.section, where);
+                case Prim::SrcuReadUnlock: k::srcu_read_unlock(ss, static_cast<int>(v0), where); return 0;
+                default: k::synchronize_srcu(ss, where); return 0;
+                }
+            }
             switch (a.prim) {
             case Prim::SrcuReadLock: k::srcu_read_lock_section(ss, a.section, where); return index;
             case Prim::SrcuReadUnlock:
@@ -481,10 +621,8 @@ private:
         return plain_slot(loc).read(where);
     }
 
-    /// `*x` and `*x = v`: plain accesses, race-checked when the location is Plain.
-    Value plain_access(unsigned proc, const Access& a, std::source_location where) {
-        const Value v = a.plain_write ? eval(proc, a.vals[0]) : 0;
-        const std::size_t loc = resolve(proc, a, where);
+    /// `*x` and `*x = v` (`v`): plain accesses, race-checked when the location is Plain.
+    Value plain_access(const Access& a, std::size_t loc, Value v, std::source_location where) {
         switch (kinds_[loc]) {
         case SlotKind::Plain:
             if (a.plain_write) {
@@ -511,6 +649,8 @@ private:
     LocationSlot slots_[max_test_locations];
     SlotKind kinds_[max_test_locations] = {};
     LocationRef observed_[max_test_locations];
+    Taint reg_taint_[max_processes][max_registers] = {};  ///< the reads each register's value came from
+    Taint ctrl_[max_processes] = {};  ///< the reads the conditions of the enclosing branches came from
     alignas(Reg) unsigned char regs_[max_processes][max_registers][sizeof(Reg)];
     alignas(kernel::rcu_domain) unsigned char rcu_[sizeof(kernel::rcu_domain)];
     alignas(kernel::srcu_struct) unsigned char srcu_[max_srcu_structs][sizeof(kernel::srcu_struct)];
@@ -542,7 +682,9 @@ Expectation expectation(const Program& p) {
     }
     std::string_view why = p.result && !p.result->note.empty() ? std::string_view(p.result->note)
                                                                 : std::string_view("the test's Result: annotation");
-    Expectation e{finding_of(*base), {}, {}, {}, {}, why, {}};
+    Expectation e;
+    e.memory_model = finding_of(*base);
+    e.why = why;
     if (p.mapping && p.result && p.result->outcome != Outcome::Maybe && p.result->outcome != Outcome::Deadlock)
         e = e.under_lkmm(verdict_of(p.result->outcome), p.mapping->note);
     if (p.engine) e = e.engine_finds(finding_of(*p.engine), p.engine->note);
@@ -556,6 +698,7 @@ VariantDef make_variant(const std::shared_ptr<const Compiled>& test, RunMode mod
     v.name = mode == RunMode::RaceCheck ? "litmus" : "plain-as-relaxed";
     v.summary = p.file;
     v.expect = expectation(p);
+    v.exact_dependencies = true;  // registers carry the reads they came from (Taint)
     for (const Process& proc : p.processes) v.thread_names.push_back(proc.name);
     if (v.thread_names.size() == 1) v.thread_names.emplace_back("idle");  // the engine needs 2 threads
     v.instance_size = sizeof(Instance);

@@ -17,7 +17,10 @@ AxiomViolation ill_formed(std::vector<EventId> events, std::string why) {
 std::optional<AxiomViolation> check_event(const ExecutionGraph& g, const Event& e) {
     const std::string name = to_string(g, e.id);
     if (e.is_fence()) {
-        if (e.location || e.reads_from) return ill_formed({e.id}, "fence " + name + " has a location or an rf source");
+        // (an LKMM SRCU event names its srcu_struct by a location)
+        constexpr std::uint32_t srcu = lkmm::SrcuLock | lkmm::SrcuUnlock | lkmm::SyncSrcu;
+        if ((e.location && (e.lkmm & srcu) == 0) || e.reads_from)
+            return ill_formed({e.id}, "fence " + name + " has a location or an rf source");
         return std::nullopt;
     }
     if (!e.location || *e.location >= g.location_count())

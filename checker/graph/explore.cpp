@@ -16,11 +16,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <cstdint>
 #include <limits>
 #include <new>
 #include <stdexcept>
+#include <set>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "checker/graph/memory_model.hpp"
@@ -68,6 +71,10 @@ struct Node {
     /// graph it is in was built by that revisit, and revisiting the read again would build some
     /// graphs twice (GenMC's "stable" reads).
     bool revisitable = true;
+    /// Load buffering (LKMM): the read took a guessed value that a write not yet in the graph
+    /// may write; ev.reads_from holds a placeholder (the initial write) that the memory model
+    /// never sees. Matched with a real write when the execution completes (complete_guessed()).
+    bool guessed = false;
     RmwSpec spec;
     std::uint32_t write_stamp() const { return ev.kind == EventKind::Rmw ? wstamp : stamp; }
 };
@@ -96,11 +103,24 @@ struct ModelFailed {}; ///< require() failed
 
 constexpr std::size_t model_storage_size = 64 * 1024;
 
+/// What a read may guess under load buffering (learnt by exploring, see graph_explore()): the
+/// values each thread writes to each location, and which threads' writes reach which threads
+/// through rf. A guess by thread t of a value only a write porf-after the read can supply needs
+/// a write of that value in a thread t's writes reach: otherwise the write is not porf-after the
+/// read, and the exploration without guesses (revisits) builds the execution already.
+struct Guesses {
+    std::vector<std::set<std::pair<std::uint16_t, Value>>> writes;  ///< per location: (graph thread, value)
+    std::vector<std::vector<bool>> reach;  ///< [t][u]: a write of t reaches u through rf and po, transitively
+    bool operator==(const Guesses&) const = default;
+};
+
 class GraphEngine final : public Engine {
 public:
+    /// `guesses`: per location, the values a read may guess (load buffering); nullptr: none.
     GraphEngine(const VariantDef& variant, const ExploreOptions& options, const ExecutionSink& sink,
-                const MemoryModel& model)
-        : variant_(variant), options_(options), sink_(sink), model_(model), kernel_events_(model.kernel_events()) {}
+                const MemoryModel& model, const Guesses* guesses = nullptr)
+        : variant_(variant), options_(options), sink_(sink), model_(model), kernel_events_(model.kernel_events()),
+          guesses_(guesses) {}
 
     void attach(Runtime& rt) { rt_ = &rt; }
     ExploreResult run();
@@ -134,6 +154,7 @@ public:
         return ok;
     }
     void fence(MemoryOrder order) override;
+    void located_fence(LocationId loc, MemoryOrder order) override;
     Tagged plain_read(LocationId loc) override { return read(loc, MemoryOrder::NonAtomic); }
     void plain_write(LocationId loc, Tagged v) override { write(loc, v.value, MemoryOrder::NonAtomic); }
     void yield() override { throw Blocked{}; }
@@ -204,6 +225,38 @@ private:
     const ExecutionSink& sink_;
     const MemoryModel& model_;
     const bool kernel_events_;  ///< the model reads LKMM tags (computed when a graph is converted)
+    const Guesses* guesses_;  ///< load buffering: values a read may guess
+    /// With guesses, one execution can be built both with and without a guess: the canonical
+    /// hashes of the executions handed to the sink, so that each goes once.
+    std::unordered_set<std::uint64_t> delivered_;
+    /// Hands the complete graph g_ to the sink: with guessed reads, once for every way of matching
+    /// each guess with a write of its value that leaves the execution consistent.
+    void complete(const FinalState& fs);
+    /// A guessed read is needed only on a po | rf cycle, and a cycle that is consistent under
+    /// LKMM leaves some read of it with a po-later write of its thread that does not depend on it
+    /// (were every read-to-write link a dependency, the cycle would be in hb). Such reads are the
+    /// only ones the exploration needs to guess: when thread `gt` has finished, a guessed read of
+    /// it without one leads nowhere new.
+    bool guess_can_close_a_cycle(std::uint16_t gt) const {
+        const auto& th = g_.threads[gt];
+        for (std::size_t i = 0; i < th.size(); ++i) {
+            if (!th[i].guessed) continue;
+            bool free_write = false;
+            for (std::size_t j = i + 1; j < th.size() && !free_write && i < 64; ++j) {
+                const Event& w = th[j].ev;
+                const std::uint64_t deps = w.addr_deps | w.data_deps | w.ctrl_deps;
+                free_write = w.is_write() && (deps >> i & 1u) == 0;
+            }
+            if (!free_write && i < 64) return false;
+        }
+        return true;
+    }
+    bool has_guesses(const Graph& g) const {
+        for (std::size_t t = 1; t < g.threads.size(); ++t)
+            for (const Node& n : g.threads[t])
+                if (n.guessed) return true;
+        return false;
+    }
     Runtime* rt_ = nullptr;
 
     Graph g_;                       ///< the graph of the running replay
@@ -251,6 +304,7 @@ Tagged GraphEngine::read(LocationId loc, MemoryOrder order) {
     const EventId id = rt_->next_event_id();
     if (replaying(id)) {
         const Node& n = replayed(id, "a read", loc);
+        if (n.guessed) return Tagged{n.ev.read_value, pack(*n.ev.reads_from)};
         return tagged(*n.ev.reads_from);
     }
     g_.threads[id.thread].push_back(new_node(id, EventKind::Read, order, loc));
@@ -258,6 +312,27 @@ Tagged GraphEngine::read(LocationId loc, MemoryOrder order) {
         set_rf(g_, g_.at(id), g_.co[loc].back());
         return tagged(*g_.at(id).ev.reads_from);
     }
+    // Load buffering: the read may take a value a write not in the graph yet will write. Such a
+    // graph is never revisited (it came from a guess) and never deleted by a revisit (rmax false:
+    // the revisit builds the same graph from the branch without the guess).
+    // Not the read of a primitive that retries on the value it reads (atomic_add_unless()): its
+    // retry loop is control flow that no dependency records.
+    std::vector<Value> guessable;
+    if (guesses_ != nullptr && loc < guesses_->writes.size() && std::strcmp(g_.at(id).ev.primitive, "atomic_add_unless") != 0)
+        for (const auto& [u, v] : guesses_->writes[loc])
+            if (u != id.thread && guesses_->reach.at(id.thread).at(u) &&
+                std::find(guessable.begin(), guessable.end(), v) == guessable.end())
+                guessable.push_back(v);
+    for (const Value v : guessable) {
+            Graph h = g_;
+            Node& r = h.at(id);
+            set_rf(h, r, g_.co[loc].front());
+            r.ev.read_value = v;
+            r.guessed = true;
+            r.rmax = false;
+            r.revisitable = false;
+            if (consistent(h)) push(std::move(h));
+        }
     // Forward choices: every write of the location, the co-latest first.
     const std::vector<EventId> writes = g_.co[loc];
     std::optional<EventId> chosen;
@@ -322,6 +397,7 @@ void GraphEngine::set_rf(Graph& g, Node& r, EventId w) {
     const Value v = g.at(w).ev.written_value;
     r.ev.reads_from = w;
     r.ev.read_value = v;
+    r.guessed = false;
     if (!r.spec.present) return;
     // The write part is added later (by the replay, or right away by update()).
     r.ev.kind = EventKind::Read;
@@ -445,6 +521,13 @@ void GraphEngine::fence(MemoryOrder order) {
     if (!at_quiescence() && !consistent(g_)) throw DeadBranch{};
 }
 
+void GraphEngine::located_fence(LocationId loc, MemoryOrder order) {
+    const EventId id = rt_->next_event_id();
+    if (replaying(id)) return;
+    g_.threads[id.thread].push_back(new_node(id, EventKind::Fence, order, loc));
+    if (!at_quiescence() && !consistent(g_)) throw DeadBranch{};
+}
+
 void GraphEngine::recorded(const Event& e) {
     if (e.id.thread >= recorded_count_.size()) recorded_count_.resize(e.id.thread + 1u, 0);
     ++recorded_count_[e.id.thread];
@@ -456,6 +539,7 @@ void GraphEngine::recorded(const Event& e) {
                                  " recorded " + std::string(short_name(e.kind)) + " at " + e.where.file + ":" +
                                  std::to_string(e.where.line) + " where the graph has another event");
     n.ev.where = e.where;
+    if (e.is_fence()) n.ev.written_value = e.written_value;  // an SRCU event's index
     n.ev.primitive = e.primitive;
     n.ev.op = e.op;
     n.ev.at_quiescence = e.at_quiescence;
@@ -521,6 +605,7 @@ void GraphEngine::to_execution_graph(const Graph& g, ExecutionGraph& out, bool w
                 Event e = g.threads[t][i].ev;
                 e.step = steps[t][i];
                 if (kernel_events_) e.lkmm = lkmm_tags_of(e) | e.lkmm;
+                if (g.threads[t][i].guessed) e.reads_from.reset();
                 out.append(e);
             }
     } else if (kernel_events_) {
@@ -528,6 +613,7 @@ void GraphEngine::to_execution_graph(const Graph& g, ExecutionGraph& out, bool w
             for (const Node& n : t) {
                 Event e = n.ev;
                 e.lkmm = lkmm_tags_of(e) | e.lkmm;  // ev.lkmm holds the extra tags only
+                if (n.guessed) e.reads_from.reset();  // a guess: the model sees no rf yet
                 out.append(e);
             }
     } else {
@@ -696,6 +782,7 @@ GraphEngine::RunEnd GraphEngine::run_once(FinalState& fs, std::string& detail, s
             const std::uint16_t gt = EventId::of_model_thread(t);
             try {
                 instance->run_thread(t);
+                if (guesses_ != nullptr && !guess_can_close_a_cycle(gt)) return RunEnd::Dead;
             } catch (const Blocked&) {
                 blocked.emplace_back(t, rt.iteration_start(gt));
                 for (std::uint32_t i = rt.iteration_start(gt); i < g_.threads[gt].size(); ++i)
@@ -784,6 +871,58 @@ GraphEngine::RunEnd GraphEngine::run_once(FinalState& fs, std::string& detail, s
     return RunEnd::Complete;
 }
 
+void GraphEngine::complete(const FinalState& fs) {
+    to_execution_graph(g_, out_, true);
+    // the guessed reads, and for each the writes of its location and value
+    std::vector<EventId> reads;
+    std::vector<std::vector<EventId>> candidates;
+    for (std::size_t t = 1; t < g_.threads.size(); ++t)
+        for (const Node& n : g_.threads[t]) {
+            if (!n.guessed) continue;
+            reads.push_back(n.ev.id);
+            candidates.emplace_back();
+            for (std::size_t u = 0; u < out_.thread_count(); ++u)
+                for (const Event& w : out_.thread(u))
+                    if (w.is_write() && w.location == n.ev.location && w.written_value == n.ev.read_value &&
+                        w.id != n.ev.id)
+                        candidates.back().push_back(w.id);
+        }
+    auto deliver = [&](const ExecutionGraph& g) {
+        if (!delivered_.insert(canonical_hash(g)).second) return;
+        ++executions_;
+        sink_(g, fs);
+    };
+    if (reads.empty()) {
+        deliver(out_);
+        return;
+    }
+    // every matching, depth first
+    std::vector<std::size_t> pick(reads.size(), 0);
+    ExecutionGraph g;
+    for (;;) {
+        bool exhausted = false;
+        for (const auto& c : candidates) exhausted = exhausted || c.empty();
+        if (exhausted) return;
+        g = ExecutionGraph{};
+        g.set_thread_names(variant_.thread_names);
+        for (std::size_t l = 0; l < out_.location_count(); ++l) g.add_location(out_.location_name(static_cast<LocationId>(l)));
+        for (std::size_t t = 0; t < out_.thread_count(); ++t)
+            for (Event e : out_.thread(t)) {
+                const auto it = std::find(reads.begin(), reads.end(), e.id);
+                if (it != reads.end())
+                    e.reads_from = candidates[static_cast<std::size_t>(it - reads.begin())][pick[static_cast<std::size_t>(it - reads.begin())]];
+                g.append(e);
+            }
+        for (std::size_t l = 0; l < out_.location_count(); ++l)
+            g.set_co(static_cast<LocationId>(l), out_.co(static_cast<LocationId>(l)));
+        if (model_.consistent(g)) deliver(g);
+        // next combination
+        std::size_t k = 0;
+        while (k < pick.size() && ++pick[k] == candidates[k].size()) pick[k++] = 0;
+        if (k == pick.size()) return;
+    }
+}
+
 ExploreResult GraphEngine::run() {
     start_ = std::chrono::steady_clock::now();
     auto last_progress = start_;
@@ -828,7 +967,10 @@ ExploreResult GraphEngine::run() {
         }
         std::string detail;
         std::optional<EngineFailure> failure;
-        const RunEnd end = run_once(fs, detail, failure);
+        RunEnd end = run_once(fs, detail, failure);
+        // A guess that no write matches is no execution: what it led to (a failure, a blocked
+        // thread) is dropped; a complete graph is matched in complete().
+        if (guesses_ != nullptr && end != RunEnd::Complete && end != RunEnd::Dead && has_guesses(g_)) end = RunEnd::Dead;
         if (end == RunEnd::Failed) {
             if (!counted) continue;
             result.failure = failure;
@@ -839,12 +981,16 @@ ExploreResult GraphEngine::run() {
         if (!counted) continue;
         if (end == RunEnd::Blocked) ++blocked_;
         if (end == RunEnd::Complete) {
-            ++executions_;
-            if (options_.capture) {
-                to_execution_graph(g_, out_, true);
-                sink_(out_, fs);
+            if (guesses_ != nullptr) {
+                complete(fs);
             } else {
-                sink_(ExecutionGraph{}, fs);
+                ++executions_;
+                if (options_.capture) {
+                    to_execution_graph(g_, out_, true);
+                    sink_(out_, fs);
+                } else {
+                    sink_(ExecutionGraph{}, fs);
+                }
             }
         }
         if (options_.progress && (runs_ & 63u) == 0) {
@@ -887,14 +1033,56 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
     if (variant.thread_count() < 1 || variant.thread_count() > max_threads)
         throw std::runtime_error("ordercheck: model " + variant.id() + " has " + std::to_string(variant.thread_count()) +
                                  " threads; the graph engine runs 1 to " + std::to_string(max_threads));
-    GraphEngine engine(variant, options, sink, model);
-    Runtime runtime(engine);
-    runtime.set_capture(options.capture);
-    runtime.set_mutation(options.mutation);
-    runtime.set_lkmm(model.kernel_events());
-    RuntimeInstallation installation(runtime);
-    engine.attach(runtime);
-    return engine.run();
+    auto run = [&](const ExecutionSink& s, const Guesses* guesses) {
+        GraphEngine engine(variant, options, s, model, guesses);
+        Runtime runtime(engine);
+        runtime.set_capture(options.capture);
+        runtime.set_mutation(options.mutation);
+        runtime.set_lkmm(model.kernel_events());
+        RuntimeInstallation installation(runtime);
+        engine.attach(runtime);
+        return engine.run();
+    };
+    if (!(model.kernel_events() && variant.exact_dependencies && options.capture)) return run(sink, nullptr);
+
+    // Load buffering: a read may guess any value some write of its location writes in some
+    // execution. Those values are found by exploring: first without guesses, then with the
+    // values found so far, until no new value appears (LKMM forbids a value that justifies
+    // itself: a write's value depends on a read only through a dependency, which orders them).
+    // Then the exploration proper, with that set.
+    const std::size_t threads = variant.thread_count() + 1;
+    Guesses found;
+    found.reach.assign(threads, std::vector<bool>(threads, false));
+    bool settled = false;
+    for (int round = 0; round < 4 && !settled; ++round) {
+        Guesses now = found;
+        const ExecutionSink collect = [&](const ExecutionGraph& g, const FinalState&) {
+            if (now.writes.size() < g.location_count()) now.writes.resize(g.location_count());
+            for (std::size_t t = 1; t < g.thread_count(); ++t)
+                for (const Event& e : g.thread(t)) {
+                    if (e.is_write() && e.location)
+                        now.writes[*e.location].emplace(static_cast<std::uint16_t>(t), e.written_value);
+                    if (e.is_read() && e.reads_from && e.reads_from->thread != 0 && e.reads_from->thread != t)
+                        now.reach[e.reads_from->thread][t] = true;
+                }
+        };
+        const ExploreResult dry = run(collect, round == 0 ? nullptr : &found);
+        if (!dry.completed) break;  // the exploration proper meets the same failure or budget
+        for (std::size_t k = 0; k < threads; ++k)  // transitive closure
+            for (std::size_t i = 0; i < threads; ++i)
+                if (now.reach[i][k])
+                    for (std::size_t j = 0; j < threads; ++j)
+                        if (now.reach[k][j]) now.reach[i][j] = true;
+        settled = round > 0 && now == found;
+        found = std::move(now);
+    }
+    ExploreResult result = run(sink, &found);
+    if (!settled && result.completed) {
+        // the values read by guesses did not settle in 4 rounds: the search may miss executions
+        result.completed = false;
+        result.cut_short = true;
+    }
+    return result;
 }
 
 ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& options, const ExecutionSink& sink) {

@@ -682,6 +682,13 @@ private:
 /// Opens section `n` (outermost only: its reader word := 1 (rlx), then F_sc); returns n.
 inline int srcu_read_lock_section(srcu_struct& ss, unsigned n, OC_HERE) {
     PrimitiveScope s("srcu_read_lock", where);
+    if (runtime().lkmm()) {
+        // LKMM: an srcu-lock event on the srcu_struct; herd gives each srcu_read_lock() a value
+        // of its own, which srcu_read_unlock() must be given back (srcu-bad-nesting otherwise)
+        const auto index = static_cast<int>(1 + runtime().next_event_id().index);
+        runtime().srcu_event(ss.reader(0).location(), index, where);
+        return index;
+    }
     require(n < ss.sections(), "srcu_read_lock(): no such section in the srcu_struct", where);
     if (ss.nesting(n)++ == 0) {
         ss.reader(n).store(1, relaxed, where);
@@ -699,6 +706,10 @@ inline int srcu_read_lock(srcu_struct& ss, OC_HERE) {
 /// which LKMM's srcu_read_unlock() does not (stronger than LKMM).
 inline void srcu_read_unlock(srcu_struct& ss, int idx, OC_HERE) {
     PrimitiveScope s("srcu_read_unlock", where);
+    if (runtime().lkmm()) {  // LKMM: an srcu-unlock event; the axioms match it by nesting
+        runtime().srcu_event(ss.reader(0).location(), idx, where);
+        return;
+    }
     require(idx >= 0 && static_cast<unsigned>(idx) < ss.sections() && ss.nesting(static_cast<unsigned>(idx)) > 0,
             "srcu_read_unlock() of a section that srcu_read_lock() did not open", where);
     const unsigned n = static_cast<unsigned>(idx);
@@ -711,6 +722,10 @@ inline void srcu_read_unlock(srcu_struct& ss, int idx, OC_HERE) {
 /// the srcu_struct's own sections it waits for itself (the engine reports a livelock).
 inline void synchronize_srcu(srcu_struct& ss, OC_HERE) {
     PrimitiveScope s("synchronize_srcu", where);
+    if (runtime().lkmm()) {  // LKMM: one sync-srcu event on the srcu_struct
+        runtime().srcu_event(ss.reader(0).location(), 0, where);
+        return;
+    }
     fence(seq_cst, where);
     for (unsigned n = 0; n < ss.sections(); ++n)
         for (;;) {

@@ -141,6 +141,10 @@ struct VariantDef {
     std::size_t instance_align = alignof(std::max_align_t);
     /// Constructs the model (with this variant's configuration) in `storage`.
     std::function<ModelInstance*(void* storage)> construct;
+    /// The model states every dependency of its accesses exactly and its control flow depends on
+    /// read values only through them (litmus tests): under LKMM the graph engine then explores
+    /// load buffering (executions with a po | rf cycle). C++ models state none and leave it false.
+    bool exact_dependencies = false;
 
     std::string id() const { return model + "/" + name; }
     unsigned thread_count() const { return static_cast<unsigned>(thread_names.size()); }

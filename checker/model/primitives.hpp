@@ -28,6 +28,8 @@ class Atomic {
     static_assert(std::is_integral_v<T> || std::is_enum_v<T>, "Atomic<T> holds integral values");
 
 public:
+    /// The location's id (LKMM's SRCU events name their srcu_struct by it).
+    LocationId location() const { return loc_; }
     explicit Atomic(const char* name, T init = T{}, std::source_location where = std::source_location::current())
         : name_(name), loc_(runtime().add_location(name, true, static_cast<Value>(init), where)) {}
     Atomic(const char* name, T init, Observed, std::source_location where = std::source_location::current())

@@ -377,6 +377,14 @@ void Runtime::fence(MemoryOrder order, std::source_location where) {
     record(e);
 }
 
+void Runtime::srcu_event(LocationId loc, Value value, std::source_location where) {
+    Event e = make_event(EventKind::Fence, MemoryOrder::SeqCst, where);
+    e.location = loc;
+    e.written_value = value;
+    engine_.located_fence(loc, MemoryOrder::SeqCst);
+    record(e);
+}
+
 Value Runtime::plain_read(LocationId loc, std::source_location where) {
     set_pending(loc, false, where);
     const Tagged t = engine_.plain_read(loc);

@@ -48,6 +48,8 @@ public:
     virtual bool cas(LocationId loc, Tagged& expected, Tagged desired, MemoryOrder success,
                      MemoryOrder failure) = 0;
     virtual void fence(MemoryOrder order) = 0;
+    /// A fence-like event on a location (LKMM's SRCU events, which name their srcu_struct).
+    virtual void located_fence(LocationId /*loc*/, MemoryOrder order) { fence(order); }
     /// Plain (non-atomic) accesses: the engine reports a data race when two are unordered by hb.
     virtual Tagged plain_read(LocationId loc) = 0;
     virtual void plain_write(LocationId loc, Tagged v) = 0;
@@ -161,6 +163,10 @@ public:
     bool cas(LocationId loc, Value& expected, Value desired, MemoryOrder success, MemoryOrder failure,
              std::source_location where);
     void fence(MemoryOrder order, std::source_location where);
+    /// An LKMM SRCU event (srcu-lock, srcu-unlock, sync-srcu: by the running primitive's name) on
+    /// the srcu_struct `loc`, carrying `value` (the index srcu_read_lock() returns or
+    /// srcu_read_unlock() is given).
+    void srcu_event(LocationId loc, Value value, std::source_location where);
     Value plain_read(LocationId loc, std::source_location where);
     void plain_write(LocationId loc, Value v, std::source_location where);
     void yield();

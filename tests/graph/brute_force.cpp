@@ -24,6 +24,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "checker/graph/memory_model.hpp"
 #include "traces/consistency.hpp"
 #include "traces/execution_graph.hpp"
 
@@ -256,7 +257,7 @@ ExecutionGraph with_rf(const ExecutionGraph& recorded, const std::map<EventId, E
     return g;
 }
 
-void enumerate(Runner& runner, BruteForceResult& result) {
+void enumerate(Runner& runner, BruteForceResult& result, const MemoryModel* model) {
     const std::vector<std::optional<Tagged>> no_answers;
     const Run first = runner.run(no_answers, nullptr);
     result.observable_names = first.observable_names;
@@ -335,7 +336,7 @@ void enumerate(Runner& runner, BruteForceResult& result) {
                 graph.set_co(static_cast<LocationId>(l), std::move(co));
             }
             ++result.candidates;
-            if (check_rc11(graph)) continue;
+            if (model != nullptr ? !model->consistent(graph) : static_cast<bool>(check_rc11(graph))) continue;
             const std::uint64_t hash = canonical_hash(graph);
             if (!result.hashes.insert(hash).second)
                 throw InternalError("brute_force: two different candidate graphs have the same canonical hash");
@@ -356,12 +357,13 @@ void enumerate(Runner& runner, BruteForceResult& result) {
 
 }  // namespace
 
-BruteForceResult brute_force(const VariantDef& variant) {
+BruteForceResult brute_force(const VariantDef& variant, const MemoryModel* model) {
     BruteForceResult result;
     Runner runner(variant);
     RuntimeInstallation installed(runner.runtime());
+    if (model != nullptr) runner.runtime().set_lkmm(model->kernel_events());
     try {
-        enumerate(runner, result);
+        enumerate(runner, result, model);
     } catch (const InternalError&) {
         throw;
     } catch (const Unsupported& u) {

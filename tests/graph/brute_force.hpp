@@ -15,6 +15,10 @@
 
 #include "checker/model/model.hpp"
 
+namespace oc {
+class MemoryModel;
+}
+
 namespace oc::testing {
 
 /// The final state of one consistent execution (co-last write of each location).
@@ -44,8 +48,9 @@ inline constexpr std::size_t brute_force_max_candidates = 2'000'000;
 /// Largest number of events one run of the model may make (more: unsupported, a loop).
 inline constexpr std::size_t brute_force_max_events = 10'000;
 
-/// Every RC11-consistent execution of `variant`. Installs its own Runtime: call it outside any
+/// Every RC11-consistent execution of `variant` (with `model`: every execution `model` accepts,
+/// po | rf cycles included, as LKMM's load buffering needs). Installs its own Runtime: call it outside any
 /// other exploration. Plain accesses are treated like relaxed ones (no data-race detection).
-BruteForceResult brute_force(const VariantDef& variant);
+BruteForceResult brute_force(const VariantDef& variant, const MemoryModel* model = nullptr);
 
 }  // namespace oc::testing

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""`ordercheck litmus --model lkmm` against herd7's recorded verdicts (scripts/herd7-verdicts.sh):
+for every test herd7 judged, the same Observation (verdict, Positive, Negative) and the same
+Flag lines. Tests herd7 could not judge (an error or a timeout) are listed, not compared.
+
+  herd_agreement_test.py ORDERCHECK TSV BASE [--kernel-tarball TARBALL]
+
+BASE is the directory the TSV's file column is relative to. With --kernel-tarball, BASE is
+tools/memory-model inside that tarball, extracted into a temporary directory (Debian's
+linux-source-6.1); the test is skipped (exit 77) when the tarball is not installed.
+"""
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+
+exe, tsv, base = sys.argv[1], sys.argv[2], sys.argv[3]
+tarball = sys.argv[5] if len(sys.argv) > 5 and sys.argv[4] == "--kernel-tarball" else None
+
+# Where ordercheck cannot give herd's answer: (file, what differs, why). Empty: none.
+KNOWN = {}
+
+
+def herd_rows():
+    rows = []
+    with open(tsv) as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            cols = line.rstrip("\n").split("\t")
+            file, test, verdict, pos, neg, flags = cols[:6]
+            rows.append((file, test, verdict, pos, neg, sorted(x for x in flags.split(",") if x)))
+    return rows
+
+
+def observe(path):
+    """ordercheck's Observation and Flag lines for one file."""
+    p = subprocess.run([exe, "litmus", "--model", "lkmm", path], capture_output=True, text=True, timeout=600)
+    obs, flags = None, []
+    for line in p.stdout.splitlines():
+        if line.startswith("Observation "):
+            obs = line.split()[2:5]
+        elif line.startswith("Flag "):
+            flags.append(line.split()[1])
+    return obs, sorted(flags), p
+
+
+def main(root):
+    failures, compared, skipped = [], 0, []
+    for file, test, verdict, pos, neg, flags in herd_rows():
+        if verdict not in ("Always", "Sometimes", "Never"):
+            skipped.append(f"{file}: herd7 {verdict}")
+            continue
+        obs, got_flags, p = observe(os.path.join(root, file))
+        compared += 1
+        want = [verdict, pos, neg]
+        if obs != want or got_flags != flags:
+            if file in KNOWN:
+                print(f"known: {file}: {KNOWN[file]}")
+                continue
+            failures.append(f"{file}: herd7 {' '.join(want)} {flags}, ordercheck {obs} {got_flags}"
+                            + ("" if obs else f" (exit {p.returncode}: {p.stderr.strip()[:200]})"))
+    for s in skipped:
+        print(f"not compared ({s})")
+    for f in failures:
+        print(f"MISMATCH {f}")
+    print(f"herd agreement: {compared - len(failures)} of {compared} tests as herd7 judged them; "
+          f"{len(skipped)} not judged by herd7")
+    return 1 if failures else 0
+
+
+if tarball is not None:
+    if not os.path.exists(tarball):
+        print(f"skipped: {tarball} is not installed (Debian package linux-source-6.1)")
+        sys.exit(77)
+    with tempfile.TemporaryDirectory() as tmp:
+        with tarfile.open(tarball) as t:
+            members = [m for m in t.getmembers() if "/tools/memory-model/litmus-tests/" in m.name]
+            t.extractall(tmp, members=members)
+        roots = [os.path.join(tmp, d, "tools", "memory-model") for d in os.listdir(tmp)]
+        sys.exit(main(roots[0]))
+sys.exit(main(base))
