@@ -15,6 +15,13 @@ if [ "${ORDERCHECK_WITH_MPI:-0}" = 1 ]; then
     PACKAGES="$PACKAGES libopenmpi-dev openmpi-bin"
 fi
 
+# Debian's linux-source-6.1 holds the kernel's tools/memory-model/litmus-tests, which the
+# litmus-lkmm-kernel test judges under LKMM against herd7's recorded verdicts; without it that
+# test is skipped.
+if [ "${ORDERCHECK_WITH_KERNEL_SOURCE:-0}" = 1 ]; then
+    PACKAGES="$PACKAGES linux-source-6.1"
+fi
+
 missing=""
 for p in $PACKAGES; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

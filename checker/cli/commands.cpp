@@ -110,11 +110,14 @@ int usage_error(const std::string& message) {
     return cli::exit_usage;
 }
 
-/// The --model option: the memory model and its engine agree (LKMM: graph engine only).
-std::optional<ModelKind> model_option(const std::string& model, EngineKind engine) {
+/// The --model option: the memory model and its engine agree (LKMM: graph engine only). "auto"
+/// (the default) is LKMM for litmus tests under the graph engine, whose dependencies are exact and
+/// whose Result: lines are herd7's with the kernel's model, and RC11 otherwise.
+std::optional<ModelKind> model_option(const std::string& model, EngineKind engine, bool all_litmus) {
+    if (model == "auto") return engine == EngineKind::Graph && all_litmus ? ModelKind::Lkmm : ModelKind::Rc11;
     const auto kind = parse_model(model);
     if (!kind) {
-        usage_error("--model must be lkmm or rc11 (got '" + model + "')");
+        usage_error("--model must be auto, lkmm or rc11 (got '" + model + "')");
         return std::nullopt;
     }
     if (*kind == ModelKind::Lkmm && engine != EngineKind::Graph) {
@@ -123,11 +126,16 @@ std::optional<ModelKind> model_option(const std::string& model, EngineKind engin
     }
     return kind;
 }
-constexpr const char* model_help = "rc11 (the C++11 mapping of the kernel primitives) | lkmm (the kernel's memory model)";
+constexpr const char* model_help =
+    "auto (lkmm for litmus files under the graph engine, else rc11) | lkmm (the kernel's memory model) | rc11 (the "
+    "C++11 mapping of the kernel primitives)";
 
 /// True when `id` names an existing file ending in .litmus (explain then draws the litmus test).
 bool is_litmus_file(const std::string& id) {
     return id.size() > 7 && id.ends_with(".litmus") && std::filesystem::is_regular_file(id);
+}
+bool all_litmus(const std::vector<std::string>& ids) {
+    return !ids.empty() && std::all_of(ids.begin(), ids.end(), [](const std::string& id) { return is_litmus_file(id); });
 }
 
 /// Variants made from litmus files named on the command line; stable addresses for the
@@ -229,7 +237,7 @@ int cmd_list(const std::vector<std::string>& args, const cli::Program& program) 
 
 int cmd_check(const std::vector<std::string>& args, const cli::Program& program) {
     po::options_description opts("check options");
-    std::string search = "full", format = "text", engine, model = "rc11";
+    std::string search = "full", format = "text", engine, model = "auto";
     std::uint64_t max_executions = 0, random_executions = 100000;
     double timeout = 0;
     unsigned context_bound = 2;
@@ -237,7 +245,7 @@ int cmd_check(const std::vector<std::string>& args, const cli::Program& program)
         ("all", "check every variant of every model")
         ("engine", po::value(&engine), "graph | relacy | both (default: graph for the full search, relacy for "
                                        "--search bound|random)")
-        ("model", po::value(&model)->default_value("rc11"), model_help)
+        ("model", po::value(&model)->default_value("auto"), model_help)
         ("search", po::value(&search)->default_value("full"), "full | bound | random")
         ("format", po::value(&format)->default_value("text"), "text | json | junit")
         ("witness-dir", po::value<std::string>(), "write the witness of every failing variant under DIR")
@@ -295,7 +303,7 @@ int cmd_check(const std::vector<std::string>& args, const cli::Program& program)
     options.explore.engine = engine == "relacy" ? EngineKind::Relacy : EngineKind::Graph;
     options.cross_check = engine == "both";
     {
-        const auto kind = model_option(model, options.explore.engine);
+        const auto kind = model_option(model, options.explore.engine, !vm.count("all") && all_litmus(ids));
         if (!kind) return cli::exit_usage;
         if (*kind == ModelKind::Lkmm && options.cross_check)
             return usage_error("--engine both cross-checks Relacy against RC11; it does not apply to --model lkmm");
@@ -450,12 +458,13 @@ int cmd_litmus(const std::vector<std::string>& args) {
     std::uint64_t max_executions = 0;
     double timeout = 0;
     unsigned repeat = 0;
-    std::string engine = "graph", model = "rc11";
+    std::string engine = "graph", model = "auto";
     opts.add_options()
         ("engine", po::value(&engine)->default_value("graph"),
          "graph (every consistent execution once; herd's counts) | relacy (interleavings)")
-        ("model", po::value(&model)->default_value("rc11"),
-         "lkmm (the kernel's memory model, as herd7 with linux-kernel.cat) | rc11 (the C++11 mapping)")
+        ("model", po::value(&model)->default_value("auto"),
+         "auto (lkmm under the graph engine, rc11 under relacy) | lkmm (the kernel's memory model, as herd7 with "
+         "linux-kernel.cat) | rc11 (the C++11 mapping: ordercheck-mapping: annotations apply)")
         ("max-executions", po::value(&max_executions)->default_value(0),
          "stop each search after N executions (0: no limit); a search cut short proves nothing")
         ("timeout", po::value(&timeout)->default_value(0), "stop each search after S seconds (0: none)")
@@ -499,10 +508,8 @@ int cmd_litmus(const std::vector<std::string>& args) {
     const auto engine_kind = parse_engine(engine);
     if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
     lo.engine = *engine_kind;
-    const auto model_kind = parse_model(model);
-    if (!model_kind) return usage_error("--model must be lkmm or rc11 (got '" + model + "')");
-    if (*model_kind == ModelKind::Lkmm && lo.engine != EngineKind::Graph)
-        return usage_error("--model lkmm needs the graph engine (Relacy explores C++11 only)");
+    const auto model_kind = model_option(model, lo.engine, true);
+    if (!model_kind) return cli::exit_usage;
     lo.model = *model_kind;
     const bool quiet = vm.count("quiet") != 0, show_time = vm.count("time") != 0;
 
@@ -564,11 +571,11 @@ int cmd_litmus(const std::vector<std::string>& args) {
 
 int cmd_explain(const std::vector<std::string>& args, const cli::Program& program) {
     po::options_description opts("explain options");
-    std::string out, show = "po,rf,co,fr", engine = "graph", model = "rc11";
+    std::string out, show = "po,rf,co,fr", engine = "graph", model = "auto";
     opts.add_options()
         ("out", po::value(&out), "directory to write into (created; must be empty unless --force)")
         ("engine", po::value(&engine)->default_value("graph"), "graph (an execution) | relacy (an interleaving)")
-        ("model", po::value(&model)->default_value("rc11"), model_help)
+        ("model", po::value(&model)->default_value("auto"), model_help)
         ("show", po::value(&show)->default_value("po,rf,co,fr"), "relations to draw: po,rf,co,fr,sw,hb,eco")
         ("any", "when there is no witness, draw the first execution explored instead")
         ("force", "write into a directory that already holds files (replacing witness.* and interleaving.*)")
@@ -590,7 +597,7 @@ int cmd_explain(const std::vector<std::string>& args, const cli::Program& progra
     eo.force = vm.count("force") != 0;
     const auto engine_kind = parse_engine(engine);
     if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
-    const auto model_kind = model_option(model, *engine_kind);
+    const auto model_kind = model_option(model, *engine_kind, all_litmus(ids));
     if (!model_kind) return cli::exit_usage;
     if (is_litmus_file(ids[0])) return explain_litmus(ids[0], eo, out, *engine_kind, *model_kind);
 
@@ -601,10 +608,10 @@ int cmd_explain(const std::vector<std::string>& args, const cli::Program& progra
 
 int cmd_necessity(const std::vector<std::string>& args, const cli::Program& program) {
     po::options_description opts("necessity options");
-    std::string out, engine = "graph", model = "rc11";
+    std::string out, engine = "graph", model = "auto";
     opts.add_options()("out", po::value(&out), "write the witness of every needed barrier under DIR")
         ("engine", po::value(&engine)->default_value("graph"), "graph (every consistent execution once) | relacy")
-        ("model", po::value(&model)->default_value("rc11"), model_help)
+        ("model", po::value(&model)->default_value("auto"), model_help)
         ("help,h", "this help");
     const Parsed parsed = parse_command(args, opts, "variant id",
                                         "usage: ordercheck necessity ID [--out DIR]\n");
@@ -616,7 +623,7 @@ int cmd_necessity(const std::vector<std::string>& args, const cli::Program& prog
     if (v == nullptr) return cli::exit_usage;
     const auto engine_kind = parse_engine(engine);
     if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
-    const auto model_kind = model_option(model, *engine_kind);
+    const auto model_kind = model_option(model, *engine_kind, all_litmus(ids));
     if (!model_kind) return cli::exit_usage;
     CheckOptions options;
     options.explore.engine = *engine_kind;
@@ -664,10 +671,10 @@ int cmd_necessity(const std::vector<std::string>& args, const cli::Program& prog
 
 int cmd_diff(const std::vector<std::string>& args, const cli::Program& program) {
     po::options_description opts("diff options");
-    std::string engine = "graph", model = "rc11";
+    std::string engine = "graph", model = "auto";
     opts.add_options()("allow-new-outcomes", "exit 0 even when B reaches outcomes A cannot (an intended change)")
         ("engine", po::value(&engine)->default_value("graph"), "graph (every consistent execution once) | relacy")
-        ("model", po::value(&model)->default_value("rc11"), model_help)
+        ("model", po::value(&model)->default_value("auto"), model_help)
         ("help,h", "this help");
     const Parsed parsed = parse_command(args, opts, "variant ids",
                                         "usage: ordercheck diff A B [--allow-new-outcomes]\n");
@@ -681,7 +688,7 @@ int cmd_diff(const std::vector<std::string>& args, const cli::Program& program) 
     if (a == nullptr || b == nullptr) return cli::exit_usage;
     const auto engine_kind = parse_engine(engine);
     if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
-    const auto model_kind = model_option(model, *engine_kind);
+    const auto model_kind = model_option(model, *engine_kind, all_litmus(ids));
     if (!model_kind) return cli::exit_usage;
     CheckOptions options;
     options.explore.engine = *engine_kind;
@@ -701,10 +708,10 @@ int cmd_diff(const std::vector<std::string>& args, const cli::Program& program) 
 
 int cmd_report(const std::vector<std::string>& args, const cli::Program& program) {
     po::options_description opts("report options");
-    std::string out, engine = "graph", model = "rc11";
+    std::string out, engine = "graph", model = "auto";
     opts.add_options()("out", po::value(&out), "directory to write index.html into")
         ("engine", po::value(&engine)->default_value("graph"), "graph (every consistent execution once) | relacy")
-        ("model", po::value(&model)->default_value("rc11"), model_help)
+        ("model", po::value(&model)->default_value("auto"), model_help)
         ("no-necessity", "skip the barrier-necessity tables")
         ("force", "replace an existing index.html")
         ("help,h", "this help");
@@ -747,7 +754,7 @@ int cmd_report(const std::vector<std::string>& args, const cli::Program& program
     }
     const auto engine_kind = parse_engine(engine);
     if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
-    const auto model_kind = model_option(model, *engine_kind);
+    const auto model_kind = model_option(model, *engine_kind, all_litmus(parsed.positional));
     if (!model_kind) return cli::exit_usage;
     const auto sections = cli::build_sections(models, vm.count("no-necessity") == 0, *engine_kind, *model_kind);
     std::filesystem::create_directories(dir);

@@ -58,6 +58,8 @@ std::uint32_t lkmm_tags_of(const Event& e) {
             {"smp_mb__after_spinlock", AfterSpinlock}, {"smp_mb__after_unlock_lock", AfterUnlockLock},
             {"rcu_read_lock", RcuLock}, {"rcu_read_unlock", RcuUnlock}, {"synchronize_rcu", SyncRcu},
             {"srcu_read_lock", SrcuLock}, {"srcu_read_unlock", SrcuUnlock}, {"synchronize_srcu", SyncSrcu},
+            {"srcu_down_read", SrcuLock}, {"srcu_up_read", SrcuUnlock}, {"synchronize_srcu_expedited", SyncSrcu},
+            {"synchronize_rcu_expedited", SyncRcu},
         };
         for (const Row& r : fences)
             if (std::strcmp(p, r.name) == 0) return r.tag;

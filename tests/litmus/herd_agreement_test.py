@@ -21,6 +21,9 @@ tarball = sys.argv[5] if len(sys.argv) > 5 and sys.argv[4] == "--kernel-tarball"
 
 # Where ordercheck cannot give herd's answer: (file, what differs, why). Empty: none.
 KNOWN = {}
+# Tests herd7 did not judge that are too slow under LKMM for the everyday suite (the benchmark
+# runs them: bench/graph_bench.py): file name -> why.
+SLOW = {"desc-reserve+4.litmus": "about 95 s under LKMM (load buffering guesses); herd7 does not finish in 60 s"}
 
 
 def herd_rows():
@@ -51,7 +54,17 @@ def main(root):
     failures, compared, skipped = [], 0, []
     for file, test, verdict, pos, neg, flags in herd_rows():
         if verdict not in ("Always", "Sometimes", "Never"):
-            skipped.append(f"{file}: herd7 {verdict}")
+            # herd7 gave no verdict (an extension it lacks, a timeout): judge the file's Result:
+            # line under LKMM instead, unless it is too slow for this suite
+            if os.path.basename(file) in SLOW:
+                skipped.append(f"{file}: herd7 {verdict}; not run: {SLOW[os.path.basename(file)]}")
+                continue
+            p = subprocess.run([exe, "litmus", "--model", "lkmm", "-q", os.path.join(root, file)],
+                               capture_output=True, text=True, timeout=600)
+            if p.returncode != 0:
+                failures.append(f"{file}: herd7 {verdict}; its Result: line does not hold under LKMM: "
+                                + p.stdout.strip().splitlines()[0][:300])
+            skipped.append(f"{file}: herd7 {verdict}; Result: line judged under LKMM")
             continue
         obs, got_flags, p = observe(os.path.join(root, file))
         compared += 1
