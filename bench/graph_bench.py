@@ -42,7 +42,9 @@ def catalogue(engine):
 
 
 def litmus(name, engine):
-    wall, rss, out = measure(["litmus", "--engine", engine, os.path.join(root, "litmus", "tests", name)])
+    # RC11 for both engines, so that they explore the same executions (LKMM: bench/lkmm_bench.py)
+    wall, rss, out = measure(["litmus", "--engine", engine, "--model", "rc11",
+                              os.path.join(root, "litmus", "tests", name)])
     obs = [l for l in out.splitlines() if l.startswith("Observation")]
     n = obs[0].split()[-2:] if obs else ["?", "?"]
     return wall, rss, int(n[0]) + int(n[1]) if obs else 0
