@@ -896,13 +896,12 @@ void GraphEngine::complete(const FinalState& fs) {
         deliver(out_);
         return;
     }
-    // every matching, depth first
+    for (const auto& c : candidates)
+        if (c.empty()) return;  // a guess no write supplies: no execution
+    // every matching, one after another
     std::vector<std::size_t> pick(reads.size(), 0);
     ExecutionGraph g;
     for (;;) {
-        bool exhausted = false;
-        for (const auto& c : candidates) exhausted = exhausted || c.empty();
-        if (exhausted) return;
         g = ExecutionGraph{};
         g.set_thread_names(variant_.thread_names);
         for (std::size_t l = 0; l < out_.location_count(); ++l) g.add_location(out_.location_name(static_cast<LocationId>(l)));

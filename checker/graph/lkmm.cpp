@@ -89,15 +89,6 @@ BitRel cross(const NodeSet& a, const NodeSet& b, std::size_t n) {
             for (std::size_t w = 0; w < b.size(); ++w) r.row(i)[w] = b[w];
     return r;
 }
-NodeSet domain(const BitRel& r) {
-    NodeSet s = empty_set(r.size());
-    for (std::size_t i = 0; i < r.size(); ++i) {
-        bool any = false;
-        r.for_each(i, [&](std::size_t) { any = true; });
-        if (any) add(s, i);
-    }
-    return s;
-}
 bool acyclic(const BitRel& r) { return r.acyclic(); }
 bool irreflexive(const BitRel& r) { return !r.reflexive_somewhere(); }
 
@@ -366,8 +357,7 @@ Relations relations(const ExecutionGraph& g, Depth depth) {
     NodeSet sync_srcu = empty_set(n);
     for (std::size_t i = 0; i < n; ++i)
         if ((ev(i).lkmm & SyncSrcu) != 0) add(sync_srcu, i);
-    r.has_rcu = !r.rcu_rscs.empty() || !r.srcu_rscs.empty() || domain(id_on(sync_rcu, n)) != empty_set(n) ||
-                sync_srcu != empty_set(n);
+    r.has_rcu = !r.rcu_rscs.empty() || !r.srcu_rscs.empty() || sync_rcu != empty_set(n) || sync_srcu != empty_set(n);
     if (r.has_rcu) {
         const BitRel rcu_gp = id_on(sync_rcu, n), srcu_gp = id_on(sync_srcu, n);
         const BitRel rcu_rscsi = r.rcu_rscs.inverse(), srcu_rscsi = r.srcu_rscs.inverse();
