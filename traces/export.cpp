@@ -30,19 +30,38 @@ std::string_view trim(std::string_view s) {
 
 std::string node_id(EventId e) { return "e" + std::to_string(e.thread) + "_" + std::to_string(e.index); }
 
-std::string node_line(const ExecutionGraph& g, const Event& e, const ExportOptions& options, const DotStyle& style) {
+std::string node_line(const ExecutionGraph& g, const Event& e, const ExportOptions& options, const DotStyle& style,
+                      const std::set<EventId>& barriers = {}) {
     std::string label = escape_dot(event_label(g, e));
     if (const std::string note = source_note(e, 1, ", "); !note.empty()) label += "\\n" + escape_dot(note);
     std::string line = "    " + node_id(e.id) + " [label=\"" + label + "\"";
-    const bool filled = options.highlighted.contains(e.id);
+    const bool barrier = barriers.contains(e.id);
+    const bool filled = barrier || options.highlighted.contains(e.id);
     if (filled || e.at_quiescence) {
         line += ", style=\"rounded";
         line += filled ? ",filled" : "";
+        line += barrier ? ",bold" : "";
         line += e.at_quiescence ? ",dashed" : "";
         line += "\"";
     }
-    if (filled) line += ", fillcolor=\"" + escape_dot(style.highlight_fill) + "\"";
+    if (filled) line += ", fillcolor=\"" + escape_dot(barrier ? style.barrier_fill : style.highlight_fill) + "\"";
     return line + "];\n";
+}
+
+std::string header(const ExportOptions& options, const DotStyle& style) {
+    const std::string font = "fontname=\"" + escape_dot(style.font) + "\"";
+    std::string out = "digraph execution {\n";
+    out += "  graph [" + font;
+    if (!options.title.empty()) out += ", label=\"" + escape_dot(options.title) + "\", labelloc=t";
+    out += "];\n";
+    out += "  node [" + font + ", fontsize=10, shape=box, style=rounded];\n";
+    out += "  edge [" + font + ", fontsize=9];\n";
+    return out;
+}
+
+EdgeStyle edge_style(const DotStyle& style, RelationKind kind) {
+    const auto found = style.edges.find(kind);
+    return found != style.edges.end() ? found->second : EdgeStyle{"black", false};
 }
 
 /// The edges drawn for one relation: reduced forms keep the figure readable.
@@ -116,13 +135,7 @@ DotStyle default_style() {
 
 std::string to_dot(const ExecutionGraph& g, const RelationSet& show, const ExportOptions& options,
                    const DotStyle& style) {
-    const std::string font = "fontname=\"" + escape_dot(style.font) + "\"";
-    std::string out = "digraph execution {\n";
-    out += "  graph [" + font;
-    if (!options.title.empty()) out += ", label=\"" + escape_dot(options.title) + "\", labelloc=t";
-    out += "];\n";
-    out += "  node [" + font + ", fontsize=10, shape=box, style=rounded];\n";
-    out += "  edge [" + font + ", fontsize=9];\n";
+    std::string out = header(options, style);
     for (std::size_t t = 0; t < g.thread_count(); ++t) {
         if (g.thread(t).empty()) continue;
         out += "  subgraph cluster_" + std::to_string(t) + " {\n";
@@ -131,8 +144,7 @@ std::string to_dot(const ExecutionGraph& g, const RelationSet& show, const Expor
         out += "  }\n";
     }
     for (RelationKind kind : show.shown) {
-        const auto found = style.edges.find(kind);
-        const EdgeStyle edge = found != style.edges.end() ? found->second : EdgeStyle{"black", false};
+        const EdgeStyle edge = edge_style(style, kind);
         std::string attrs = "color=\"" + escape_dot(edge.color) + "\"";
         if (kind != RelationKind::po) {
             attrs += ", fontcolor=\"" + escape_dot(edge.color) + "\", label=\"" + std::string(short_name(kind)) + "\"";
@@ -141,6 +153,56 @@ std::string to_dot(const ExecutionGraph& g, const RelationSet& show, const Expor
         const Relation edges = edges_of(g, kind);
         for (const auto& [a, b] : edges.pairs())
             out += "  " + node_id(a) + " -> " + node_id(b) + " [" + attrs + "];\n";
+    }
+    return out + "}\n";
+}
+
+std::string to_dot_focused(const ExecutionGraph& g, const Focus& focus, const ExportOptions& options,
+                           const DotStyle& style) {
+    std::set<EventId> shown(focus.events.begin(), focus.events.end());
+    std::string out = header(options, style);
+    // The po steps of the focus that join consecutive shown events are drawn as the thread's own
+    // po edge, labelled; the others are extra edges.
+    std::map<std::pair<EventId, EventId>, const FocusEdge*> po_steps;
+    for (const FocusEdge& e : focus.edges)
+        if (e.kind == RelationKind::po) po_steps[{e.from, e.to}] = &e;
+    std::set<const FocusEdge*> drawn;
+    std::string po_edges;
+    for (std::size_t t = 0; t < g.thread_count(); ++t) {
+        std::vector<EventId> ids;
+        for (const Event& e : g.thread(t))
+            if (shown.contains(e.id)) ids.push_back(e.id);
+        if (ids.empty()) continue;
+        out += "  subgraph cluster_" + std::to_string(t) + " {\n";
+        out += "    label=\"" + escape_dot(g.thread_name(t)) + "\";\n";
+        for (EventId id : ids) out += node_line(g, g.event(id), options, style, focus.barriers);
+        out += "  }\n";
+        const EdgeStyle po = edge_style(style, RelationKind::po);
+        for (std::size_t i = 0; i + 1 < ids.size(); ++i) {
+            const bool folded = ids[i + 1].index != ids[i].index + 1;
+            std::string attrs = "color=\"" + escape_dot(po.color) + "\"";
+            std::string label = folded ? "po ..." : "";
+            if (const auto it = po_steps.find({ids[i], ids[i + 1]}); it != po_steps.end()) {
+                drawn.insert(it->second);
+                label = it->second->label + (folded ? " ..." : "");
+                if (it->second->barrier) attrs += ", penwidth=2.5";
+                else attrs += ", penwidth=1.5";
+            } else {
+                attrs += ", style=dashed";
+            }
+            if (!label.empty()) attrs += ", label=\"" + escape_dot(label) + "\"";
+            if (!po.constrains_layout) attrs += ", constraint=false";
+            po_edges += "  " + node_id(ids[i]) + " -> " + node_id(ids[i + 1]) + " [" + attrs + "];\n";
+        }
+    }
+    out += po_edges;
+    for (const FocusEdge& e : focus.edges) {
+        if (drawn.contains(&e) || !shown.contains(e.from) || !shown.contains(e.to)) continue;
+        const EdgeStyle edge = edge_style(style, e.kind);
+        std::string attrs = "color=\"" + escape_dot(edge.color) + "\", fontcolor=\"" + escape_dot(edge.color) +
+                            "\", label=\"" + escape_dot(e.label) + "\", penwidth=" + (e.barrier ? "2.5" : "1.5");
+        if (e.kind == RelationKind::po || !edge.constrains_layout) attrs += ", constraint=false";
+        out += "  " + node_id(e.from) + " -> " + node_id(e.to) + " [" + attrs + "];\n";
     }
     return out + "}\n";
 }

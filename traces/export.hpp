@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace oc {
 
@@ -45,6 +46,7 @@ struct EdgeStyle {
 struct DotStyle {
     std::map<RelationKind, EdgeStyle> edges;
     std::string_view highlight_fill = "lightpink";
+    std::string_view barrier_fill = "palegreen";
     std::string_view font = "Helvetica";
 };
 
@@ -63,6 +65,28 @@ struct ExportOptions {
 /// transitive reductions (hb without the pairs po already shows), all `constraint=false`.
 std::string to_dot(const ExecutionGraph& g, const RelationSet& show, const ExportOptions& options = {},
                    const DotStyle& style = default_style());
+
+/// One edge of a focused figure: a step of the explaining cycle, labelled as the model names it.
+struct FocusEdge {
+    EventId from, to;
+    std::string label;      ///< "po", "rfe", "fr"...
+    RelationKind kind = RelationKind::po;  ///< for the colour
+    bool barrier = false;   ///< an ordering the barrier supplies: drawn bold
+};
+
+/// What a focused figure keeps: a few events, the edges between them, the barriers in question.
+struct Focus {
+    std::vector<EventId> events;
+    std::vector<FocusEdge> edges;
+    std::set<EventId> barriers;  ///< drawn filled with DotStyle::barrier_fill
+};
+
+/// The focused figure: only `focus.events`, one cluster per thread that has some; consecutive
+/// shown events of a thread are joined by po (labelled "po ..." where events were folded
+/// away), then `focus.edges` (po steps drawn over the thread's own po edge, bold for a
+/// barrier's). Byte-stable like to_dot.
+std::string to_dot_focused(const ExecutionGraph& g, const Focus& focus, const ExportOptions& options = {},
+                           const DotStyle& style = default_style());
 
 /// One line per event in (thread, index) order, GenMC-style, then one `co <loc>:` line per
 /// location: `P0.1  R.rlx y=0  rf init.1  [READ_ONCE litmus/sb.cpp:32]`.

@@ -423,15 +423,22 @@ int cmd_merge(const std::vector<std::string>& args, const cli::Program& program)
 /// Explores V, draws its witness (or, with --any, its first execution) under OUT and lists what
 /// was written.
 int explain_variant(const VariantDef& v, const cli::ExplainOptions& eo, const std::string& out, EngineKind engine,
-                    ModelKind model) {
+                    ModelKind model, const std::vector<ModelDef>& models = {}) {
     CheckOptions options;
     options.explore.engine = engine;
     options.explore.model = model;
     options.keep_first_execution = eo.any;
-    const Report report = check(v, options);
+    Report report = check(v, options);
+    cli::ExplainOptions o = eo;
+    try {
+        report = cli::explaining_report(v, std::move(report), models, options, o.note);
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "ordercheck: " << e.what() << '\n';
+        return cli::exit_usage;
+    }
     cli::ExplainResult result;
     try {
-        result = cli::explain(report, eo, out);
+        result = cli::explain(report, o, out);
     } catch (const std::exception& e) {
         std::cerr << "ordercheck: " << e.what() << '\n';
         return cli::exit_usage;
@@ -571,17 +578,19 @@ int cmd_litmus(const std::vector<std::string>& args) {
 
 int cmd_explain(const std::vector<std::string>& args, const cli::Program& program) {
     po::options_description opts("explain options");
-    std::string out, show = "po,rf,co,fr", engine = "graph", model = "auto";
+    std::string out, show = "focus", engine = "graph", model = "auto";
     opts.add_options()
         ("out", po::value(&out), "directory to write into (created; must be empty unless --force)")
         ("engine", po::value(&engine)->default_value("graph"), "graph (an execution) | relacy (an interleaving)")
         ("model", po::value(&model)->default_value("auto"), model_help)
-        ("show", po::value(&show)->default_value("po,rf,co,fr"), "relations to draw: po,rf,co,fr,sw,hb,eco")
+        ("show", po::value(&show)->default_value("focus"),
+         "focus (the explaining cycle, the rest folded away) | all (every event: po,rf,co,fr) | a relation "
+         "list for the full figure: po,rf,co,fr,sw,hb,eco")
         ("any", "when there is no witness, draw the first execution explored instead")
         ("force", "write into a directory that already holds files (replacing witness.* and interleaving.*)")
         ("help,h", "this help");
     const Parsed parsed = parse_command(args, opts, "variant id",
-                                        "usage: ordercheck explain ID --out DIR [--show po,rf,co,fr,sw,hb] [--any] [--force]\n");
+                                        "usage: ordercheck explain ID --out DIR [--show focus|all|po,rf,co,fr,sw,hb] [--any] [--force]\n");
     if (parsed.help) return cli::exit_ok;
     const po::variables_map& vm = parsed.vm;
     const std::vector<std::string>& ids = parsed.positional;
@@ -589,9 +598,10 @@ int cmd_explain(const std::vector<std::string>& args, const cli::Program& progra
     if (out.empty()) return usage_error("explain needs --out DIR");
     cli::ExplainOptions eo;
     try {
-        eo.show = RelationSet::parse(show);
+        eo.full = show != "focus";
+        if (eo.full && show != "all") eo.show = RelationSet::parse(show);
     } catch (const std::invalid_argument& e) {
-        return usage_error(std::string("--show: ") + e.what());
+        return usage_error(std::string("--show: ") + e.what() + "; or focus, all");
     }
     eo.any = vm.count("any") != 0;
     eo.force = vm.count("force") != 0;
@@ -603,7 +613,7 @@ int cmd_explain(const std::vector<std::string>& args, const cli::Program& progra
 
     const auto& models = program.models;
     const VariantDef* v = one_variant(models, ids[0]);
-    return v == nullptr ? cli::exit_usage : explain_variant(*v, eo, out, *engine_kind, *model_kind);
+    return v == nullptr ? cli::exit_usage : explain_variant(*v, eo, out, *engine_kind, *model_kind, models);
 }
 
 int cmd_necessity(const std::vector<std::string>& args, const cli::Program& program) {
@@ -650,6 +660,14 @@ int cmd_necessity(const std::vector<std::string>& args, const cli::Program& prog
         std::cout << "  " << cli::site_line(row) << '\n';
         if (!row.lkmm_caveat.empty()) std::cout << "      LKMM caveat: " << row.lkmm_caveat << '\n';
         if (row.result == Necessity::NotDecided) undecided = true;
+        if (row.result == Necessity::Needed && row.report.witness) {
+            std::string why;
+            if (const auto c = cli::cycle_of(row.report, &why); c && !c->steps.empty())
+                std::cout << "      breaks: " << cycle_heading(*c) << "\n        " << cycle_line(*row.report.witness, *c)
+                          << '\n';
+            else if (!why.empty())
+                std::cout << "      no explaining cycle: " << why << '\n';
+        }
         if (row.result == Necessity::Needed && !out.empty() && row.report.witness) {
             cli::ExplainOptions eo;
             eo.force = true;

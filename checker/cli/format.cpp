@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "checker/cli/format.hpp"
 
+#include "checker/cli/explain.hpp"
+
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -124,6 +126,12 @@ std::string format_diff(const DiffReport& d) {
         if (i < d.b.outcome_witnesses.size()) {
             std::istringstream lines(to_text_trace(d.b.outcome_witnesses[i]));
             for (std::string line; std::getline(lines, line);) out << "      " << line << '\n';
+            // why: the cycle through B's weakened barrier (a declared mutant of A), else B's own
+            const auto weakened = d.weakened_witnesses.find(i);
+            const ExecutionGraph& g = weakened != d.weakened_witnesses.end() ? weakened->second : d.b.outcome_witnesses[i];
+            if (weakened != d.weakened_witnesses.end())
+                out << "      the same outcome in " << d.weakened_note << " (the program B writes):\n";
+            if (const auto c = explaining_cycle(g, model_of(d.b))) out << cycle_text(g, *c, "      ");
         }
     }
     for (std::size_t i : d.only_in_a)

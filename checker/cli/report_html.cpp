@@ -47,6 +47,7 @@ td.incomplete { color: #a05a00; font-weight: bold; }
 figure { display: inline-block; margin: 0.5em 1em 1em 0; vertical-align: top; }
 figcaption { font-size: 0.85em; color: #444; max-width: 40em; }
 figure svg { max-width: 38em; height: auto; }
+pre.cycle { font-size: 0.8em; background: #f7f7f7; padding: 0.5em; white-space: pre-wrap; }
 )";
 
 }  // namespace
@@ -58,12 +59,17 @@ std::vector<ModelSection> build_sections(const std::vector<ModelDef>& models, bo
     options.explore.model = model;
     std::vector<ModelSection> out;
     for (const auto& m : models) {
-        ModelSection s{m.name, m.family, m.description, {}, {}};
+        ModelSection s{m.name, m.family, m.description, {}, {}, {}};
         for (const auto& v : m.variants) {
             Report r = check(v, options);
             if (with_necessity && r.finding == Finding{Verdict::Never} && r.exploration == Exploration::Exhaustive &&
                 r.status == Status::Pass)
                 s.necessity.push_back(necessity(v, options));
+            if (r.witness) {
+                std::string note;
+                Report explained = explaining_report(v, r, models, options, note);
+                s.witnesses.emplace_back(std::move(explained), std::move(note));
+            }
             s.reports.push_back(std::move(r));
         }
         out.push_back(std::move(s));
@@ -141,34 +147,41 @@ std::string render_html(const std::vector<ModelSection>& sections) {
         for (const auto& n : s.necessity) {
             if (n.rows.empty()) continue;
             o << "<h3>Barrier necessity of " << esc(n.base.id) << "</h3>\n<table class=\"necessity\">\n<tr><th>site</th>"
-                 "<th>weakening</th><th>verdict</th><th>exploration</th><th>result</th><th>LKMM caveat</th></tr>\n";
-            for (const auto& row : n.rows)
+                 "<th>weakening</th><th>verdict</th><th>exploration</th><th>result</th><th>the cycle it breaks "
+                 "(barrier in brackets)</th><th>LKMM caveat</th></tr>\n";
+            for (const auto& row : n.rows) {
+                std::string cycle;
+                if (row.result == Necessity::Needed && row.report.witness)
+                    if (const auto c = cycle_of(row.report); c && !c->steps.empty())
+                        cycle = cycle_heading(*c) + ": " + cycle_line(*row.report.witness, *c);
                 o << "<tr><td>" << esc(site_label(row.site)) << "</td><td>"
                   << esc(weakening_label(row.site, row.weakening)) << "</td><td>" << esc(finding(row.report))
                   << "</td><td>" << esc(to_string(row.report.exploration)) << "</td><td>" << esc(to_string(row.result))
-                  << "</td><td>" << esc(row.lkmm_caveat) << "</td></tr>\n";
+                  << "</td><td><code>" << esc(cycle) << "</code></td><td>" << esc(row.lkmm_caveat) << "</td></tr>\n";
+            }
             o << "</table>\n";
         }
 
         bool heading = false;
-        for (const auto& r : s.reports) {
+        for (const auto& [r, note] : s.witnesses) {
             if (!r.witness) continue;
             if (!heading) {
                 o << "<h3>Witnesses</h3>\n";
                 heading = true;
             }
-            const bool failure = r.finding && std::holds_alternative<EngineFailure>(*r.finding);
-            ExportOptions eo;
-            eo.title = r.id;
-            eo.highlighted = highlighted_events(*r.witness, failure);
+            const auto cycle = cycle_of(r);
+            const bool focused = focus_of(*r.witness, cycle).has_value() &&
+                                 !(r.finding && std::holds_alternative<EngineFailure>(*r.finding));
             std::string error;
             if (graphviz)
-                if (auto svg = render_svg(to_dot(*r.witness, RelationSet::defaults(), eo), error))
+                if (auto svg = render_svg(witness_dot(r, *r.witness, ExplainOptions{}, cycle, r.id), error))
                     o << "<figure class=\"graph\">" << svg_element(*svg) << "<figcaption>" << esc(r.id)
-                      << ": execution graph (po black, rf red, co blue, fr orange; stale reads filled)"
-                      << "</figcaption></figure>\n";
+                      << ": execution graph" << esc(note)
+                      << (focused ? " (focused: the explaining cycle, or the stale reads; the barrier green)" : "")
+                      << " (po black, rf red, co blue, fr orange; stale reads filled)</figcaption></figure>\n";
             o << "<figure class=\"interleaving\">" << svg_element(to_interleaving_svg(*r.witness)) << "<figcaption>"
               << esc(r.id) << ": interleaving, time downward</figcaption></figure>\n";
+            if (cycle) o << "<pre class=\"cycle\">" << esc(cycle_text(*r.witness, *cycle)) << "</pre>\n";
         }
         o << "</section>\n";
     }

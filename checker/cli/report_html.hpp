@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "checker/driver/check.hpp"
@@ -17,6 +18,8 @@ struct ModelSection {
     std::string name, family, description;
     std::vector<Report> reports;
     std::vector<NecessityReport> necessity;  ///< for the variants proved Never
+    /// For each report with a witness, what explains it (explaining_report()) and its title note.
+    std::vector<std::pair<Report, std::string>> witnesses;
 };
 
 /// Explores every variant of `models` (and the necessity of each proved variant when asked).

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "checker/driver/diff.hpp"
 
+#include "checker/driver/necessity.hpp"
+
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -33,6 +35,18 @@ DiffReport diff(const VariantDef& a, const VariantDef& b, const CheckOptions& op
         metrics[m.name].b = m;
     }
     for (auto& [name, change] : metrics) d.metrics.push_back(change);
+    if (b.derived && b.model == a.model && b.derived.base == a.name && !d.only_in_b.empty()) {
+        const Report weakened = check_as_weakened_base(b, a, o);
+        std::map<std::vector<Value>, std::size_t> by_values;
+        for (std::size_t i = 0; i < weakened.outcomes.size() && i < weakened.outcome_witnesses.size(); ++i)
+            by_values[weakened.outcomes[i].values] = i;
+        for (std::size_t i : d.only_in_b)
+            if (const auto it = by_values.find(d.b.outcomes[i].values); it != by_values.end())
+                d.weakened_witnesses.emplace(i, weakened.outcome_witnesses[it->second]);
+        if (!d.weakened_witnesses.empty())
+            d.weakened_note = a.id() + " with " + b.derived.primitive + "() " +
+                              weakening_label(Site{b.derived.primitive, "", 0}, b.derived.weakening);
+    }
     return d;
 }
 

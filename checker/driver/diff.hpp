@@ -2,6 +2,7 @@
 // Outcome-set diff of two variants: what the patch (B) adds or removes against the base (A).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +21,11 @@ struct DiffReport {
     std::vector<std::size_t> only_in_a;   ///< indices into a.outcomes: outcomes B cannot reach
     std::vector<std::size_t> only_in_b;   ///< indices into b.outcomes: outcomes A cannot reach
     std::vector<MetricChange> metrics;    ///< every metric of either variant, in name order
+    /// When B is a declared mutant of A (VariantDef::derived): for outcomes only B reaches (by
+    /// index into b.outcomes), a witness of A with B's barrier weakened, which keeps the barrier
+    /// in the graph so that its explaining cycle goes through it.
+    std::map<std::size_t, ExecutionGraph> weakened_witnesses;
+    std::string weakened_note;  ///< "A with smp_mb() removed", when there are any
 
     bool equal_outcome_sets() const { return only_in_a.empty() && only_in_b.empty(); }
     bool verdict_changed() const { return a.finding != b.finding; }

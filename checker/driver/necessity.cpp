@@ -141,4 +141,44 @@ NecessityReport necessity(const VariantDef& variant, const CheckOptions& options
     return out;
 }
 
+const VariantDef& derivation_base(const VariantDef& variant, const std::vector<ModelDef>& models) {
+    if (!variant.derived) throw std::invalid_argument(variant.id() + " declares no base variant it weakens");
+    for (const auto& m : models)
+        if (m.name == variant.model)
+            for (const auto& v : m.variants)
+                if (v.name == variant.derived.base) return v;
+    throw std::invalid_argument(variant.id() + ": its base variant " + variant.model + "/" + variant.derived.base +
+                                " does not exist");
+}
+
+Report check_as_weakened_base(const VariantDef& variant, const std::vector<ModelDef>& models,
+                              const CheckOptions& options) {
+    return check_as_weakened_base(variant, derivation_base(variant, models), options);
+}
+
+Report check_as_weakened_base(const VariantDef& variant, const VariantDef& base, const CheckOptions& options) {
+    if (!variant.derived || base.model != variant.model || base.name != variant.derived.base)
+        throw std::invalid_argument(variant.id() + " is not a declared mutant of " + base.id());
+    CheckOptions site_options = options;
+    site_options.collect_sites = true;
+    site_options.keep_first_execution = false;
+    const Report sites = check(base, site_options);
+    std::optional<Site> found;
+    for (const auto& [site, kinds] : sites.sites) {
+        if (site.primitive != variant.derived.primitive) continue;
+        if (found)
+            throw std::invalid_argument(variant.id() + ": " + base.id() + " has more than one ordering site of " +
+                                        variant.derived.primitive + "()");
+        found = site;
+    }
+    if (!found)
+        throw std::invalid_argument(variant.id() + ": " + base.id() + " has no ordering site of " +
+                                    variant.derived.primitive + "()");
+    CheckOptions o = options;
+    o.explore.mutation = Mutation{*found, variant.derived.weakening};
+    Report r = check(base, o);
+    r.id = variant.id();
+    return r;
+}
+
 }  // namespace oc

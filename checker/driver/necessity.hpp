@@ -48,4 +48,17 @@ struct NecessityReport {
 /// ordering site. Throws std::invalid_argument when the base variant is not a proof.
 NecessityReport necessity(const VariantDef& variant, const CheckOptions& options);
 
+/// The variant `variant.derived.base` of the same model (looked up in `models`).
+const VariantDef& derivation_base(const VariantDef& variant, const std::vector<ModelDef>& models);
+
+/// A declared mutant (VariantDef::derived) explored as its base with the barrier weakened, as
+/// necessity weakens it: the same program as the mutant, with the weakened barrier kept in the
+/// graph (Event::weakened_from) so that its witness has an explaining cycle. The report's id is
+/// the mutant's. Throws std::invalid_argument when the variant declares no derivation, or its
+/// base or its barrier is not found (or the primitive names more than one ordering site).
+Report check_as_weakened_base(const VariantDef& variant, const std::vector<ModelDef>& models,
+                              const CheckOptions& options);
+/// The same with the base variant given (it must be the one `variant.derived` names).
+Report check_as_weakened_base(const VariantDef& variant, const VariantDef& base, const CheckOptions& options);
+
 }  // namespace oc

@@ -26,6 +26,7 @@ std::string_view to_string(ModelKind m) {
     switch (m) {
     case ModelKind::Rc11: return "RC11";
     case ModelKind::Lkmm: return "LKMM";
+    case ModelKind::Sc: return "SC";
     }
     return "?";
 }
@@ -42,7 +43,8 @@ ExploreResult explore(const VariantDef& variant, const ExploreOptions& options, 
     case EngineKind::Relacy: break;
     }
     if (options.model != ModelKind::Rc11)
-        throw std::invalid_argument("ordercheck: Relacy explores C++11 only; LKMM needs the graph engine (--engine graph)");
+        throw std::invalid_argument("ordercheck: Relacy explores C++11 only; " + std::string(to_string(options.model)) +
+                                    " needs the graph engine (--engine graph)");
     return relacy_explore(variant, options, sink);
 }
 

@@ -31,6 +31,7 @@ std::optional<EngineKind> parse_engine(std::string_view s);
 enum class ModelKind : std::uint8_t {
     Rc11,  ///< C++11 as RC11 (with the kernel primitives mapped onto C++11; Relacy: C++11 itself)
     Lkmm,  ///< the Linux-kernel memory model (graph engine only)
+    Sc,    ///< sequential consistency (graph engine only; explain's "is any reordering needed?")
 };
 std::string_view to_string(ModelKind m);
 /// "rc11" or "lkmm"; nullopt otherwise.

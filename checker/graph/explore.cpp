@@ -541,6 +541,7 @@ void GraphEngine::recorded(const Event& e) {
     n.ev.where = e.where;
     if (e.is_fence()) n.ev.written_value = e.written_value;  // an SRCU event's index
     n.ev.primitive = e.primitive;
+    n.ev.weakened_from = e.weakened_from;
     n.ev.op = e.op;
     n.ev.at_quiescence = e.at_quiescence;
 }
@@ -1085,7 +1086,10 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
 }
 
 ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& options, const ExecutionSink& sink) {
-    return graph_explore(variant, options, sink, options.model == ModelKind::Lkmm ? lkmm_model() : rc11_model());
+    const MemoryModel& model = options.model == ModelKind::Lkmm ? lkmm_model()
+                               : options.model == ModelKind::Sc ? sc_model()
+                                                                : rc11_model();
+    return graph_explore(variant, options, sink, model);
 }
 
 }  // namespace oc

@@ -6,6 +6,7 @@
 #include "checker/graph/memory_model.hpp"
 
 #include "checker/graph/bitrel.hpp"
+#include "traces/relations.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -239,7 +240,36 @@ public:
     std::optional<std::pair<EventId, EventId>> race(const ExecutionGraph& g) const override { return rc11_race(g); }
 };
 
+/// Sequential consistency (Lamport): some interleaving explains every read, exactly when
+/// po | rf | co | fr is acyclic. Every SC execution is RC11-consistent (and LKMM-consistent), so
+/// it can be explored and certified like any other; explain uses it to ask whether a bad outcome
+/// needs any reordering at all.
+class Sc final : public MemoryModel {
+public:
+    std::string_view name() const override { return "SC"; }
+    bool consistent(const ExecutionGraph& g) const override {
+        const Base b = base_relations(g);
+        BitRel all = b.po;
+        all.unite(b.rf);
+        all.unite(b.co);
+        all.unite(b.fr);
+        return all.acyclic();
+    }
+    std::optional<AxiomViolation> check(const ExecutionGraph& g) const override {
+        if (auto wf = check_well_formed(g)) return wf;
+        if (auto cycle = po_imm(g).union_with(rf(g)).union_with(co(g)).union_with(fr(g)).find_cycle())
+            return AxiomViolation{"sc", *cycle, "po|rf|co|fr is cyclic: no interleaving explains the reads"};
+        return std::nullopt;
+    }
+    std::optional<std::pair<EventId, EventId>> race(const ExecutionGraph& g) const override { return rc11_race(g); }
+};
+
 }  // namespace
+
+const MemoryModel& sc_model() {
+    static const Sc model;
+    return model;
+}
 
 const MemoryModel& rc11_model() {
     static const Rc11 model;
@@ -251,6 +281,7 @@ const MemoryModel* find_memory_model(std::string_view name) {
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
     if (lower == "rc11") return &rc11_model();
     if (lower == "lkmm") return &lkmm_model();
+    if (lower == "sc") return &sc_model();
     return nullptr;
 }
 

@@ -44,7 +44,11 @@ const MemoryModel& rc11_model();
 /// The Linux-kernel memory model (checker/graph/lkmm.hpp).
 const MemoryModel& lkmm_model();
 
-/// The memory model called `name` ("rc11", "lkmm", case-insensitive), nullptr if there is none.
+/// Sequential consistency: acyclic po | rf | co | fr (a subset of both RC11 and LKMM). Not a
+/// model to judge variants by; `explain` asks it whether a bad outcome needs reordering at all.
+const MemoryModel& sc_model();
+
+/// The memory model called `name` ("rc11", "lkmm", "sc", case-insensitive), nullptr if there is none.
 const MemoryModel* find_memory_model(std::string_view name);
 
 }  // namespace oc

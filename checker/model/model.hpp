@@ -131,6 +131,22 @@ public:
 };
 
 /// One variant of a model, ready to explore.
+/// How a hand-written mutant derives from another variant of its model: the barrier `primitive`
+/// of variant `base`, weakened as barrier necessity weakens it. With it the mutant's bad outcome
+/// can be explained as the base's execution with that barrier put back (explaining_cycle.hpp);
+/// a test checks that the mutant and the weakened base reach the same outcomes.
+struct Derivation {
+    const char* base = nullptr;  ///< nullptr: not a declared mutant
+    const char* primitive = "";  ///< the barrier's primitive, one ordering site of `base`
+    Weakening weakening = Weakening::Remove;
+    explicit operator bool() const { return base != nullptr; }
+};
+
+/// `{"no_after_atomic", C{...}, expect, "summary", weakens("merged", "smp_mb__after_atomic")}`.
+constexpr Derivation weakens(const char* base, const char* primitive, Weakening w = Weakening::Remove) {
+    return Derivation{base, primitive, w};
+}
+
 struct VariantDef {
     std::string model;      ///< e.g. "SB"
     std::string name;       ///< e.g. "relaxed"
@@ -145,6 +161,8 @@ struct VariantDef {
     /// read values only through them (litmus tests): under LKMM the graph engine then explores
     /// load buffering (executions with a po | rf cycle). C++ models state none and leave it false.
     bool exact_dependencies = false;
+    /// Set for a hand-written mutant of another variant (see Derivation).
+    Derivation derived;
 
     std::string id() const { return model + "/" + name; }
     unsigned thread_count() const { return static_cast<unsigned>(thread_names.size()); }
@@ -178,6 +196,7 @@ struct VariantSpec {
     typename M::Config config;
     Expectation expect;
     const char* summary = "";
+    Derivation derived = {};
 };
 
 /// Defines a model from its struct M (with `Config`, `threads`, `bad_outcome()`) and variants.
@@ -192,6 +211,7 @@ ModelDef define(const char* name, const char* family, const char* description,
         vd.name = v.name;
         vd.summary = v.summary;
         vd.expect = v.expect;
+        vd.derived = v.derived;
         for (const auto& t : M::threads) vd.thread_names.emplace_back(t.name);
         using I = detail::Instance<M, typename M::Config>;
         vd.instance_size = sizeof(I);

@@ -75,12 +75,14 @@ ModelDef r_shrinker_bit() {
          expect::sometimes("Without P0's barrier set_bit is a relaxed RMW with no release fence before it, so "
                            "set_bit ->rf clear_bit is no sw edge: W nr is not hb-before R nr, a single SC fence "
                            "makes no psc cycle, and R nr may read 0 (LKMM allows it too: W->W unordered)."),
-         "smp_mb__before_atomic() removed (mutant M2)"},
+         "smp_mb__before_atomic() removed (mutant M2)",
+         weakens("merged", "smp_mb__before_atomic", Weakening::Remove)},
         {"no_after_atomic", C{B::MbBeforeAtomic, A::None},
          expect::sometimes("Without P1's barrier nothing acquires after clear_bit's relaxed read, so "
                            "F0 ->sb set_bit ->rf clear_bit is no sw edge and a single SC fence makes no psc "
                            "cycle: R nr may read 0 (the R shape; LKMM allows it too)."),
-         "smp_mb__after_atomic() removed (mutant M1)"},
+         "smp_mb__after_atomic() removed (mutant M1)",
+         weakens("merged", "smp_mb__after_atomic", Weakening::Remove)},
         {"neither", C{B::None, A::None},
          expect::sometimes("No fences and only relaxed accesses: no sw edge and no SC fence, so R nr may read "
                            "0 whatever the coherence order of map."),
@@ -91,7 +93,8 @@ ModelDef r_shrinker_bit() {
                        "makes W nr hb-before R nr, and coherence (hb;fr irreflexive) forbids reading 0. LKMM "
                        "forbids it as well: R nr ->fre W nr ->wmb set_bit ->rfe clear_bit ->mb R nr is a pb "
                        "cycle."),
-         "smp_wmb() instead of smp_mb__before_atomic() (mutant M5)"},
+         "smp_wmb() instead of smp_mb__before_atomic() (mutant M5)",
+         weakens("merged", "smp_mb__before_atomic", Weakening::ToReleaseFence)},
         {"after_atomic_as_rmb", C{B::MbBeforeAtomic, A::Rmb},
          expect::never("smp_rmb() is F_acq. F0 (F_sc, at least release) ->sb set_bit ->rf clear_bit ->sb F_acq "
                        "is an sw edge: a relaxed RMW's read feeds an acquire fence like any read. So W nr ->sb "
@@ -101,12 +104,14 @@ ModelDef r_shrinker_bit() {
                          "smp_rmb() orders only R4rmb = R \\ Noreturn reads; clear_bit's read is Noreturn, so "
                          "nothing orders it before READ_ONCE(nr_items): the R shape with no strong fence on "
                          "P1's side, allowed"),
-         "smp_rmb() instead of smp_mb__after_atomic() (mutant M4)"},
+         "smp_rmb() instead of smp_mb__after_atomic() (mutant M4)",
+         weakens("merged", "smp_mb__after_atomic", Weakening::ToAcquireFence)},
         {"after_atomic_as_wmb", C{B::MbBeforeAtomic, A::Wmb},
          expect::sometimes("smp_wmb() is F_rel, which acquires nothing: F0 ->sb set_bit ->rf clear_bit reaches "
                            "no acquire fence or read, so there is no sw edge, a single SC fence makes no psc "
                            "cycle, and R nr may read 0 (LKMM allows it too: smp_wmb orders only W->W)."),
-         "smp_wmb() instead of smp_mb__after_atomic() (mutant M6)"},
+         "smp_wmb() instead of smp_mb__after_atomic() (mutant M6)",
+         weakens("merged", "smp_mb__after_atomic", Weakening::ToReleaseFence)},
     });
 }
 

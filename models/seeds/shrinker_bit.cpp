@@ -271,13 +271,15 @@ ModelDef shrinker_bit() {
                            "edge, ADD's F_sc is the only SC fence (no psc cycle), so R2 may read 0 while "
                            "W nr is mo-latest (RC11 allows; mutant M1, the commit message's R shape; LKMM "
                            "allows it too)."),
-         "smp_mb__after_atomic() removed (mutant M1)"},
+         "smp_mb__after_atomic() removed (mutant M1)",
+         weakens("merged", "smp_mb__after_atomic", Weakening::Remove)},
         {"no_before_atomic", C{OnEmpty::ClearRecheck, Before::None, After::MbAfterAtomic},
          expect::sometimes("Without ADD's barrier S is a relaxed RMW with no release fence before it: "
                            "S ->rf C into RCL's F_sc is no sw edge, a single SC fence makes no psc cycle, and "
                            "R2 may read 0 although W nr is sb-before S (W->W unordered; mutant M2; LKMM allows "
                            "it too). nlru->lock does not help: spin_unlock comes after set_bit."),
-         "smp_mb__before_atomic() removed (mutant M2)"},
+         "smp_mb__before_atomic() removed (mutant M2)",
+         weakens("merged", "smp_mb__before_atomic", Weakening::Remove)},
         {"no_recheck", C{OnEmpty::ClearOnly},
          expect::sometimes("A plain interleaving, no weak behaviour needed: RCL reads the bit and counts 0, ADD "
                            "then adds its object and sets the bit, and RCL's clear_bit (an RMW reading S) clears "
@@ -289,7 +291,8 @@ ModelDef shrinker_bit() {
                        "acquire fence too): F_rel ->sw F_sc, so W nr ->hb R2 and R2 cannot read 0 (coherence). "
                        "LKMM forbids it as well: R2 ->fre W nr ->wmb S ->rfe C ->mb R2 is a pb cycle (mutant "
                        "M5)."),
-         "smp_wmb() instead of smp_mb__before_atomic() (mutant M5)"},
+         "smp_wmb() instead of smp_mb__before_atomic() (mutant M5)",
+         weakens("merged", "smp_mb__before_atomic", Weakening::ToReleaseFence)},
         {"after_atomic_as_rmb", C{OnEmpty::ClearRecheck, Before::MbBeforeAtomic, After::Rmb},
          expect::never("S, C, R2 as in merged. smp_rmb() is F_acq. ADD's F_sc (a release fence) ->sb S, C "
                        "reads S's release sequence "
@@ -299,12 +302,14 @@ ModelDef shrinker_bit() {
                          "smp_rmb() orders only R4rmb = R \\ Noreturn reads; clear_bit()'s read is Noreturn, so "
                          "nothing orders C before R2 on RCL's side: the R shape with a strong fence on one side "
                          "only, allowed (mutant M4; see R+shrinker_bit/after_atomic_as_rmb)"),
-         "smp_rmb() instead of smp_mb__after_atomic() (mutant M4)"},
+         "smp_rmb() instead of smp_mb__after_atomic() (mutant M4)",
+         weakens("merged", "smp_mb__after_atomic", Weakening::ToAcquireFence)},
         {"after_atomic_as_wmb", C{OnEmpty::ClearRecheck, Before::MbBeforeAtomic, After::Wmb},
          expect::sometimes("smp_wmb() is F_rel, which acquires nothing: S ->rf C reaches no acquire fence or "
                            "acquire read, so no sw edge, ADD's F_sc is the only SC fence, and R2 may read 0 "
                            "(mutant M6; LKMM allows it too: smp_wmb orders only W->W)."),
-         "smp_wmb() instead of smp_mb__after_atomic() (mutant M6)"},
+         "smp_wmb() instead of smp_mb__after_atomic() (mutant M6)",
+         weakens("merged", "smp_mb__after_atomic", Weakening::ToReleaseFence)},
         {"locked_count", C{OnEmpty::ClearRecheck, Before::None, After::None, true, true, 2},
          expect::never("No barriers, but RCL's counts take nlru->lock, which ADD holds around W nr and S. Lock "
                        "order is mo of the lock word. If ADD's section comes first, spin_unlock ->sw spin_lock "

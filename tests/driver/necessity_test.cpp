@@ -55,6 +55,34 @@ TEST_SUITE("necessity") {
         CHECK(weakened.executions == mutant.executions);
     }
 
+    TEST_CASE("a declared mutant reaches what its base reaches with the barrier weakened") {
+        // VariantDef::derived says which barrier of which variant a hand-written mutant weakens;
+        // explain draws the weakened base in its place, so the two must be the same program.
+        const auto models = models::catalogue();
+        int declared = 0;
+        for (const auto& m : models)
+            for (const auto& v : m.variants) {
+                if (!v.derived) continue;
+                ++declared;
+                for (ModelKind kind : {ModelKind::Rc11, ModelKind::Lkmm}) {
+                    INFO(v.id(), " under ", to_string(kind));
+                    CheckOptions o;
+                    o.explore.engine = EngineKind::Graph;
+                    o.explore.model = kind;
+                    const Report mutant = check(v, o);
+                    const Report weakened = check_as_weakened_base(v, models, o);
+                    CHECK(weakened.id == v.id());
+                    CHECK(weakened.finding == mutant.finding);
+                    REQUIRE(weakened.outcomes.size() == mutant.outcomes.size());
+                    for (std::size_t i = 0; i < mutant.outcomes.size(); ++i)
+                        CHECK(weakened.outcomes[i].values == mutant.outcomes[i].values);
+                }
+            }
+        CHECK(declared == 10);
+        CHECK_THROWS_AS(check_as_weakened_base(find_variant(models, "SB/relaxed"), models, CheckOptions{}),
+                        std::invalid_argument);
+    }
+
     TEST_CASE("acquire/release accesses are weakened to relaxed") {
         const auto models = models::catalogue();
         const NecessityReport n = necessity(find_variant(models, "MP/rel_acq"), CheckOptions{});
