@@ -113,6 +113,54 @@ with tempfile.TemporaryDirectory() as tmp:
     expect("unknown relation in --show exits 2", code == 2 and "zz" in err, f"{code} {err}")
     code, out, err = run("explain", "SB", "--out", os.path.join(tmp, "y"))
     expect("explain of a whole model exits 2", code == 2, f"{code} {err}")
+    code, out, err = run("explain", "SB/relaxed", "--out", os.path.join(tmp, "x2"), "--show", "everything")
+    expect("--show names its two modes in the error", code == 2 and "focus, all" in err, f"{code} {err}")
+
+    # The explaining cycle and the focused figure (docs/figures.md)
+    dot = open(os.path.join(out_dir, "witness.dot")).read()
+    cycle = open(os.path.join(out_dir, "cycle.txt")).read()
+    expect("the default figure is focused and leaves the initial writes out",
+           "(focused; --show all for every event)" in dot and "cluster_0" not in dot, dot)
+    expect("SB's cycle is W x -po-> R y -fr-> W y -po-> R x -fr-> W x",
+           "W x=1 ->po R y=0 ->fr W y=1 ->po R x=0 ->fr W x=1" in cycle and "not sequentially consistent" in cycle,
+           cycle)
+    cj = json.load(open(os.path.join(out_dir, "cycle.json")))
+    expect("cycle.json has the steps and the prose", cj["kind"] == "not-sc" and len(cj["steps"]) == 4 and
+           cj["steps"][1]["relation"] == "fr" and "No interleaving" in cj["prose"], json.dumps(cj)[:300])
+    full = os.path.join(tmp, "full")
+    code, out, err = run("explain", "SB/relaxed", "--out", full, "--show", "all")
+    fdot = open(os.path.join(full, "witness.dot")).read()
+    expect("--show all draws every event, the initial writes too", code == 0 and "cluster_0" in fdot and
+           "focused" not in fdot, fdot)
+
+    mutant = os.path.join(tmp, "mutant")
+    code, out, err = run("explain", "shrinker_bit/no_after_atomic", "--out", mutant)
+    cycle = open(os.path.join(mutant, "cycle.txt")).read()
+    expect("a declared mutant is drawn as its base with the barrier removed",
+           code == 0 and "of shrinker_bit/merged with smp_mb__after_atomic() removed" in out, f"{code} {out}")
+    expect("... and its cycle goes through the barrier (in brackets), named by RC11's axiom",
+           "RC11 coherence" in cycle and "->po [smp_mb__after_atomic] ->po R nr_items=0 ->fr W nr_items=1" in cycle,
+           cycle)
+    logic = os.path.join(tmp, "logic")
+    code, out, err = run("explain", "shrinker_bit/no_recheck", "--out", logic)
+    expect("an outcome with no reordering is drawn as an SC execution, and said to need no barrier",
+           code == 0 and "no reordering at all" in out and
+           "No barrier can forbid it" in open(os.path.join(logic, "cycle.txt")).read(), f"{code} {out}")
+
+    nec = os.path.join(tmp, "nec")
+    code, out, err = run("necessity", "shrinker_bit/merged", "--out", nec, "--model", "lkmm")
+    rows = sorted(os.listdir(nec)) if os.path.isdir(nec) else []
+    expect("necessity --out: one directory per needed barrier (5 under LKMM)", code == 0 and len(rows) == 5,
+           f"{code} {rows} {err}")
+    expect("... each with its focused figure and the cycle it breaks",
+           all(os.path.exists(os.path.join(nec, r, f)) for r in rows for f in ("witness.dot", "cycle.txt")), rows)
+    expect("necessity prints the cycle each needed barrier breaks",
+           out.count("breaks: LKMM ") == 5 and "[smp_mb__after_atomic]" in out, out)
+
+    code, out, err = run("diff", "R+shrinker_bit/merged", "R+shrinker_bit/no_after_atomic")
+    expect("diff explains a new outcome of a declared mutant by the cycle through its barrier",
+           code == 1 and "with smp_mb__after_atomic() removed (the program B writes)" in out and
+           "[smp_mb__after_atomic]" in out, f"{code} {out}")
 
 import xml.etree.ElementTree as ET
 
@@ -211,6 +259,12 @@ with tempfile.TemporaryDirectory() as tmp:
     html = open(page).read() if os.path.exists(page) else ""
     expect("report renders both shrinker litmus tests", code == 0 and "R+shrinker_bit+merged" in html and
            "R+shrinker_bit+no_after_atomic" in html and 'class="necessity"' in html, f"{code} {out} {err}")
+    # clear_bit() reads set_bit()'s write (rfe), so LKMM's first violated axiom is happens-before:
+    # R nr ->fre W nr ->mb set_bit ->rfe clear_bit is prop & int, and clear_bit ->mb R nr is ppo.
+    expect("the report's necessity table gives the cycle each needed barrier breaks, under LKMM",
+           html.count("LKMM happens-before (hb acyclic): ") == 5 and "[smp_mb__after_atomic]" in html, html[:0])
+    expect("the report's witnesses come with their explaining cycle", '<pre class="cycle">explaining cycle:' in html,
+           html[:0])
 
 with tempfile.TemporaryDirectory() as tmp:
     unjudged = os.path.join(tmp, "noresult.litmus")

@@ -587,7 +587,7 @@ int cmd_explain(const std::vector<std::string>& args, const cli::Program& progra
          "focus (the explaining cycle, the rest folded away) | all (every event: po,rf,co,fr) | a relation "
          "list for the full figure: po,rf,co,fr,sw,hb,eco")
         ("any", "when there is no witness, draw the first execution explored instead")
-        ("force", "write into a directory that already holds files (replacing witness.* and interleaving.*)")
+        ("force", "write into a directory that already holds files (replacing witness.*, interleaving.* and cycle.*)")
         ("help,h", "this help");
     const Parsed parsed = parse_command(args, opts, "variant id",
                                         "usage: ordercheck explain ID --out DIR [--show focus|all|po,rf,co,fr,sw,hb] [--any] [--force]\n");
