@@ -222,9 +222,11 @@ struct Mp : rl::test_suite<Mp, 2> {
 
 /// LB: R x; W y || R y; W x.
 struct Lb : rl::test_suite<Lb, 2> {
+    enum class Dep { None, Ctrl, Data };  // models/litmus/lb.cpp: `if (r != 2) W = 1`, `W = r | 1`
     struct Config {
         rl::memory_order read = rlx, write = rlx;
         bool fence0 = false, fence1 = false;
+        Dep dep0 = Dep::None, dep1 = Dep::None;
     };
     static Config cfg;  // defined below the twins
     A x, y;
@@ -233,15 +235,19 @@ struct Lb : rl::test_suite<Lb, 2> {
         x.store(0, rlx, $);
         y.store(0, rlx, $);
     }
+    static void write(A& to, long r, Dep dep) {
+        if (dep == Dep::Data) to.store(r | 1, cfg.write, $);
+        else if (dep == Dep::None || r != 2) to.store(1, cfg.write, $);
+    }
     void thread(unsigned i) {
         if (i == 0) {
             r0 = x.load(cfg.read, $);
             if (cfg.fence0) fence(acq_rel);
-            y.store(1, cfg.write, $);
+            write(y, r0, cfg.dep0);
         } else {
             r1 = y.load(cfg.read, $);
             if (cfg.fence1) fence(acq_rel);
-            x.store(1, cfg.write, $);
+            write(x, r1, cfg.dep1);
         }
     }
     void after() { record({r0, r1}); }
@@ -982,6 +988,9 @@ inline std::map<std::string, Runner> catalogue_twins() {
         {"LB/relaxed", twin<Lb>({})},
         {"LB/rel_acq", twin<Lb>({.read = acq, .write = rel})},
         {"LB/fenced", twin<Lb>({.fence0 = true, .fence1 = true})},
+        {"LB/ctrl", twin<Lb>({.dep0 = Lb::Dep::Ctrl, .dep1 = Lb::Dep::Ctrl})},
+        {"LB/data", twin<Lb>({.dep0 = Lb::Dep::Data, .dep1 = Lb::Dep::Data})},
+        {"LB/one_ctrl", twin<Lb>({.dep0 = Lb::Dep::Ctrl})},
         {"IRIW/relaxed", twin<IriwLitmus>({})},
         {"IRIW/rel_acq", twin<IriwLitmus>({.write = rel, .read = acq})},
         {"WRC/relaxed", twin<Wrc>({})},

@@ -72,8 +72,9 @@ std::string engine_text(const RunSettings& s) {
         t += ", executions not certified";
     else if (s.model == "LKMM" && s.engine != "relacy")
         t += ", every execution checked against LKMM's axioms";
-    // C++ models state no dependencies: the engine explores load buffering for litmus tests only
-    if (s.model == "LKMM" && s.engine != "relacy") t += "; load buffering explored for litmus tests only";
+    // load buffering needs the model's dependencies: litmus tests, C++ models with states_dependencies
+    if (s.model == "LKMM" && s.engine != "relacy")
+        t += "; load buffering explored for models that state their dependencies (litmus tests, states_dependencies)";
     else
         t += ", every execution certified against RC11";
     return t;

@@ -158,8 +158,9 @@ struct VariantDef {
     /// Constructs the model (with this variant's configuration) in `storage`.
     std::function<ModelInstance*(void* storage)> construct;
     /// The model states every dependency of its accesses exactly and its control flow depends on
-    /// read values only through them (litmus tests): under LKMM the graph engine then explores
-    /// load buffering (executions with a po | rf cycle). C++ models state none and leave it false.
+    /// read values only through them (litmus tests; C++ models that say `states_dependencies`,
+    /// primitives.hpp): under LKMM the graph engine then explores load buffering (executions with
+    /// a po | rf cycle). Other C++ models leave it false.
     bool exact_dependencies = false;
     /// Set for a hand-written mutant of another variant (see Derivation).
     Derivation derived;
@@ -212,6 +213,7 @@ ModelDef define(const char* name, const char* family, const char* description,
         vd.summary = v.summary;
         vd.expect = v.expect;
         vd.derived = v.derived;
+        if constexpr (requires { M::states_dependencies; }) vd.exact_dependencies = M::states_dependencies;
         for (const auto& t : M::threads) vd.thread_names.emplace_back(t.name);
         using I = detail::Instance<M, typename M::Config>;
         vd.instance_size = sizeof(I);

@@ -221,6 +221,50 @@ inline void require(bool condition, const char* message,
     if (!condition) runtime().fail(message, where);
 }
 
+/// LKMM dependencies of a C++ model (docs/writing-models.md, "Dependencies"): a model whose
+/// struct says `static constexpr bool states_dependencies = true;` promises that every address,
+/// value and branch that depends on a read is stated with DependsOn; under LKMM the graph engine
+/// then explores load buffering for it, as for litmus tests. A dependency the model leaves out
+/// errs towards alarms (LKMM orders less, so more outcomes are allowed); one it states that the
+/// code does not have errs towards proofs.
+enum class Dependency : std::uint8_t { Addr, Data, Ctrl };
+
+/// A set of the running thread's reads, to depend on.
+struct Reads {
+    std::uint64_t mask = 0;  ///< bit i: the thread's read at po index i
+    Reads operator|(Reads o) const { return Reads{mask | o.mask}; }
+};
+
+/// The running thread's most recent read (an RMW's read part counts): call it right after the
+/// read whose value the later access depends on. Ends the execution with a model error before the
+/// thread's first read, or for a read at po index 64 or later (dependencies are 64-bit masks).
+inline Reads last_read(std::source_location where = std::source_location::current()) {
+    const auto index = runtime().last_read();
+    if (!index) runtime().fail("last_read(): the thread has not read anything yet", where);
+    if (*index >= 64)
+        runtime().fail("last_read(): a read at po index 64 or later (LKMM dependencies are 64-bit masks)", where);
+    return Reads{std::uint64_t{1} << *index};
+}
+
+/// While alive, every access of the running thread depends on `reads` in the way `kind` says (on
+/// top of any enclosing DependsOn): Ctrl around the accesses of a branch taken on a read value,
+/// Data around a write of a value computed from reads, Addr around an access through a pointer
+/// or index computed from reads.
+class DependsOn {
+public:
+    DependsOn(Dependency kind, Reads reads) : saved_(runtime().dependencies()) {
+        auto deps = saved_;
+        deps[static_cast<std::size_t>(kind)] |= reads.mask;
+        runtime().set_dependencies(deps[0], deps[1], deps[2]);
+    }
+    ~DependsOn() { runtime().set_dependencies(saved_[0], saved_[1], saved_[2]); }
+    DependsOn(const DependsOn&) = delete;
+    DependsOn& operator=(const DependsOn&) = delete;
+
+private:
+    std::array<std::uint64_t, 3> saved_;
+};
+
 /// Groups the events of one kernel-primitive call (RAII), so traces show `set_bit(map)` as
 /// one operation even where it maps to several C++11 events.
 class PrimitiveScope {

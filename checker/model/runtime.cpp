@@ -166,6 +166,7 @@ void Runtime::record(Event e) {
         e.ctrl_deps = s.ctrl_deps;
     }
     state().pending = false;
+    if (e.is_read()) threads_.at(e.id.thread).last_read = e.id.index;
     Adjacency& a = adjacency_.at(e.id.thread);
     a.before_armed = false;
     a.after_void_rmw = false;

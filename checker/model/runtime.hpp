@@ -201,6 +201,14 @@ public:
         s.data_deps = data;
         s.ctrl_deps = ctrl;
     }
+    /// The running thread's current dependencies (addr, data, ctrl), as set_dependencies() set them.
+    std::array<std::uint64_t, 3> dependencies() {
+        const ThreadState& s = state();
+        return {s.addr_deps, s.data_deps, s.ctrl_deps};
+    }
+    /// The po index of the running thread's most recent read (an RMW's read part counts), or
+    /// nullopt before its first read.
+    std::optional<std::uint32_t> last_read() { return state().last_read; }
 
     /// Groups the events of one kernel-primitive call; nested calls keep the outermost name/spot.
     void begin_primitive(const char* name, std::source_location where);
@@ -229,6 +237,7 @@ private:
         bool pending_write = false;
         SourceSpot pending_where;
         std::uint64_t addr_deps = 0, data_deps = 0, ctrl_deps = 0;  ///< see set_dependencies()
+        std::optional<std::uint32_t> last_read;  ///< see last_read()
     };
 
     std::uint16_t graph_thread();
