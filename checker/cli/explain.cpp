@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "traces/relations.hpp"
 #include "traces/text_util.hpp"
 
 namespace oc::cli {
@@ -110,19 +111,13 @@ std::optional<Focus> focus_of(const ExecutionGraph& g, const std::optional<Expla
         }
     } else {
         // No cycle: the reads that miss a write of another thread, what they read, what they miss.
-        for (EventId id : g.events()) {
-            const Event& r = g.event(id);
-            if (!r.is_read() || !r.reads_from || !r.location) continue;
-            const auto& co = g.co(*r.location);
-            auto it = std::find(co.begin(), co.end(), *r.reads_from);
-            if (it == co.end()) continue;
-            for (++it; it != co.end() && *it == id; ++it) {}
-            if (it == co.end() || it->thread == id.thread) continue;
-            events.insert(id);
-            events.insert(*r.reads_from);
-            events.insert(*it);
-            f.edges.push_back(FocusEdge{*r.reads_from, id, "rf", RelationKind::rf, false});
-            f.edges.push_back(FocusEdge{id, *it, "fr", RelationKind::fr, false});
+        const Relation from_read = fr_imm(g);
+        for (const auto& [id, missed] : from_read.pairs()) {
+            if (missed.thread == id.thread) continue;
+            const EventId source = *g.event(id).reads_from;
+            events.insert({id, source, missed});
+            f.edges.push_back(FocusEdge{source, id, "rf", RelationKind::rf, false});
+            f.edges.push_back(FocusEdge{id, missed, "fr", RelationKind::fr, false});
         }
         if (cycle)
             for (EventId b : cycle->restored) {

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "checker/model/runtime.hpp"  // lkmm_tags_of
+#include "traces/relations.hpp"
 #include "traces/text_util.hpp"
 
 namespace oc {
@@ -30,16 +31,9 @@ struct BaseGraph {
             const auto& events = g.thread(t);
             for (std::size_t i = 0; i + 1 < events.size(); ++i) out[events[i].id].push_back({events[i + 1].id, "po"});
         }
-        for (EventId id : g.events()) {
-            const Event& e = g.event(id);
-            if (!e.is_read() || !e.reads_from || !e.location) continue;
-            out[*e.reads_from].push_back({id, "rf"});
-            const auto& co = g.co(*e.location);
-            auto it = std::find(co.begin(), co.end(), *e.reads_from);
-            if (it == co.end()) continue;
-            for (++it; it != co.end() && *it == id; ++it) {}
-            if (it != co.end()) out[id].push_back({*it, "fr"});
-        }
+        const Relation reads_from = rf(g), from_read = fr_imm(g);
+        for (const auto& [w, r] : reads_from.pairs()) out[w].push_back({r, "rf"});
+        for (const auto& [r, w] : from_read.pairs()) out[r].push_back({w, "fr"});
         for (std::size_t l = 0; l < g.location_count(); ++l) {
             const auto& co = g.co(static_cast<LocationId>(l));
             for (std::size_t i = 0; i + 1 < co.size(); ++i) out[co[i]].push_back({co[i + 1], "co"});
