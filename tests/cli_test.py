@@ -161,6 +161,13 @@ with tempfile.TemporaryDirectory() as tmp:
     expect("diff explains a new outcome of a declared mutant by the cycle through its barrier",
            code == 1 and "with smp_mb__after_atomic() removed (the program B writes)" in out and
            "[smp_mb__after_atomic]" in out, f"{code} {out}")
+    dd = os.path.join(tmp, "diff")
+    code, out, err = run("diff", "SB/fenced", "SB/one_fence", "--out", dd)
+    drawn = sorted(os.listdir(dd)) if os.path.isdir(dd) else []
+    ddot = open(os.path.join(dd, drawn[0], "witness.dot")).read() if drawn else ""
+    expect("diff --out draws each outcome only B reaches: a focused figure and its cycle",
+           code == 1 and drawn == ["1-0_r0_0_1_r1_0"] and "which only B reaches" in ddot and "focused" in ddot and
+           os.path.exists(os.path.join(dd, drawn[0], "cycle.txt")), f"{code} {drawn} {out} {err}")
 
 import xml.etree.ElementTree as ET
 

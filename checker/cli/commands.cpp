@@ -690,12 +690,14 @@ int cmd_necessity(const std::vector<std::string>& args, const cli::Program& prog
 int cmd_diff(const std::vector<std::string>& args, const cli::Program& program) {
     po::options_description opts("diff options");
     std::string engine = "graph", model = "auto";
+    std::string out;
     opts.add_options()("allow-new-outcomes", "exit 0 even when B reaches outcomes A cannot (an intended change)")
+        ("out", po::value(&out), "draw each outcome only B reaches (focused figure, explaining cycle) under DIR")
         ("engine", po::value(&engine)->default_value("graph"), "graph (every consistent execution once) | relacy")
         ("model", po::value(&model)->default_value("auto"), model_help)
         ("help,h", "this help");
     const Parsed parsed = parse_command(args, opts, "variant ids",
-                                        "usage: ordercheck diff A B [--allow-new-outcomes]\n");
+                                        "usage: ordercheck diff A B [--allow-new-outcomes] [--out DIR]\n");
     if (parsed.help) return cli::exit_ok;
     const po::variables_map& vm = parsed.vm;
     const std::vector<std::string>& ids = parsed.positional;
@@ -719,6 +721,30 @@ int cmd_diff(const std::vector<std::string>& args, const cli::Program& program) 
         return cli::exit_usage;
     }
     std::cout << cli::format_diff(d);
+    // --out: one directory per outcome only B reaches, drawn as explain draws a witness (the
+    // weakened base's execution when B is a declared mutant of A)
+    int drawn = 0;
+    for (std::size_t i : d.only_in_b) {
+        if (out.empty() || i >= d.b.outcome_witnesses.size()) continue;
+        Report r = d.b;
+        const auto weakened = d.weakened_witnesses.find(i);
+        r.witness = weakened != d.weakened_witnesses.end() ? weakened->second : d.b.outcome_witnesses[i];
+        std::string values;
+        for (std::size_t k = 0; k < r.observable_names.size() && k < d.b.outcomes[i].values.size(); ++k)
+            values += (k ? " " : "") + r.observable_names[k] + "=" + std::to_string(d.b.outcomes[i].values[k]);
+        cli::ExplainOptions eo;
+        eo.force = true;
+        eo.what = "an execution with the outcome " + values + ", which only B reaches";
+        eo.note = weakened != d.weakened_witnesses.end() ? ", in " + d.weakened_note + " (the program B writes)" : "";
+        const auto dir = std::filesystem::path(out) / (std::to_string(++drawn) + "-" + slug(values));
+        try {
+            cli::explain(r, eo, dir);
+            std::cout << "  drew " << values << ": " << (dir / "witness.svg").string() << '\n';
+        } catch (const std::exception& e) {
+            std::cerr << "ordercheck: " << e.what() << '\n';
+            return cli::exit_usage;
+        }
+    }
     if (!d.exact()) return cli::exit_incomplete;
     if (!d.only_in_b.empty() && !vm.count("allow-new-outcomes")) return cli::exit_mismatch;
     return cli::exit_ok;

@@ -242,8 +242,9 @@ ExplainResult explain(const Report& report, const ExplainOptions& options, const
     std::string what;
     if (report.witness) {
         graph = &*report.witness;
-        what = failure ? "the execution the engine stopped on (" + to_string(*report.finding) + ")"
-                       : "the first execution with the bad outcome" + options.note;
+        what = failure            ? "the execution the engine stopped on (" + to_string(*report.finding) + ")"
+               : options.what.empty() ? "the first execution with the bad outcome" + options.note
+                                      : options.what + options.note;
     } else {
         result.messages.push_back(report.id + ": no bad outcome in " + std::to_string(report.executions) +
                                   " executions (" + std::string(to_string(report.exploration)) +

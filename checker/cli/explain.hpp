@@ -25,6 +25,8 @@ struct ExplainOptions {
     bool force = false;  ///< write into a directory that already holds files
     /// Appended to what the figure shows ("the first execution with the bad outcome" + note).
     std::string note;
+    /// When set, says what the witness is instead ("an execution with the outcome ...": diff).
+    std::string what;
 };
 
 /// What explain wrote (paths) and what it has to say (messages for the user).
