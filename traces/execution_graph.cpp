@@ -123,6 +123,22 @@ std::uint64_t canonical_hash(const ExecutionGraph& g) {
     return h.value();
 }
 
+ExecutionGraph with_events_edited(const ExecutionGraph& g, const std::function<void(Event&)>& edit) {
+    ExecutionGraph out;
+    for (std::size_t l = 0; l < g.location_count(); ++l) out.add_location(g.location_name(static_cast<LocationId>(l)));
+    std::vector<std::string> names;
+    for (std::size_t t = 1; t < g.thread_count(); ++t) names.push_back(g.thread_name(t));
+    out.set_thread_names(std::move(names));
+    for (std::size_t t = 0; t < g.thread_count(); ++t)
+        for (Event e : g.thread(t)) {
+            edit(e);
+            out.append(e);
+        }
+    for (std::size_t l = 0; l < g.location_count(); ++l)
+        out.set_co(static_cast<LocationId>(l), g.co(static_cast<LocationId>(l)));
+    return out;
+}
+
 std::string to_string(const ExecutionGraph& g, EventId id) {
     return g.thread_name(id.thread) + "." + std::to_string(id.index);
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <compare>
+#include <functional>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -175,6 +176,10 @@ private:
     std::vector<std::vector<Event>> threads_{1};
     std::vector<std::vector<EventId>> co_;
 };
+
+/// A copy of `g` in which `edit` has changed every event (its id excepted), the coherence order
+/// kept: the same execution with other orders, tags or rf sources.
+ExecutionGraph with_events_edited(const ExecutionGraph& g, const std::function<void(Event&)>& edit);
 
 /// A hash of what makes an execution: every event's position, kind, order, location, values and
 /// rf source, and each location's coherence order. Interleavings that differ only in the order

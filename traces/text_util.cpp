@@ -40,6 +40,11 @@ std::string_view path_tail(std::string_view path, std::size_t components) {
     return path.substr(start + 1);
 }
 
+std::string source_spot(const Event& e) {
+    if (e.where.line == 0) return "";
+    return std::string(path_tail(e.where.file, 1)) + ":" + std::to_string(e.where.line);
+}
+
 std::string source_note(const Event& e, std::size_t components, std::string_view separator) {
     std::string spot;
     if (e.where.file && *e.where.file)

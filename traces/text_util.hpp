@@ -23,6 +23,9 @@ std::string_view path_tail(std::string_view path, std::size_t components);
 /// `separator` between primitive and spot; empty if the event has neither.
 std::string source_note(const Event& e, std::size_t components, std::string_view separator);
 
+/// "shrinker_bit.cpp:151": the event's file (last path component) and line; empty without a line.
+std::string source_spot(const Event& e);
+
 /// `text` padded with spaces to `width` characters.
 std::string pad_right(std::string text, std::size_t width);
 

@@ -52,9 +52,8 @@ void write_file(const fs::path& path, const std::string& text, ExplainResult& re
 }  // namespace
 
 const MemoryModel& model_of(const Report& report) {
-    if (report.memory_model == "LKMM") return lkmm_model();
-    if (report.memory_model == "SC") return sc_model();
-    return rc11_model();
+    const MemoryModel* m = find_memory_model(report.memory_model);  // "C++11 (Relacy)": none
+    return m != nullptr ? *m : rc11_model();
 }
 
 std::optional<ExplainingCycle> cycle_of(const Report& report, std::string* why) {
@@ -73,11 +72,6 @@ RelationKind kind_of(const std::string& relation) {
     if (relation.starts_with("co")) return RelationKind::co;
     if (relation.starts_with("fr")) return RelationKind::fr;
     return RelationKind::po;
-}
-
-std::string source_of(const Event& e) {
-    if (e.where.line == 0) return "";
-    return std::string(path_tail(e.where.file, 1)) + ":" + std::to_string(e.where.line);
 }
 
 /// `text` as lines of at most `width` columns (words kept whole), each after `indent`.
@@ -141,7 +135,7 @@ std::string cycle_text(const ExecutionGraph& g, const ExplainingCycle& c, std::s
             const EventId id = i < c.steps.size() ? c.steps[i].from : c.steps.front().from;
             const Event& e = g.event(id);
             std::string line = in + "    " + pad_right(to_string(g, id), 8) + " " +
-                               pad_right(cycle_event_name(g, e), name_width) + "  " + source_of(e);
+                               pad_right(cycle_event_name(g, e), name_width) + "  " + source_spot(e);
             if (std::binary_search(c.barriers.begin(), c.barriers.end(), id)) line += "  <- the barrier";
             out += trim_line_ends(line) + "\n";
             if (i < c.steps.size())
@@ -159,7 +153,7 @@ std::string cycle_json(const ExecutionGraph& g, const ExplainingCycle& c) {
     const auto event_json = [&](EventId id) {
         const Event& e = g.event(id);
         return json{{"id", to_string(g, id)}, {"name", cycle_event_name(g, e)}, {"label", event_label(g, e)},
-                    {"primitive", e.primitive}, {"source", source_of(e)}};
+                    {"primitive", e.primitive}, {"source", source_spot(e)}};
     };
     json steps = json::array();
     for (const CycleStep& s : c.steps)
@@ -193,9 +187,7 @@ Report explaining_report(const VariantDef& variant, Report report, const std::ve
     if (variant.derived) {
         Report weakened = check_as_weakened_base(variant, models, options);
         if (weakened.witness && weakened.finding == report.finding) {
-            note = " of " + derivation_base(variant, models).id() + " with " + variant.derived.primitive + "() " +
-                   weakening_label(Site{variant.derived.primitive, "", 0}, variant.derived.weakening) +
-                   ", the program this mutant writes";
+            note = " of " + derivation_label(variant) + ", the program this mutant writes";
             return weakened;
         }
     }

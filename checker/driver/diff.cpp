@@ -44,8 +44,7 @@ DiffReport diff(const VariantDef& a, const VariantDef& b, const CheckOptions& op
             if (const auto it = by_values.find(d.b.outcomes[i].values); it != by_values.end())
                 d.weakened_witnesses.emplace(i, weakened.outcome_witnesses[it->second]);
         if (!d.weakened_witnesses.empty())
-            d.weakened_note = a.id() + " with " + b.derived.primitive + "() " +
-                              weakening_label(Site{b.derived.primitive, "", 0}, b.derived.weakening);
+            d.weakened_note = derivation_label(b);
     }
     return d;
 }

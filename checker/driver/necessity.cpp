@@ -141,6 +141,12 @@ NecessityReport necessity(const VariantDef& variant, const CheckOptions& options
     return out;
 }
 
+std::string derivation_label(const VariantDef& variant) {
+    const Derivation& d = variant.derived;
+    return variant.model + "/" + d.base + " with " + d.primitive + "() " +
+           weakening_label(Site{d.primitive, "", 0}, d.weakening);
+}
+
 const VariantDef& derivation_base(const VariantDef& variant, const std::vector<ModelDef>& models) {
     if (!variant.derived) throw std::invalid_argument(variant.id() + " declares no base variant it weakens");
     for (const auto& m : models)

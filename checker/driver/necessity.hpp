@@ -48,6 +48,9 @@ struct NecessityReport {
 /// ordering site. Throws std::invalid_argument when the base variant is not a proof.
 NecessityReport necessity(const VariantDef& variant, const CheckOptions& options);
 
+/// "shrinker_bit/merged with smp_mb__after_atomic() removed": a declared mutant as its base weakened.
+std::string derivation_label(const VariantDef& variant);
+
 /// The variant `variant.derived.base` of the same model (looked up in `models`).
 const VariantDef& derivation_base(const VariantDef& variant, const std::vector<ModelDef>& models);
 

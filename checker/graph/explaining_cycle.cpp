@@ -216,11 +216,6 @@ std::string relation_of_axiom(std::string_view model, std::string_view axiom) {
     return "";
 }
 
-std::string where_of(const Event& e) {
-    if (e.where.line == 0) return "";
-    return std::string(path_tail(e.where.file, 1)) + ":" + std::to_string(e.where.line);
-}
-
 /// "P1's READ_ONCE(nr_items) (shrinker_bit.cpp:152)".
 std::string call_of(const ExecutionGraph& g, const Event& e) {
     std::string what;
@@ -232,7 +227,7 @@ std::string call_of(const ExecutionGraph& g, const Event& e) {
         what = cycle_event_name(g, e);
     }
     std::string out = g.thread_name(e.id.thread) + "'s " + what;
-    if (const std::string w = where_of(e); !w.empty()) out += " (" + w + ")";
+    if (const std::string w = source_spot(e); !w.empty()) out += " (" + w + ")";
     return out;
 }
 
@@ -245,23 +240,12 @@ std::vector<EventId> ExplainingCycle::events() const {
 }
 
 ExecutionGraph restore_weakened(const ExecutionGraph& g) {
-    ExecutionGraph out;
-    for (std::size_t l = 0; l < g.location_count(); ++l) out.add_location(g.location_name(static_cast<LocationId>(l)));
-    std::vector<std::string> names;
-    for (std::size_t t = 1; t < g.thread_count(); ++t) names.push_back(g.thread_name(t));
-    out.set_thread_names(std::move(names));
-    for (std::size_t t = 0; t < g.thread_count(); ++t)
-        for (Event e : g.thread(t)) {
-            if (e.weakened_from) {
-                e.order = *std::exchange(e.weakened_from, std::nullopt);
-                // The tags of the order as written; a cmpxchg's leading fence keeps its condition.
-                e.lkmm = lkmm_tags_of(e) | (e.lkmm & lkmm::IfRmwSucceeds);
-            }
-            out.append(e);
-        }
-    for (std::size_t l = 0; l < g.location_count(); ++l)
-        out.set_co(static_cast<LocationId>(l), g.co(static_cast<LocationId>(l)));
-    return out;
+    return with_events_edited(g, [](Event& e) {
+        if (!e.weakened_from) return;
+        e.order = *std::exchange(e.weakened_from, std::nullopt);
+        // The tags of the order as written; a cmpxchg's leading fence keeps its condition.
+        e.lkmm = lkmm_tags_of(e) | (e.lkmm & lkmm::IfRmwSucceeds);
+    });
 }
 
 std::optional<ExplainingCycle> explaining_cycle(const ExecutionGraph& g, const MemoryModel& model, std::string* why) {

@@ -324,15 +324,15 @@ Tagged GraphEngine::read(LocationId loc, MemoryOrder order) {
                 std::find(guessable.begin(), guessable.end(), v) == guessable.end())
                 guessable.push_back(v);
     for (const Value v : guessable) {
-            Graph h = g_;
-            Node& r = h.at(id);
-            set_rf(h, r, g_.co[loc].front());
-            r.ev.read_value = v;
-            r.guessed = true;
-            r.rmax = false;
-            r.revisitable = false;
-            if (consistent(h)) push(std::move(h));
-        }
+        Graph h = g_;
+        Node& r = h.at(id);
+        set_rf(h, r, g_.co[loc].front());
+        r.ev.read_value = v;
+        r.guessed = true;
+        r.rmax = false;
+        r.revisitable = false;
+        if (consistent(h)) push(std::move(h));
+    }
     // Forward choices: every write of the location, the co-latest first.
     const std::vector<EventId> writes = g_.co[loc];
     std::optional<EventId> chosen;
@@ -901,20 +901,13 @@ void GraphEngine::complete(const FinalState& fs) {
         if (c.empty()) return;  // a guess no write supplies: no execution
     // every matching, one after another
     std::vector<std::size_t> pick(reads.size(), 0);
-    ExecutionGraph g;
     for (;;) {
-        g = ExecutionGraph{};
-        g.set_thread_names(variant_.thread_names);
-        for (std::size_t l = 0; l < out_.location_count(); ++l) g.add_location(out_.location_name(static_cast<LocationId>(l)));
-        for (std::size_t t = 0; t < out_.thread_count(); ++t)
-            for (Event e : out_.thread(t)) {
-                const auto it = std::find(reads.begin(), reads.end(), e.id);
-                if (it != reads.end())
-                    e.reads_from = candidates[static_cast<std::size_t>(it - reads.begin())][pick[static_cast<std::size_t>(it - reads.begin())]];
-                g.append(e);
-            }
-        for (std::size_t l = 0; l < out_.location_count(); ++l)
-            g.set_co(static_cast<LocationId>(l), out_.co(static_cast<LocationId>(l)));
+        const ExecutionGraph g = with_events_edited(out_, [&](Event& e) {
+            const auto it = std::find(reads.begin(), reads.end(), e.id);
+            if (it == reads.end()) return;
+            const auto k = static_cast<std::size_t>(it - reads.begin());
+            e.reads_from = candidates[k][pick[k]];
+        });
         if (model_.consistent(g)) deliver(g);
         // next combination
         std::size_t k = 0;

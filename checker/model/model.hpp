@@ -130,7 +130,6 @@ public:
     virtual bool bad_outcome() const = 0;
 };
 
-/// One variant of a model, ready to explore.
 /// How a hand-written mutant derives from another variant of its model: the barrier `primitive`
 /// of variant `base`, weakened as barrier necessity weakens it. With it the mutant's bad outcome
 /// can be explained as the base's execution with that barrier put back (explaining_cycle.hpp);
@@ -147,6 +146,7 @@ constexpr Derivation weakens(const char* base, const char* primitive, Weakening 
     return Derivation{base, primitive, w};
 }
 
+/// One variant of a model, ready to explore.
 struct VariantDef {
     std::string model;      ///< e.g. "SB"
     std::string name;       ///< e.g. "relaxed"

@@ -227,7 +227,7 @@ inline void require(bool condition, const char* message,
 /// then explores load buffering for it, as for litmus tests. A dependency the model leaves out
 /// errs towards alarms (LKMM orders less, so more outcomes are allowed); one it states that the
 /// code does not have errs towards proofs.
-enum class Dependency : std::uint8_t { Addr, Data, Ctrl };
+enum class Dependency : std::uint8_t { Addr, Data, Ctrl };  ///< in the order of Runtime::dependencies()
 
 /// A set of the running thread's reads, to depend on.
 struct Reads {
