@@ -61,7 +61,10 @@ try:
     for ids, n, extra in ((["SB", "IRIW/relaxed", "shrinker_bit/baseline"], 3, ["--engine", "relacy"]),
                           (["SB", "IRIW/relaxed", "shrinker_bit/baseline", "vmalloc_drain"], 3, []),
                           (["grid/3x3", "memcg_flush/patched"], 4, ["--no-por"]),
-                          (["vmalloc_purge/insert_before_add"], 2, [])):
+                          (["vmalloc_purge/insert_before_add"], 2, []),
+                          # load buffering: each shard learns the guessable values from the whole search
+                          (["shrinker_bit/merged", "LB/relaxed"], 3,
+                           ["--model", "lkmm"])):
         files = []
         for i in range(n):
             f = os.path.join(tmp, f"s{i}.json")
@@ -81,7 +84,9 @@ try:
             if f["exploration"] == "exhaustive":
                 expect(f"merge {vid}: distinct executions and outcomes", m.get("distinct_executions") ==
                        f["distinct_executions"] and outcome_set(m) == outcome_set(f), (m, f))
-                expect(f"merge {vid}: the same interleavings", m.get("interleavings") == f["interleavings"], (m, f))
+                if "lkmm" not in extra:  # under LKMM a guessed execution can be explored in two shards
+                    expect(f"merge {vid}: the same interleavings", m.get("interleavings") == f["interleavings"],
+                           (m, f))
         if n == 3 and extra:
             code, out, err = run("merge", *files[:2], "--format", "json")
             partial = json.loads(out)["variants"] if out.startswith("{") else []

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <limits>
 #include <new>
+#include <map>
 #include <stdexcept>
 #include <set>
 #include <string>
@@ -107,9 +108,14 @@ constexpr std::size_t model_storage_size = 64 * 1024;
 /// values each thread writes to each location, and which threads' writes reach which threads
 /// through rf. A guess by thread t of a value only a write porf-after the read can supply needs
 /// a write of that value in a thread t's writes reach: otherwise the write is not porf-after the
-/// read, and the exploration without guesses (revisits) builds the execution already.
+/// read, and the exploration without guesses (revisits) builds the execution already. Finer
+/// than that: a thread guesses a write's value only if one of its events is porf-before a write
+/// of that thread, location and value in some execution (or it reaches a thread that has one).
+/// Writes at quiescence are never guessed: a read of the threads never reads them (quiescence
+/// comes after every thread), with or without load buffering.
 struct Guesses {
-    std::vector<std::set<std::pair<std::uint16_t, Value>>> writes;  ///< per location: (graph thread, value)
+    /// per location: (graph thread, value) -> the threads (bit mask) that reach such a write
+    std::vector<std::map<std::pair<std::uint16_t, Value>, std::uint32_t>> writes;
     std::vector<std::vector<bool>> reach;  ///< [t][u]: a write of t reaches u through rf and po, transitively
     bool operator==(const Guesses&) const = default;
 };
@@ -251,6 +257,15 @@ private:
         }
         return true;
     }
+    /// Calls `each` on every consistent execution that matches each guessed read of g_ with a
+    /// write of its location and value (`base`: g_ as the memory model sees it), until `each`
+    /// returns false; returns false then.
+    bool for_each_matching(ExecutionGraph& base, const std::function<bool(const ExecutionGraph&)>& each);
+    /// Some matching of the guesses of g_ is consistent.
+    bool guesses_matched() {
+        return !for_each_matching(matching_, [](const ExecutionGraph&) { return false; });
+    }
+    ExecutionGraph matching_;  ///< g_ before quiescence, for guesses_matched()
     bool has_guesses(const Graph& g) const {
         for (std::size_t t = 1; t < g.threads.size(); ++t)
             for (const Node& n : g.threads[t])
@@ -319,8 +334,8 @@ Tagged GraphEngine::read(LocationId loc, MemoryOrder order) {
     // retry loop is control flow that no dependency records.
     std::vector<Value> guessable;
     if (guesses_ != nullptr && loc < guesses_->writes.size() && std::strcmp(g_.at(id).ev.primitive, "atomic_add_unless") != 0)
-        for (const auto& [u, v] : guesses_->writes[loc])
-            if (u != id.thread && guesses_->reach.at(id.thread).at(u) &&
+        for (const auto& [uv, from] : guesses_->writes[loc])
+            if (const auto [u, v] = uv; u != id.thread && (from >> id.thread & 1u) != 0 &&
                 std::find(guessable.begin(), guessable.end(), v) == guessable.end())
                 guessable.push_back(v);
     for (const Value v : guessable) {
@@ -839,6 +854,10 @@ GraphEngine::RunEnd GraphEngine::run_once(FinalState& fs, std::string& detail, s
         detail = first;
         return RunEnd::Failed;
     }
+    // Quiescence writes are never read by the threads: a guess that the threads' writes cannot
+    // supply is no execution, and what quiescence would do with its value is not run (it could
+    // spin forever on a value no execution has).
+    if (guesses_ != nullptr && has_guesses(g_) && !guesses_matched()) return RunEnd::Dead;
     try {
         rt.run_quiescence_hooks();
     } catch (const ModelFailed&) {
@@ -872,8 +891,8 @@ GraphEngine::RunEnd GraphEngine::run_once(FinalState& fs, std::string& detail, s
     return RunEnd::Complete;
 }
 
-void GraphEngine::complete(const FinalState& fs) {
-    to_execution_graph(g_, out_, true);
+bool GraphEngine::for_each_matching(ExecutionGraph& base, const std::function<bool(const ExecutionGraph&)>& each) {
+    to_execution_graph(g_, base, true);
     // the guessed reads, and for each the writes of its location and value
     std::vector<EventId> reads;
     std::vector<std::vector<EventId>> candidates;
@@ -882,38 +901,40 @@ void GraphEngine::complete(const FinalState& fs) {
             if (!n.guessed) continue;
             reads.push_back(n.ev.id);
             candidates.emplace_back();
-            for (std::size_t u = 0; u < out_.thread_count(); ++u)
-                for (const Event& w : out_.thread(u))
-                    if (w.is_write() && w.location == n.ev.location && w.written_value == n.ev.read_value &&
-                        w.id != n.ev.id)
+            for (std::size_t u = 1; u < base.thread_count(); ++u)
+                for (const Event& w : base.thread(u))
+                    if (w.is_write() && !w.at_quiescence && w.location == n.ev.location &&
+                        w.written_value == n.ev.read_value && w.id != n.ev.id)
                         candidates.back().push_back(w.id);
         }
-    auto deliver = [&](const ExecutionGraph& g) {
-        if (!delivered_.insert(canonical_hash(g)).second) return;
-        ++executions_;
-        sink_(g, fs);
-    };
-    if (reads.empty()) {
-        deliver(out_);
-        return;
-    }
+    if (reads.empty()) return each(base);
     for (const auto& c : candidates)
-        if (c.empty()) return;  // a guess no write supplies: no execution
+        if (c.empty()) return true;  // a guess no write supplies: no execution
     // every matching, one after another
     std::vector<std::size_t> pick(reads.size(), 0);
     for (;;) {
-        const ExecutionGraph g = with_events_edited(out_, [&](Event& e) {
+        const ExecutionGraph g = with_events_edited(base, [&](Event& e) {
             const auto it = std::find(reads.begin(), reads.end(), e.id);
             if (it == reads.end()) return;
             const auto k = static_cast<std::size_t>(it - reads.begin());
             e.reads_from = candidates[k][pick[k]];
         });
-        if (model_.consistent(g)) deliver(g);
+        if (model_.consistent(g) && !each(g)) return false;
         // next combination
         std::size_t k = 0;
         while (k < pick.size() && ++pick[k] == candidates[k].size()) pick[k++] = 0;
-        if (k == pick.size()) return;
+        if (k == pick.size()) return true;
     }
+}
+
+void GraphEngine::complete(const FinalState& fs) {
+    for_each_matching(out_, [&](const ExecutionGraph& g) {
+        if (delivered_.insert(canonical_hash(g)).second) {
+            ++executions_;
+            sink_(g, fs);
+        }
+        return true;
+    });
 }
 
 ExploreResult GraphEngine::run() {
@@ -1026,50 +1047,78 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
     if (variant.thread_count() < 1 || variant.thread_count() > max_threads)
         throw std::runtime_error("ordercheck: model " + variant.id() + " has " + std::to_string(variant.thread_count()) +
                                  " threads; the graph engine runs 1 to " + std::to_string(max_threads));
-    auto run = [&](const ExecutionSink& s, const Guesses* guesses) {
-        GraphEngine engine(variant, options, s, model, guesses);
+    auto run = [&](const ExecutionSink& s, const Guesses* guesses, const ExploreOptions& o) {
+        GraphEngine engine(variant, o, s, model, guesses);
         Runtime runtime(engine);
-        runtime.set_capture(options.capture);
-        runtime.set_mutation(options.mutation);
+        runtime.set_capture(o.capture);
+        runtime.set_mutation(o.mutation);
         runtime.set_lkmm(model.kernel_events());
         RuntimeInstallation installation(runtime);
         engine.attach(runtime);
         return engine.run();
     };
-    if (!(model.kernel_events() && variant.exact_dependencies && options.capture)) return run(sink, nullptr);
+    if (!model.kernel_events()) return run(sink, nullptr, options);
 
     // Load buffering: a read may guess any value some write of its location writes in some
-    // execution. Those values are found by exploring: first without guesses, then with the
-    // values found so far, until no new value appears (LKMM forbids a value that justifies
-    // itself: a write's value depends on a read only through a dependency, which orders them).
-    // Then the exploration proper, with that set.
+    // execution. Those values are found by exploring (always with the graphs captured): first
+    // without guesses, then with the values found so far, until no new value appears. Then the
+    // exploration proper, with that set. A value that only justifies itself (out of thin air) is
+    // never guessed: with its dependencies stated exactly LKMM forbids it (the dependency orders
+    // the read before the write), and for a model that states none, the model's own control flow
+    // on the values it reads is such a dependency in the code it stands for.
+    // The values come from the whole search, whichever shard this one is.
+    ExploreOptions dry_options = options;
+    dry_options.capture = true;
+    dry_options.shard_index = 0;
+    dry_options.shard_count = 1;
     const std::size_t threads = variant.thread_count() + 1;
     Guesses found;
     found.reach.assign(threads, std::vector<bool>(threads, false));
     bool settled = false;
     for (int round = 0; round < 4 && !settled; ++round) {
         Guesses now = found;
+        std::vector<std::vector<std::uint32_t>> from;  // per event: the threads porf-before it
         const ExecutionSink collect = [&](const ExecutionGraph& g, const FinalState&) {
             if (now.writes.size() < g.location_count()) now.writes.resize(g.location_count());
+            from.resize(g.thread_count());
+            for (std::size_t t = 0; t < g.thread_count(); ++t) from[t].assign(g.thread(t).size(), 1u << t);
+            for (bool changed = true; changed;) {  // a fixpoint: a matched guess can close a cycle
+                changed = false;
+                for (std::size_t t = 1; t < g.thread_count(); ++t)
+                    for (std::size_t i = 0; i < g.thread(t).size(); ++i) {
+                        const Event& e = g.thread(t)[i];
+                        std::uint32_t m = from[t][i] | (i > 0 ? from[t][i - 1] : 0u);
+                        if (e.is_read() && e.reads_from) m |= from[e.reads_from->thread][e.reads_from->index];
+                        changed = changed || m != from[t][i];
+                        from[t][i] = m;
+                    }
+            }
             for (std::size_t t = 1; t < g.thread_count(); ++t)
-                for (const Event& e : g.thread(t)) {
-                    if (e.is_write() && e.location)
-                        now.writes[*e.location].emplace(static_cast<std::uint16_t>(t), e.written_value);
+                for (std::size_t i = 0; i < g.thread(t).size(); ++i) {
+                    const Event& e = g.thread(t)[i];
+                    if (e.is_write() && e.location && !e.at_quiescence)
+                        now.writes[*e.location][{static_cast<std::uint16_t>(t), e.written_value}] |=
+                            from[t][i] & ~(1u << t) & ~1u;
                     if (e.is_read() && e.reads_from && e.reads_from->thread != 0 && e.reads_from->thread != t)
                         now.reach[e.reads_from->thread][t] = true;
                 }
         };
-        const ExploreResult dry = run(collect, round == 0 ? nullptr : &found);
+        const ExploreResult dry = run(collect, round == 0 ? nullptr : &found, dry_options);
         if (!dry.completed) break;  // the exploration proper meets the same failure or budget
         for (std::size_t k = 0; k < threads; ++k)  // transitive closure
             for (std::size_t i = 0; i < threads; ++i)
                 if (now.reach[i][k])
                     for (std::size_t j = 0; j < threads; ++j)
                         if (now.reach[k][j]) now.reach[i][j] = true;
+        for (auto& per_location : now.writes)  // a thread that reaches a thread before a write
+            for (auto& [uv, mask] : per_location)
+                for (std::size_t i = 1; i < threads; ++i)
+                    for (std::size_t k = 1; k < threads; ++k)
+                        if ((mask >> k & 1u) != 0 && now.reach[i][k]) mask |= 1u << i;
         settled = round > 0 && now == found;
         found = std::move(now);
     }
-    ExploreResult result = run(sink, &found);
+    ExploreResult result = run(sink, &found, options);
     if (!settled && result.completed) {
         // the values read by guesses did not settle in 4 rounds: the search may miss executions
         result.completed = false;
