@@ -43,6 +43,25 @@ expect("row says exhaustive", "exhaustive" in out, out)
 code, out, err = run("check", "SB/relaxed", "--engine", "graph")
 expect("the graph engine explores SB's 4 executions once each", code == 0 and " 4              4 " in out and
        "graph engine" in out, out)
+code, out, err = run("check", "SB/relaxed", "shrinker_bit/merged", "--format", "json")
+doc = json.loads(out) if code == 0 else {}
+models = {v["id"]: v["memory_model"] for v in doc.get("variants", [])}
+expect("--model auto: LKMM for a model written with kernel primitives, RC11 for a C++11 one",
+       code == 0 and models == {"SB/relaxed": "RC11", "shrinker_bit/merged": "LKMM"} and
+       doc["engine"]["memory_model"] == "auto", f"{code} {models} {err}")
+code, out, err = run("check", "SB/relaxed", "shrinker_bit/merged")
+rows = {l.split()[0]: l.split()[1] for l in out.splitlines() if l.startswith(("SB/", "shrinker_bit/"))}
+expect("... the text table names each variant's model when a run mixes them",
+       code == 0 and "memory model per variant" in out.splitlines()[0] and
+       rows == {"SB/relaxed": "RC11", "shrinker_bit/merged": "LKMM"}, out)
+code, out, err = run("check", "shrinker_bit/merged", "vmpressure/v3")
+expect("... and the header names the one model of a run that does not mix them",
+       code == 0 and "graph engine, LKMM," in out.splitlines()[0] and "load buffering explored" in out, out)
+code, out, err = run("check", "shrinker_bit/merged", "--engine", "relacy")
+expect("... under Relacy auto is the C++11 mapping", code == 0 and "LKMM" not in out, out)
+code, out, err = run("check", "shrinker_bit/after_atomic_as_rmb", "--model", "rc11")
+expect("--model rc11 still judges a kernel model under the C++11 mapping (its blind spot noted)",
+       code == 0 and "mapping blind spot: LKMM says Sometimes" in out, out)
 code, out, err = run("check", "2+2W/relaxed", "S/relaxed", "--engine", "relacy")
 expect("Relacy's known gaps are annotated and pass", code == 0 and "engine limitation" in out, out)
 code, out, err = run("check", "2+2W/relaxed", "S/relaxed")
@@ -134,13 +153,19 @@ with tempfile.TemporaryDirectory() as tmp:
            "focused" not in fdot, fdot)
 
     mutant = os.path.join(tmp, "mutant")
-    code, out, err = run("explain", "shrinker_bit/no_after_atomic", "--out", mutant)
+    code, out, err = run("explain", "shrinker_bit/no_after_atomic", "--out", mutant, "--model", "rc11")
     cycle = open(os.path.join(mutant, "cycle.txt")).read()
     expect("a declared mutant is drawn as its base with the barrier removed",
            code == 0 and "of shrinker_bit/merged with smp_mb__after_atomic() removed" in out, f"{code} {out}")
     expect("... and its cycle goes through the barrier (in brackets), named by RC11's axiom",
            "RC11 coherence" in cycle and "->po [smp_mb__after_atomic] ->po R nr_items=0 ->fr W nr_items=1" in cycle,
            cycle)
+    kernel = os.path.join(tmp, "mutant-lkmm")
+    code, out, err = run("explain", "shrinker_bit/no_after_atomic", "--out", kernel)
+    cycle = open(os.path.join(kernel, "cycle.txt")).read() if code == 0 else ""
+    expect("a model written with kernel primitives is explained under LKMM by default (its axiom, rfe/fre)",
+           code == 0 and "LKMM happens-before" in cycle and
+           "->po [smp_mb__after_atomic] ->po R nr_items=0 ->fre W nr_items=1" in cycle, f"{code} {cycle} {err}")
     logic = os.path.join(tmp, "logic")
     code, out, err = run("explain", "shrinker_bit/no_recheck", "--out", logic)
     expect("an outcome with no reordering is drawn as an SC execution, and said to need no barrier",
@@ -148,7 +173,7 @@ with tempfile.TemporaryDirectory() as tmp:
            "No barrier can forbid it" in open(os.path.join(logic, "cycle.txt")).read(), f"{code} {out}")
 
     nec = os.path.join(tmp, "nec")
-    code, out, err = run("necessity", "shrinker_bit/merged", "--out", nec, "--model", "lkmm")
+    code, out, err = run("necessity", "shrinker_bit/merged", "--out", nec)
     rows = sorted(os.listdir(nec)) if os.path.isdir(nec) else []
     expect("necessity --out: one directory per needed barrier (5 under LKMM)", code == 0 and len(rows) == 5,
            f"{code} {rows} {err}")
@@ -156,6 +181,10 @@ with tempfile.TemporaryDirectory() as tmp:
            all(os.path.exists(os.path.join(nec, r, f)) for r in rows for f in ("witness.dot", "cycle.txt")), rows)
     expect("necessity prints the cycle each needed barrier breaks",
            out.count("breaks: LKMM ") == 5 and "[smp_mb__after_atomic]" in out, out)
+    rmb = [l for l in out.splitlines() if "smp_mb__after_atomic() at" in l and "smp_rmb()" in l]
+    expect("necessity of a kernel-primitive model runs under LKMM by default: after_atomic as smp_rmb breaks it",
+           out.startswith("ordercheck") and "graph engine under LKMM" in out.splitlines()[0] and len(rmb) == 1 and
+           "needed: the weaker form breaks it" in rmb[0] and "caveat" not in out, out)
 
     code, out, err = run("diff", "R+shrinker_bit/merged", "R+shrinker_bit/no_after_atomic")
     expect("diff explains a new outcome of a declared mutant by the cycle through its barrier",
@@ -292,5 +321,13 @@ with tempfile.TemporaryDirectory() as tmp:
     page = os.path.join(tmp, "index.html")
     expect("report renders litmus files", code == 0 and os.path.exists(page) and
            "SB+poonceonces" in open(page).read(), f"{code} {out} {err}")
+    mixed = os.path.join(tmp, "mixed")
+    code, out, err = run("report", "--out", mixed, "SB", "R+shrinker_bit", "--no-necessity")
+    html = open(os.path.join(mixed, "index.html")).read() if code == 0 else ""
+    expect("report: a page that mixes models has a model column (LKMM for the kernel-primitive model)",
+           "<th>model</th>" in html and "<td>R+shrinker_bit/merged</td>" in html and
+           "R+shrinker_bit/merged</td><td>" in html and
+           html.split("<td>R+shrinker_bit/merged</td>")[1].split("</tr>")[0].count("<td>LKMM</td>") == 1 and
+           html.split("<td>SB/relaxed</td>")[1].split("</tr>")[0].count("<td>RC11</td>") == 1, f"{code} {err}")
 
 finish()

@@ -25,13 +25,16 @@ GOLDEN = {
     ("graph", "2+2W/relaxed", "all"): ["witness.txt", "witness.dot", "interleaving.txt"],
     ("graph", "SB/relaxed", "focus"): ["witness.dot", "cycle.txt", "cycle.json"],
     ("graph", "shrinker_bit/no_after_atomic", "focus"): ["witness.dot", "cycle.txt", "cycle.json"],
+    ("graph", "shrinker_bit/no_after_atomic", "focus", "rc11"): ["witness.dot", "cycle.txt", "cycle.json"],
 }
 # `necessity ID --out DIR`: for each needed barrier, its focused figure and the cycle it breaks
 # (in traces/golden/necessity/<id>/<row>/). IDs are catalogue variants or litmus files (relative
-# to the source root); the graph engine with the default model (RC11 for C++, LKMM for litmus).
+# to the source root); the graph engine with the default model (LKMM for litmus tests and models
+# written with kernel primitives, RC11 for C++11 ones), or the one named second.
 NECESSITY = {
-    "shrinker_bit/merged": ["witness.dot", "cycle.txt"],
-    "litmus/tests/MP+wmb+rmb.litmus": ["witness.dot", "cycle.txt"],
+    ("shrinker_bit/merged",): ["witness.dot", "cycle.txt"],
+    ("shrinker_bit/merged", "rc11"): ["witness.dot", "cycle.txt"],
+    ("litmus/tests/MP+wmb+rmb.litmus",): ["witness.dot", "cycle.txt"],
 }
 # Figures in docs/: DOT source (compared) and its SVG (regenerated with it).
 FIGURES_FILE = "docs/figures/FIGURES"
@@ -41,16 +44,17 @@ def slug(variant_id):
     return variant_id.replace("/", "__").replace("+", "_")
 
 
-def explain(exe, variant_id, out, engine="relacy", show="focus"):
-    p = subprocess.run([exe, "explain", variant_id, "--out", out, "--engine", engine, "--show", show],
-                       capture_output=True, text=True, timeout=300)
+def explain(exe, variant_id, out, engine="relacy", show="focus", model="auto"):
+    p = subprocess.run([exe, "explain", variant_id, "--out", out, "--engine", engine, "--show", show,
+                        "--model", model], capture_output=True, text=True, timeout=300)
     if p.returncode != 0:
         sys.exit(f"ordercheck explain {variant_id} failed ({p.returncode}): {p.stderr}")
     return p.stdout
 
 
-def necessity(exe, variant_id, out):
-    p = subprocess.run([exe, "necessity", variant_id, "--out", out], capture_output=True, text=True, timeout=300)
+def necessity(exe, variant_id, out, model="auto"):
+    p = subprocess.run([exe, "necessity", variant_id, "--out", out, "--model", model], capture_output=True,
+                       text=True, timeout=300)
     if p.returncode != 0:
         sys.exit(f"ordercheck necessity {variant_id} failed ({p.returncode}): {p.stderr}")
     return p.stdout
@@ -89,27 +93,31 @@ def main():
     mode, exe, root = sys.argv[1], sys.argv[2], sys.argv[3]
     passed = failed = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for (engine, vid, show), files in GOLDEN.items():
-            tag = engine + show + slug(vid)
+        for (engine, vid, show, *pinned), files in GOLDEN.items():
+            model = pinned[0] if pinned else "auto"
+            suffix = "." + model if pinned else ""  # a model named in the key: its own directory
+            tag = engine + show + slug(vid) + suffix
             a, b = os.path.join(tmp, tag + ".1"), os.path.join(tmp, tag + ".2")
-            explain(exe, vid, a, engine, show)
-            explain(exe, vid, b, engine, show)
+            explain(exe, vid, a, engine, show, model)
+            explain(exe, vid, b, engine, show, model)
             golden_dir = os.path.join(root, "traces", "golden", *(["graph"] if engine == "graph" else []),
-                                      *(["focused"] if show == "focus" else []), slug(vid))
+                                      *(["focused"] if show == "focus" else []), slug(vid) + suffix)
             for name in files:
                 p, f = compare(mode, a, b, golden_dir, name, vid)
                 passed, failed = passed + p, failed + f
-        for vid, files in NECESSITY.items():
+        for (vid, *pinned), files in NECESSITY.items():
+            model = pinned[0] if pinned else "auto"
+            suffix = "." + model if pinned else ""
             arg = os.path.join(root, vid) if vid.endswith(".litmus") else vid
-            a, b = os.path.join(tmp, "nec" + slug(vid) + ".1"), os.path.join(tmp, "nec" + slug(vid) + ".2")
-            necessity(exe, arg, a)
-            necessity(exe, arg, b)
+            a, b = os.path.join(tmp, "nec" + slug(vid) + suffix + ".1"), os.path.join(tmp, "nec" + slug(vid) + suffix + ".2")
+            necessity(exe, arg, a, model)
+            necessity(exe, arg, b, model)
             rows = sorted(os.listdir(a))
             if not rows:
                 print(f"FAIL necessity {vid}: no needed barrier was drawn")
                 failed += 1
             golden_base = os.path.join(root, "traces", "golden", "necessity",
-                                       slug(os.path.basename(vid) if vid.endswith(".litmus") else vid))
+                                       slug(os.path.basename(vid) if vid.endswith(".litmus") else vid) + suffix)
             if mode == "check" and os.path.isdir(golden_base) and sorted(os.listdir(golden_base)) != rows:
                 print(f"FAIL necessity {vid}: rows {rows} differ from {sorted(os.listdir(golden_base))}")
                 failed += 1

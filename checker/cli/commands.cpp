@@ -110,11 +110,16 @@ int usage_error(const std::string& message) {
     return cli::exit_usage;
 }
 
-/// The --model option: the memory model and its engine agree (LKMM: graph engine only). "auto"
-/// (the default) is LKMM for litmus tests under the graph engine, whose dependencies are exact and
-/// whose Result: lines are herd7's with the kernel's model, and RC11 otherwise.
-std::optional<ModelKind> model_option(const std::string& model, EngineKind engine, bool all_litmus) {
-    if (model == "auto") return engine == EngineKind::Graph && all_litmus ? ModelKind::Lkmm : ModelKind::Rc11;
+/// The --model option: the memory model and its engine agree (LKMM: graph engine only).
+struct ModelChoice {
+    ModelKind kind = ModelKind::Rc11;
+    /// "auto" (the default) under the graph engine: each variant under default_memory_model(),
+    /// LKMM for a variant written with kernel primitives (litmus tests, the seeds) and RC11 for
+    /// one written with C++11 atomics. Under Relacy "auto" is RC11 (the C++11 mapping).
+    bool per_variant = false;
+};
+std::optional<ModelChoice> model_option(const std::string& model, EngineKind engine) {
+    if (model == "auto") return ModelChoice{ModelKind::Rc11, engine == EngineKind::Graph};
     const auto kind = parse_model(model);
     if (!kind) {
         usage_error("--model must be auto, lkmm or rc11 (got '" + model + "')");
@@ -124,18 +129,24 @@ std::optional<ModelKind> model_option(const std::string& model, EngineKind engin
         usage_error("--model lkmm needs the graph engine (Relacy explores C++11 only)");
         return std::nullopt;
     }
-    return kind;
+    return ModelChoice{*kind, false};
+}
+/// The one memory model a command judges `variants` under: "auto" gives LKMM when every one of
+/// them is written with kernel primitives, RC11 otherwise (diff compares two variants under one
+/// model).
+ModelKind one_model(const ModelChoice& choice, EngineKind engine, const std::vector<const VariantDef*>& variants) {
+    if (!choice.per_variant) return choice.kind;
+    for (const VariantDef* v : variants)
+        if (default_memory_model(*v, engine) != ModelKind::Lkmm) return ModelKind::Rc11;
+    return variants.empty() ? ModelKind::Rc11 : ModelKind::Lkmm;
 }
 constexpr const char* model_help =
-    "auto (lkmm for litmus files under the graph engine, else rc11) | lkmm (the kernel's memory model) | rc11 (the "
-    "C++11 mapping of the kernel primitives)";
+    "auto (per variant: lkmm for litmus tests and models written with kernel primitives, rc11 for C++11 ones; rc11 "
+    "under relacy) | lkmm (the kernel's memory model) | rc11 (the C++11 mapping of the kernel primitives)";
 
 /// True when `id` names an existing file ending in .litmus (explain then draws the litmus test).
 bool is_litmus_file(const std::string& id) {
     return id.size() > 7 && id.ends_with(".litmus") && std::filesystem::is_regular_file(id);
-}
-bool all_litmus(const std::vector<std::string>& ids) {
-    return !ids.empty() && std::all_of(ids.begin(), ids.end(), [](const std::string& id) { return is_litmus_file(id); });
 }
 
 /// Variants made from litmus files named on the command line; stable addresses for the
@@ -217,19 +228,27 @@ int cmd_list(const std::vector<std::string>& args, const cli::Program& program) 
     }
     const bool md = vm.count("markdown") != 0;
     const auto& models = program.models;
-    if (md) std::cout << "| variant | threads | expected | RC11 | LKMM | what it shows |\n|---|---|---|---|---|---|\n";
+    // Each variant's expectation under the model `check` judges it with by default (--model auto).
+    if (md)
+        std::cout << "| variant | threads | model | expected | RC11 | LKMM | what it shows |\n"
+                     "|---|---|---|---|---|---|---|\n";
     for (const auto& m : models) {
         if (!md) std::cout << m.name << " (" << m.family << "): " << m.description << '\n';
         for (const auto& v : m.variants) {
-            const std::string expected = to_string(v.expect.engine_answer());
-            const std::string lkmm = v.expect.lkmm ? std::string(to_string(*v.expect.lkmm)) : "";
-            if (md)
-                std::cout << "| `" << v.id() << "` | " << v.thread_count() << " | " << expected << " | "
-                          << to_string(v.expect.memory_model) << " | " << lkmm << " | " << v.expect.why << " |\n";
-            else
-                std::cout << "  " << v.id() << "  expect " << expected
-                          << (v.expect.engine ? "  (engine limitation; RC11: " + to_string(v.expect.memory_model) + ")" : "")
-                          << (v.expect.lkmm ? "  (LKMM: " + lkmm + ")" : "") << '\n';
+            const ModelKind model = default_memory_model(v, EngineKind::Graph);
+            const std::string expected = to_string(expectation_for(v.expect, EngineKind::Graph, model).engine_answer());
+            const std::string rc11 = to_string(v.expect.memory_model);
+            const std::string lkmm = v.expect.lkmm ? std::string(to_string(*v.expect.lkmm)) : rc11;
+            if (md) {
+                std::cout << "| `" << v.id() << "` | " << v.thread_count() << " | " << to_string(model) << " | "
+                          << expected << " | " << rc11 << " | " << lkmm << " | " << v.expect.why << " |\n";
+                continue;
+            }
+            std::cout << "  " << v.id() << "  expect " << expected << " (" << to_string(model);
+            if (model == ModelKind::Lkmm && lkmm != rc11) std::cout << "; the C++11 mapping: " << rc11;
+            if (model == ModelKind::Rc11 && lkmm != rc11) std::cout << "; LKMM: " << lkmm;
+            if (v.expect.engine) std::cout << "; Relacy finds " << to_string(*v.expect.engine) << ": engine limitation";
+            std::cout << ")\n";
         }
     }
     return cli::exit_ok;
@@ -302,12 +321,26 @@ int cmd_check(const std::vector<std::string>& args, const cli::Program& program)
     options.explore.search = search == "full" ? SearchKind::Full : search == "bound" ? SearchKind::Bound : SearchKind::Random;
     options.explore.engine = engine == "relacy" ? EngineKind::Relacy : EngineKind::Graph;
     options.cross_check = engine == "both";
+    std::string model_name;
     {
-        const auto kind = model_option(model, options.explore.engine, !vm.count("all") && all_litmus(ids));
-        if (!kind) return cli::exit_usage;
-        if (*kind == ModelKind::Lkmm && options.cross_check)
+        const auto choice = model_option(model, options.explore.engine);
+        if (!choice) return cli::exit_usage;
+        if (choice->kind == ModelKind::Lkmm && options.cross_check)
             return usage_error("--engine both cross-checks Relacy against RC11; it does not apply to --model lkmm");
-        options.explore.model = *kind;
+        options.explore.model = choice->kind;
+        model_name = to_string(choice->kind);
+        if (choice->per_variant && !options.cross_check) {
+            // one model for the whole run when every variant has the same; else one per variant
+            std::set<ModelKind> kinds;
+            for (const VariantDef* v : selected) kinds.insert(default_memory_model(*v, EngineKind::Graph));
+            if (kinds.size() == 1) {
+                options.explore.model = *kinds.begin();
+                model_name = to_string(*kinds.begin());
+            } else {
+                options.model_per_variant = true;
+                model_name = "auto";
+            }
+        }
     }
     options.explore.max_executions = max_executions;
     options.explore.timeout_seconds = timeout;
@@ -361,7 +394,7 @@ int cmd_check(const std::vector<std::string>& args, const cli::Program& program)
                               options.certify};
     settings.reduction = options.explore.reduction;
     settings.engine = engine;
-    settings.model = std::string(to_string(options.explore.model));
+    settings.model = model_name;
     settings.jobs = run.processes;
     std::cout << (format == "json"    ? cli::format_json(reports, settings)
                   : format == "junit" ? cli::format_junit(reports, settings)
@@ -515,9 +548,9 @@ int cmd_litmus(const std::vector<std::string>& args) {
     const auto engine_kind = parse_engine(engine);
     if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
     lo.engine = *engine_kind;
-    const auto model_kind = model_option(model, lo.engine, true);
-    if (!model_kind) return cli::exit_usage;
-    lo.model = *model_kind;
+    const auto choice = model_option(model, lo.engine);
+    if (!choice) return cli::exit_usage;
+    lo.model = choice->per_variant ? ModelKind::Lkmm : choice->kind;  // litmus tests: kernel primitives
     const bool quiet = vm.count("quiet") != 0, show_time = vm.count("time") != 0;
 
     std::map<litmus::Judgement, unsigned> counts;
@@ -607,13 +640,15 @@ int cmd_explain(const std::vector<std::string>& args, const cli::Program& progra
     eo.force = vm.count("force") != 0;
     const auto engine_kind = parse_engine(engine);
     if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
-    const auto model_kind = model_option(model, *engine_kind, all_litmus(ids));
-    if (!model_kind) return cli::exit_usage;
-    if (is_litmus_file(ids[0])) return explain_litmus(ids[0], eo, out, *engine_kind, *model_kind);
+    const auto choice = model_option(model, *engine_kind);
+    if (!choice) return cli::exit_usage;
+    if (is_litmus_file(ids[0]))
+        return explain_litmus(ids[0], eo, out, *engine_kind, choice->per_variant ? ModelKind::Lkmm : choice->kind);
 
     const auto& models = program.models;
     const VariantDef* v = one_variant(models, ids[0]);
-    return v == nullptr ? cli::exit_usage : explain_variant(*v, eo, out, *engine_kind, *model_kind, models);
+    return v == nullptr ? cli::exit_usage
+                        : explain_variant(*v, eo, out, *engine_kind, one_model(*choice, *engine_kind, {v}), models);
 }
 
 int cmd_necessity(const std::vector<std::string>& args, const cli::Program& program) {
@@ -633,11 +668,12 @@ int cmd_necessity(const std::vector<std::string>& args, const cli::Program& prog
     if (v == nullptr) return cli::exit_usage;
     const auto engine_kind = parse_engine(engine);
     if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
-    const auto model_kind = model_option(model, *engine_kind, all_litmus(ids));
-    if (!model_kind) return cli::exit_usage;
+    const auto choice = model_option(model, *engine_kind);
+    if (!choice) return cli::exit_usage;
+    const auto model_kind = one_model(*choice, *engine_kind, {v});
     CheckOptions options;
     options.explore.engine = *engine_kind;
-    options.explore.model = *model_kind;
+    options.explore.model = model_kind;
     NecessityReport n;
     try {
         n = necessity(*v, options);
@@ -647,9 +683,9 @@ int cmd_necessity(const std::vector<std::string>& args, const cli::Program& prog
     }
     std::cout << "ordercheck " << version << ": necessity of " << v->id() << " ("
               << (*engine_kind == EngineKind::Graph
-                      ? "graph engine under " + std::string(to_string(*model_kind)) + ", every consistent execution once"
+                      ? "graph engine under " + std::string(to_string(model_kind)) + ", every consistent execution once"
                       : std::string("relacy full search"))
-              << (*model_kind == ModelKind::Lkmm ? ", every execution checked against LKMM's axioms)\n"
+              << (model_kind == ModelKind::Lkmm ? ", every execution checked against LKMM's axioms)\n"
                                                  : ", every execution certified against RC11)\n");
     std::cout << "as written: " << to_string(*n.base.finding) << " in " << n.base.executions << " executions ("
               << to_string(n.base.exploration) << ")\n\n";
@@ -708,11 +744,11 @@ int cmd_diff(const std::vector<std::string>& args, const cli::Program& program) 
     if (a == nullptr || b == nullptr) return cli::exit_usage;
     const auto engine_kind = parse_engine(engine);
     if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
-    const auto model_kind = model_option(model, *engine_kind, all_litmus(ids));
-    if (!model_kind) return cli::exit_usage;
+    const auto choice = model_option(model, *engine_kind);
+    if (!choice) return cli::exit_usage;
     CheckOptions options;
     options.explore.engine = *engine_kind;
-    options.explore.model = *model_kind;
+    options.explore.model = one_model(*choice, *engine_kind, {a, b});
     DiffReport d;
     try {
         d = diff(*a, *b, options);
@@ -798,9 +834,10 @@ int cmd_report(const std::vector<std::string>& args, const cli::Program& program
     }
     const auto engine_kind = parse_engine(engine);
     if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
-    const auto model_kind = model_option(model, *engine_kind, all_litmus(parsed.positional));
-    if (!model_kind) return cli::exit_usage;
-    const auto sections = cli::build_sections(models, vm.count("no-necessity") == 0, *engine_kind, *model_kind);
+    const auto choice = model_option(model, *engine_kind);
+    if (!choice) return cli::exit_usage;
+    const auto sections = cli::build_sections(models, vm.count("no-necessity") == 0, *engine_kind,
+                                              choice->per_variant ? std::nullopt : std::optional(choice->kind));
     std::filesystem::create_directories(dir);
     std::ofstream f(page, std::ios::binary | std::ios::trunc);
     f << cli::render_html(sections);

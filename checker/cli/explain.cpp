@@ -278,7 +278,10 @@ ExplainResult explain(const Report& report, const ExplainOptions& options, const
     }
     result.drew = true;
     result.messages.insert(result.messages.begin(),
-                           report.id + ": drew " + what +
+                           report.id + " (" +
+                               (report.engine == EngineKind::Graph ? "graph engine under " + report.memory_model
+                                                                    : std::string("relacy")) +
+                               "): drew " + what +
                                (!focused                                       ? ""
                                 : result.cycle && !result.cycle->steps.empty() ? ", focused on its explaining cycle"
                                                                                : ", focused on its stale reads"));

@@ -57,26 +57,29 @@ std::string hex(std::uint64_t v) {
 }
 
 std::string engine_text(const RunSettings& s) {
-    std::string t = s.engine == "graph"  ? "graph engine, " + s.model + ", every consistent execution once"
-                    : s.engine == "both" ? "graph engine, " + s.model + ", cross-checked against relacy's full search"
+    const bool relacy = s.engine == "relacy";
+    const std::string model =
+        s.model == "auto" ? "memory model per variant (LKMM for models written with kernel primitives, RC11 for C++11 ones)"
+                          : s.model;
+    std::string t = s.engine == "graph"  ? "graph engine, " + model + ", every consistent execution once"
+                    : s.engine == "both" ? "graph engine, " + model + ", cross-checked against relacy's full search"
                                          : "relacy " + s.search + " search";
     if (s.search == "bound") t += ", context bound " + std::to_string(s.context_bound);
     if (s.search == "random") t += ", " + std::to_string(s.random_executions) + " executions";
     if (s.max_executions != 0) t += ", at most " + std::to_string(s.max_executions) + " executions";
     if (s.timeout_seconds > 0) t += ", timeout " + seconds_text(s.timeout_seconds);
-    if (s.search == "full" && s.engine == "relacy") t += s.reduction ? ", sleep-set reduction" : ", no reduction";
+    if (s.search == "full" && relacy) t += s.reduction ? ", sleep-set reduction" : ", no reduction";
     if (s.jobs > 1) t += ", " + std::to_string(s.jobs) + " processes";
     if (!s.capture)
         t += ", no capture";
     else if (!s.certify)
         t += ", executions not certified";
-    else if (s.model == "LKMM" && s.engine != "relacy")
-        t += ", every execution checked against LKMM's axioms";
-    // load buffering needs the model's dependencies: litmus tests, C++ models with states_dependencies
-    if (s.model == "LKMM" && s.engine != "relacy")
-        t += "; load buffering explored for models that state their dependencies (litmus tests, states_dependencies)";
-    else
+    else if (relacy || s.model == "RC11")
         t += ", every execution certified against RC11";
+    else
+        t += s.model == "LKMM" ? ", every execution checked against LKMM's axioms"
+                               : ", every execution checked against its memory model's axioms";
+    if (!relacy && s.model != "RC11") t += "; under LKMM, load buffering explored";
     return t;
 }
 
@@ -112,7 +115,9 @@ std::string range_text(const std::optional<MetricRange>& m) {
 
 std::string format_diff(const DiffReport& d) {
     std::ostringstream out;
-    out << "ordercheck " << version << ": diff " << d.a.id << " (A) -> " << d.b.id << " (B)\n";
+    out << "ordercheck " << version << ": diff " << d.a.id << " (A) -> " << d.b.id << " (B), "
+        << (d.a.engine == EngineKind::Graph ? "graph engine under " + d.a.memory_model : std::string("relacy full search"))
+        << "\n";
     out << "  A: " << finding_text(d.a) << ", " << d.a.outcomes.size() << " outcomes, " << d.a.executions
         << " executions (" << to_string(d.a.exploration) << ")\n";
     out << "  B: " << finding_text(d.b) << ", " << d.b.outcomes.size() << " outcomes, " << d.b.executions
@@ -174,7 +179,8 @@ std::string format_junit(const std::vector<Report>& reports, const RunSettings& 
         out << "    <testcase classname=\"" << escape_xml(r.id.substr(0, slash)) << "\" name=\""
             << escape_xml(r.id.substr(slash + 1)) << "\" time=\"" << time_buf << "\">\n";
         const std::string detail = "verdict " + finding_text(r) + ", expected " + to_string(r.expect.engine_answer()) +
-                                   ", " + std::string(to_string(r.exploration)) + " exploration, " +
+                                   " (" + r.memory_model + "), " + std::string(to_string(r.exploration)) +
+                                   " exploration, " +
                                    std::to_string(r.executions) + " executions";
         if (r.status == Status::Fail) {
             out << "      <failure type=\"unexpected-verdict\" message=\"" << escape_xml(detail) << "\">"
@@ -210,12 +216,14 @@ std::string format_text(const std::vector<Report>& reports, const RunSettings& s
     for (const auto& r : reports) id_width = std::max(id_width, r.id.size());
     id_width += 2;
     const bool relacy = settings.engine == "relacy";
-    out << pad("variant", id_width) << pad("expected", 14) << pad("verdict", 14) << pad("exploration", 15)
+    const bool per_variant = settings.model == "auto" && !relacy;  // a column names each variant's model
+    out << pad("variant", id_width) << (per_variant ? pad("model", 7) : "") << pad("expected", 14) << pad("verdict", 14) << pad("exploration", 15)
         << pad(relacy ? "interleavings" : "explored", 15) << pad("distinct", 10) << pad("outcomes", 10) << pad("ratio", 9)
         << pad("time", 10) << "status\n";
     std::size_t passed = 0, failed = 0, incomplete = 0, unjudged = 0;
     for (const auto& r : reports) {
-        out << pad(r.id, id_width) << pad(to_string(r.expect.engine_answer()), 14) << pad(finding_text(r), 14)
+        out << pad(r.id, id_width) << (per_variant ? pad(r.memory_model, 7) : "")
+            << pad(to_string(r.expect.engine_answer()), 14) << pad(finding_text(r), 14)
             << pad(std::string(to_string(r.exploration)), 15) << pad(std::to_string(r.interleavings), 15)
             << pad(std::to_string(r.distinct_executions), 10) << pad(std::to_string(r.distinct_outcomes()), 10)
             << pad(ratio_text(r.interleavings_per_execution()), 9) << pad(seconds_text(r.seconds), 10)
@@ -281,7 +289,8 @@ std::string format_text(const std::vector<Report>& reports, const RunSettings& s
                "(canonical hash of events, rf, co); outcomes: distinct final states; ratio: interleavings per "
                "distinct execution\n";
     else
-        out << "\nexplored: complete execution graphs the graph engine visited (under " << settings.model
+        out << "\nexplored: complete execution graphs the graph engine visited (under "
+            << (per_variant ? std::string("the variant's memory model") : settings.model)
             << "); distinct: distinct "
                "executions (canonical hash of events, rf, co); outcomes: distinct final states; ratio: explored per "
                "distinct execution (1.0: each execution once)\n";

@@ -2,6 +2,7 @@
 #include "checker/cli/report_html.hpp"
 
 #include <cstdio>
+#include <set>
 #include <sstream>
 
 #include "checker/cli/explain.hpp"
@@ -53,14 +54,14 @@ pre.cycle { font-size: 0.8em; background: #f7f7f7; padding: 0.5em; white-space: 
 }  // namespace
 
 std::vector<ModelSection> build_sections(const std::vector<ModelDef>& models, bool with_necessity, EngineKind engine,
-                                         ModelKind model) {
+                                         std::optional<ModelKind> model) {
     CheckOptions options;
     options.explore.engine = engine;
-    options.explore.model = model;
     std::vector<ModelSection> out;
     for (const auto& m : models) {
         ModelSection s{m.name, m.family, m.description, {}, {}, {}};
         for (const auto& v : m.variants) {
+            options.explore.model = model ? *model : default_memory_model(v, engine);
             Report r = check(v, options);
             if (with_necessity && r.finding == Finding{Verdict::Never} && r.exploration == Exploration::Exhaustive &&
                 r.status == Status::Pass)
@@ -88,18 +89,26 @@ std::string render_html(const std::vector<ModelSection>& sections) {
         }
     const bool graphviz = dot_available();
     bool graph_engine = false;
-    std::string memory_model = "RC11";
+    std::set<std::string> memory_models;
     for (const auto& s : sections)
         for (const auto& r : s.reports) {
             graph_engine = graph_engine || r.engine == EngineKind::Graph;
-            if (r.engine == EngineKind::Graph) memory_model = r.memory_model;
+            if (r.engine == EngineKind::Graph) memory_models.insert(r.memory_model);
         }
+    // one model for the page, or "per variant" (its column says which)
+    const bool per_variant = memory_models.size() > 1;
+    const std::string memory_model = memory_models.empty() ? "RC11" : per_variant ? "" : *memory_models.begin();
     o << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>ordercheck report</title>\n"
       << "<style>" << style << "</style>\n</head>\n<body>\n";
     o << "<h1>ordercheck report</h1>\n<p>ordercheck " << version
       << ", engine: "
-      << (graph_engine ? "graph engine (every " + memory_model + "-consistent execution once)" : std::string("relacy full search"))
-      << (memory_model == "LKMM" ? ", every execution checked against LKMM's axioms. " : ", every execution certified against RC11. ")
+      << (!graph_engine  ? std::string("relacy full search")
+          : per_variant  ? std::string("graph engine (every execution consistent under the variant's memory model once: "
+                                       "LKMM for models written with kernel primitives, RC11 for C++11 ones)")
+                         : "graph engine (every " + memory_model + "-consistent execution once)")
+      << (per_variant             ? ", every execution checked against that model's axioms. "
+          : memory_model == "LKMM" ? ", every execution checked against LKMM's axioms. "
+                                   : ", every execution certified against RC11. ")
       << passed << " passed, " << failed
       << " failed, " << incomplete << " incomplete.</p>\n";
     o << "<p class=\"note\">Only an <b>exhaustive</b> Never is a proof, within the semantics the engine explores "
@@ -115,7 +124,8 @@ std::string render_html(const std::vector<ModelSection>& sections) {
     for (const auto& s : sections) {
         o << "<section id=\"" << anchor(s.name) << "\">\n<h2>" << esc(s.name) << "</h2>\n<p>" << esc(s.description)
           << "</p>\n";
-        o << "<table class=\"variants\">\n<tr><th>variant</th><th>what differs</th><th>expected</th><th>verdict</th>"
+        o << "<table class=\"variants\">\n<tr><th>variant</th><th>what differs</th>"
+          << (per_variant ? "<th>model</th>" : "") << "<th>expected</th><th>verdict</th>"
              "<th>exploration</th><th>executions</th><th>distinct</th><th>time</th><th>status</th><th>notes</th></tr>\n";
         for (const auto& r : s.reports) {
             std::string notes;
@@ -125,7 +135,7 @@ std::string render_html(const std::vector<ModelSection>& sections) {
             if (r.rejected) notes += std::to_string(r.rejected) + " inconsistent executions rejected. ";
             if (!r.failure_detail.empty()) notes += "engine: " + r.failure_detail;
             o << "<tr><td>" << esc(r.id) << "</td><td>" << esc(r.summary) << "</td><td>"
-              << esc(to_string(r.expect.engine_answer())) << "</td><td>" << esc(finding(r)) << "</td><td>"
+              << (per_variant ? esc(r.memory_model) + "</td><td>" : "") << esc(to_string(r.expect.engine_answer())) << "</td><td>" << esc(finding(r)) << "</td><td>"
               << esc(to_string(r.exploration)) << "</td><td>" << r.executions << "</td><td>" << r.distinct_executions
               << "</td><td>" << seconds(r.seconds) << "</td><td class=\"" << to_string(r.status) << "\">"
               << to_string(r.status) << "</td><td>" << esc(notes) << "</td></tr>\n";

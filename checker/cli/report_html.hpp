@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,9 +23,11 @@ struct ModelSection {
     std::vector<std::pair<Report, std::string>> witnesses;
 };
 
-/// Explores every variant of `models` (and the necessity of each proved variant when asked).
+/// Explores every variant of `models` (and the necessity of each proved variant when asked),
+/// under `model`, or (nullopt) each variant under its default_memory_model().
 std::vector<ModelSection> build_sections(const std::vector<ModelDef>& models, bool with_necessity,
-                                         EngineKind engine = EngineKind::Graph, ModelKind model = ModelKind::Rc11);
+                                         EngineKind engine = EngineKind::Graph,
+                                         std::optional<ModelKind> model = ModelKind::Rc11);
 
 /// The page. Figures are rendered with graphviz when it is present (a note says so otherwise).
 std::string render_html(const std::vector<ModelSection>& sections);

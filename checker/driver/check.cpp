@@ -240,7 +240,40 @@ Report cross_check(const VariantDef& variant, const CheckOptions& options);
 
 Report check(const VariantDef& variant, const CheckOptions& options) {
     if (options.cross_check) return cross_check(variant, options);
+    if (options.model_per_variant && options.explore.engine == EngineKind::Graph) {
+        CheckOptions o = options;
+        o.explore.model = default_memory_model(variant, EngineKind::Graph);
+        return check_one_engine(variant, o);
+    }
     return check_one_engine(variant, options);
+}
+
+bool written_with_kernel_primitives(const VariantDef& variant) {
+    auto kernel = [](const ExecutionGraph& g) {
+        for (std::size_t t = 1; t < g.thread_count(); ++t)
+            for (const Event& e : g.thread(t))
+                if (e.order != MemoryOrder::NonAtomic && (e.primitive == nullptr || *e.primitive == '\0')) return false;
+        return true;
+    };
+    ExploreOptions o;
+    o.engine = EngineKind::Graph;
+    o.model = ModelKind::Rc11;
+    o.max_executions = 1;
+    std::optional<bool> found;
+    try {
+        const ExploreResult r = explore(variant, o, [&](const ExecutionGraph& g, const FinalState&) {
+            if (!found) found = kernel(g);
+        });
+        if (!found) found = kernel(r.failure_graph);
+    } catch (const std::exception&) {
+        return false;  // the graph engine cannot run it (too many threads...): not under LKMM either
+    }
+    return *found;
+}
+
+ModelKind default_memory_model(const VariantDef& variant, EngineKind engine) {
+    if (engine != EngineKind::Graph) return ModelKind::Rc11;
+    return written_with_kernel_primitives(variant) ? ModelKind::Lkmm : ModelKind::Rc11;
 }
 
 namespace {

@@ -183,7 +183,20 @@ struct CheckOptions {
     bool keep_execution_hashes = false;
     /// Called about every ExploreOptions::progress_interval seconds while the search runs.
     std::function<void(const CheckProgress&)> progress;
+    /// `--model auto`: each variant is judged under default_memory_model() (explore.model is
+    /// ignored) when the graph engine runs alone.
+    bool model_per_variant = false;
 };
+
+/// Whether the variant is written with the kernel's primitives: every atomic access and fence of
+/// its first execution comes from one (READ_ONCE, smp_mb, set_bit, spin_lock...; litmus tests
+/// are), plain accesses aside. A model that uses C++11 atomics or fences directly is not.
+bool written_with_kernel_primitives(const VariantDef& variant);
+
+/// The memory model `--model auto` judges a variant under: LKMM for a variant written with the
+/// kernel's primitives, RC11 for one written with C++11 atomics; RC11 (the C++11 mapping) under
+/// Relacy, which has no LKMM.
+ModelKind default_memory_model(const VariantDef& variant, EngineKind engine);
 
 /// Explores `variant` and judges the result against its expectation.
 Report check(const VariantDef& variant, const CheckOptions& options);

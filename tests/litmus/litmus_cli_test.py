@@ -68,7 +68,8 @@ with tempfile.TemporaryDirectory() as tmp:
 
     out_dir = os.path.join(tmp, "figures")
     code, out, err = run("explain", good, "--out", out_dir)
-    expect("explain takes a litmus file", code == 0 and "SB/litmus: drew" in out, f"{code} {out} {err}")
+    expect("explain takes a litmus file, under LKMM", code == 0 and "SB/litmus (graph engine under LKMM): drew" in out,
+           f"{code} {out} {err}")
     trace = os.path.join(out_dir, "witness.txt")
     expect("explain wrote the trace", os.path.exists(trace))
     if os.path.exists(trace):
