@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """ordercheck under LKMM against herd7 with the kernel's model: fastest wall time of N runs for
 the kernel's tools/memory-model/litmus-tests directory (Debian's linux-source-6.1, extracted), the
-4-thread RCU grace-period chain and the desc_reserve() tests. herd7 is timed when given (it is not
+4-thread RCU grace-period chain, the desc_reserve() tests and the catalogue. herd7 is timed when given (it is not
 a dependency: ../shared/tools/build-herd7.sh builds it). Prints a Markdown table
 (docs/performance.md, "LKMM").
 
@@ -57,6 +57,13 @@ for name in ("RCU+3gp-chain+reader", "desc-reserve+3", "desc-reserve+4"):
     elif name.startswith("desc"):
         herd_wall = "279 s (desc-reserve+3, litmus/herd7-verdicts.tsv)" if name.endswith("3") else "> 60 s (timeout)"
     rows.append((name, f"{wall:.3f} s", herd_wall, observation(p.stdout)))
+
+# The catalogue with load buffering explored for every variant (C++ models included, whether or
+# not they state dependencies), and the default run (auto: LKMM for the kernel-primitive models).
+for label, extra in (("catalogue, --model lkmm (load buffering for every variant)", ["--model", "lkmm"]),
+                     ("catalogue, default (auto: LKMM for kernel-primitive models)", [])):
+    wall, p = fastest([exe, "check", "--all", *extra])
+    rows.append((label, f"{wall:.3f} s", "-", p.stdout.strip().splitlines()[-1]))
 
 print("| LKMM | ordercheck | herd7 7.57 | ordercheck's result |")
 print("|---|---|---|---|")

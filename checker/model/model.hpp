@@ -157,10 +157,9 @@ struct VariantDef {
     std::size_t instance_align = alignof(std::max_align_t);
     /// Constructs the model (with this variant's configuration) in `storage`.
     std::function<ModelInstance*(void* storage)> construct;
-    /// The model states every dependency of its accesses exactly and its control flow depends on
-    /// read values only through them (litmus tests; C++ models that say `states_dependencies`,
-    /// primitives.hpp): under LKMM the graph engine then explores load buffering (executions with
-    /// a po | rf cycle). Other C++ models leave it false.
+    /// The model states its dependencies (litmus tests, exactly; C++ models that say
+    /// `states_dependencies`, primitives.hpp). Under LKMM the graph engine explores load
+    /// buffering for every model; one that leaves this false is explored as having no dependency.
     bool exact_dependencies = false;
     /// Set for a hand-written mutant of another variant (see Derivation).
     Derivation derived;

@@ -222,11 +222,11 @@ inline void require(bool condition, const char* message,
 }
 
 /// LKMM dependencies of a C++ model (docs/writing-models.md, "Dependencies"): a model whose
-/// struct says `static constexpr bool states_dependencies = true;` promises that every address,
-/// value and branch that depends on a read is stated with DependsOn; under LKMM the graph engine
-/// then explores load buffering for it, as for litmus tests. A dependency the model leaves out
-/// errs towards alarms (LKMM orders less, so more outcomes are allowed); one it states that the
-/// code does not have errs towards proofs.
+/// struct says `static constexpr bool states_dependencies = true;` states every address, value
+/// and branch that depends on a read with DependsOn. Under LKMM the graph engine explores load
+/// buffering for every model, with the dependencies stated (none if the model states none). A
+/// dependency the model leaves out errs towards alarms (LKMM orders less, so more outcomes are
+/// allowed); one it states that the code does not have errs towards proofs.
 enum class Dependency : std::uint8_t { Addr, Data, Ctrl };  ///< in the order of Runtime::dependencies()
 
 /// A set of the running thread's reads, to depend on.

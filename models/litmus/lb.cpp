@@ -23,8 +23,9 @@ struct Lb {
         bool fence1 = false;
         Dep dep0 = Dep::None, dep1 = Dep::None;
     };
-    // Every dependency of a write on a read is stated below: under LKMM the graph engine explores
-    // load buffering for this model (docs/writing-models.md, "Dependencies").
+    // Every dependency of a write on a read is stated below, so that under LKMM the load buffering
+    // the graph engine explores is ordered as the code orders it (docs/writing-models.md,
+    // "Dependencies"); without them LB/ctrl and LB/data would be Sometimes there.
     static constexpr bool states_dependencies = true;
     explicit Lb(const Config& c) : cfg(c) {}
     const Config cfg;
