@@ -94,6 +94,21 @@ try:
                    all(p["exploration"] == "shard" and p["status"] != "fail" for p in partial), f"{code} {out[:500]}")
             code, out, err = run("merge", files[0], files[0])
             expect("a shard given twice is a usage error", code == 2 and "twice" in err, f"{code} {err}")
+    # a mixed run (auto: SB under RC11, shrinker_bit under LKMM): merge names each variant's model
+    files = []
+    for i in range(2):
+        f = os.path.join(tmp, f"m{i}.json")
+        code, out, err = run("check", "SB/relaxed", "shrinker_bit/merged", "--shard", f"{i}/2", "--format", "json")
+        with open(f, "w") as fh:
+            fh.write(out)
+        files.append(f)
+    code, out, err = run("merge", *files)
+    rows = {l.split()[0]: l.split()[1] for l in out.splitlines() if l.startswith(("SB/", "shrinker_bit/"))}
+    expect("merge of a mixed run keeps each variant's model", code == 0 and
+           rows == {"SB/relaxed": "RC11", "shrinker_bit/merged": "LKMM"}, f"{code} {out} {err}")
+    code, out, err = run("merge", files[1], "--format", "json")
+    expect("... and the run's (auto) in JSON", json.loads(out)["engine"]["memory_model"] == "auto" if code in (0, 3)
+           else False, f"{code} {out[:300]}")
     bad = os.path.join(tmp, "bad.json")
     with open(bad, "w") as fh:
         fh.write("{\"not\": 1}")

@@ -437,6 +437,8 @@ std::vector<Report> parse_json(const std::string& text,
             settings->certify = e.value("certify", true);
             settings->reduction = e.value("reduction", false);
             settings->jobs = e.value("jobs", 1u);
+            const std::string model = e.value("memory_model", std::string("RC11"));
+            settings->model = model == "C++11" ? "RC11" : model;  // "C++11": Relacy's, named by the engine
         }
         for (const json& v : doc.at("variants")) {
             Report r;
