@@ -85,7 +85,10 @@ ModelDef r_shrinker_bit() {
          weakens("merged", "smp_mb__after_atomic", Weakening::Remove)},
         {"neither", C{B::None, A::None},
          expect::sometimes("No fences and only relaxed accesses: no sw edge and no SC fence, so R nr may read "
-                           "0 whatever the coherence order of map."),
+                           "0 whatever the coherence order of map. LKMM allows it too (R+poonceonces): set_bit "
+                           "and clear_bit are void RMWs, unordered, so with no fence W nr ->po set_bit and "
+                           "clear_bit ->po R nr are not in ppo; W nr ->po set_bit ->rfe clear_bit ->po R nr ->fre "
+                           "W nr is then no hb cycle, and with no strong fence no pb cycle either."),
          "both barriers removed"},
         {"before_atomic_as_wmb", C{B::Wmb, A::MbAfterAtomic},
          expect::never("smp_wmb() is F_rel. F_rel ->sb set_bit ->rf clear_bit ->sb F1 (F_sc, at least acquire) "

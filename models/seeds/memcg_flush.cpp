@@ -263,7 +263,8 @@ ModelDef memcg_flush() {
                            "snapshots state[cpu0] = 6, then CPU0's other two updates (state 18, two adds) run "
                            "before CPU1's atomic_set(thr, 0), which is mo-after the adds and wipes them: 12 "
                            "pages unflushed (> BATCH*N = 4) with thr = 0. No weak behaviour needed; the "
-                           "documented bound does not count adds wiped between snapshot and reset."),
+                           "documented bound does not count adds wiped between snapshot and reset. The "
+                           "interleaving is sequentially consistent, so LKMM allows it too."),
          "v5.19: atomic_add(x / MEMCG_CHARGE_BATCH, &stats_flush_threshold) on every batch crossing"},
         {"patched", C{Check::ReadSkip},
          expect::sometimes("The baseline's interleaving: CPU0's second and third updates run between CPU1's "
@@ -271,18 +272,26 @@ ModelDef memcg_flush() {
                            "mo-latest value) so they skip; the reset leaves thr = 0 and 12 pages unflushed. "
                            "A skip on a read that is stale with respect to the reset (allowed: nothing orders "
                            "CPU1's relaxed atomic_set before CPU0's relaxed read) gives the same final state as "
-                           "the baseline's add landing before the reset, so the outcome sets are equal."),
+                           "the baseline's add landing before the reset, so the outcome sets are equal. The "
+                           "interleaving is sequentially consistent, so LKMM allows it too, and the stale skip as "
+                           "well (CPU1's atomic_set and CPU0's atomic_read are unordered once accesses, linked by "
+                           "no fence, release or acquire: no hb or pb cycle)."),
          "873f64b791a2: if (atomic_read(&stats_flush_threshold) <= num_online_cpus()) atomic_add(...)"},
         {"check_after_mb", C{Check::MbRead},
          expect::sometimes("smp_mb() is F_sc in CPU0 only; CPU1 has no SC fence and writes thr with a relaxed "
                            "store, so the fence creates no sw or psc edge: every execution of patched remains, "
-                           "and with it the bad interleaving. The check needs no ordering (mutant M3)."),
+                           "and with it the bad interleaving. The check needs no ordering (mutant M3). The bad "
+                           "interleaving is sequentially consistent, and LKMM allows every SC execution whatever "
+                           "its fences, so LKMM allows it too."),
          "smp_mb() before the check's atomic_read() (mutant M3)"},
         {"inverted_check", C{Check::Inverted},
          expect::always("Every write to thr stores 0: the initial write does; an atomic_add runs only after a "
                         "check read a value > N, and CPU1's reset (0) only after its read of a value > N. By "
                         "induction on any order every read returns 0, so no add happens, CPU1 never flushes, and "
-                        "all 18 pages stay unflushed with thr = 0 <= N in every execution."),
+                        "all 18 pages stay unflushed with thr = 0 <= N in every execution. The same under LKMM, "
+                        "by program logic, load buffering included: only CPU0's adds could write a value > N, "
+                        "and the first of them would need its check to read one of CPU0's own po-later adds, "
+                        "which coherence (po-loc | com acyclic) forbids."),
          "the condition inverted: add only when thr > num_online_cpus() (caught in review of the 2025 v1)"},
     });
 
@@ -293,7 +302,9 @@ ModelDef memcg_flush() {
                            "before CPU1's update; CPU1 updates, reads thr = 3 > N, its spin_trylock() fails "
                            "(the CAS reads FLUSH's 1), it returns and reads the stat before FLUSH writes it (0, "
                            "or FLUSH's stale snapshot 0): its own update, sb-before the call, is missing. The "
-                           "seed's own kernel has the stale-stats window 7d7ef0a4686a describes."),
+                           "seed's own kernel has the stale-stats window 7d7ef0a4686a describes. The interleaving "
+                           "is sequentially consistent, so LKMM allows it too (the failed spin_trylock() is an LF, "
+                           "a read with no ordering, per lock.cat)."),
          "v5.15..v6.3 (the seed's kernel): if (!spin_trylock_irqsave(&stats_flush_lock, flag)) return;"},
         {"v6.4_skip_if_ongoing", O{Coord::Ongoing},
          expect::sometimes("The same window with the test-and-test-and-set: FLUSH holds stats_flush_ongoing and "
@@ -302,12 +313,16 @@ ModelDef memcg_flush() {
                            "atomic_read(&stats_flush_ongoing) returns 1 (the mo-latest write, or FLUSH's claim one "
                            "store back after FLUSH's relaxed atomic_set(ongoing, 0), which releases nothing), it "
                            "returns and reads a stat without its own update (A2; the stale stats 7d7ef0a4686a "
-                           "fixed)."),
+                           "fixed). The first order named (FLUSH's snapshot before CPU1's update, CPU1's reads "
+                           "before FLUSH's two atomic_set()s) is a sequentially consistent interleaving, so LKMM "
+                           "allows it too."),
          "3cd9992b9302 (v6.4): if (atomic_read(&ongoing) || atomic_xchg(&ongoing, 1)) return;"},
         {"v6.4_xchg_only", O{Coord::XchgOnly},
          expect::sometimes("The same window: CPU1's atomic_xchg reads FLUSH's 1 (RMWs read the mo-latest "
                            "value), it skips and reads the stale stat. Same outcomes as the test-and-test-and-"
-                           "set; only the RMW count differs: the xchg dirties the line even when it fails."),
+                           "set; only the RMW count differs: the xchg dirties the line even when it fails. The "
+                           "interleaving is sequentially consistent (the fully ordered xchg reads FLUSH's claim "
+                           "before FLUSH's atomic_set(ongoing, 0)), so LKMM allows it too."),
          "3cd9992b9302's v1: if (atomic_xchg(&stats_flush_ongoing, 1)) return; (the TTAS came from review)"},
         {"v6.8_no_skip", O{Coord::NoSkip},
          expect::never("Every flusher flushes: when CPU1 finds thr > N it snapshots state[cpu1] itself; its "
@@ -315,7 +330,14 @@ ModelDef memcg_flush() {
                        "irreflexive) forbids reading the initial 0, and it writes global = 6. Its final read of "
                        "global reads its own write or a later one in mo, FLUSH's, whose snapshot is 6 too: "
                        "FLUSH's critical section is after CPU1's in cgroup_rstat_lock order, so CPU1's unlock "
-                       "->sw FLUSH's lock and CPU1's state write ->hb FLUSH's read."),
+                       "->sw FLUSH's lock and CPU1's state write ->hb FLUSH's read. LKMM: CPU1's snapshot reads 6 "
+                       "by coherence (po-loc | com acyclic), and cgroup_rstat_lock orders the sections (lock.cat: "
+                       "each spin_lock()'s LKR reads the previous section's spin_unlock). If FLUSH's section is "
+                       "second, its READ_ONCE reading 0 would give R ->fre W state ->po-rel CPU1's unlock ->rfe "
+                       "FLUSH's LKR, an internal prop edge (in hb) against LKR ->acq-po R: an hb cycle. If it is "
+                       "first, FLUSH's write of global is co-before CPU1's (CPU1's ->coe FLUSH's ->po-rel FLUSH's "
+                       "unlock ->rfe CPU1's LKR ->acq-po CPU1's write would be the same kind of hb cycle), so "
+                       "CPU1's final read, po-after its own write, reads 6."),
          "7d7ef0a4686a (v6.8): no skip; every flusher runs cgroup_rstat_flush() under cgroup_rstat_lock"},
     });
     for (auto& v : ongoing.variants) def.variants.push_back(std::move(v));

@@ -253,7 +253,9 @@ ModelDef shrinker_bit() {
          expect::never("Nothing clears the bit: map starts with bit 0 set and its only writes are set_bit "
                        "(fetch_or of bit 0). Whatever the coherence order, the mo-last write leaves bit 0 set, "
                        "so the bit is never clear at quiescence. The cost: RCL calls count_objects() on every "
-                       "pass, K calls while the list reads empty."),
+                       "pass, K calls while the list reads empty. The same under LKMM, by program logic in every "
+                       "execution: every write to map, the initial one included, has bit 0 set (set_bit ORs it "
+                       "into whatever it reads), and the final value is one of them."),
          "before f90280d6b7 (fae91d6d8be5 list_lru side, no barrier): SHRINK_EMPTY only sets ret = 0"},
         {"merged", C{},
          expect::never("S = ADD's set_bit, C = RCL's mo-last clear_bit (S ->mo C, or the bit ends set), R2 = "
@@ -283,7 +285,8 @@ ModelDef shrinker_bit() {
         {"no_recheck", C{OnEmpty::ClearOnly},
          expect::sometimes("A plain interleaving, no weak behaviour needed: RCL reads the bit and counts 0, ADD "
                            "then adds its object and sets the bit, and RCL's clear_bit (an RMW reading S) clears "
-                           "it. Nothing sets it again (mutant M3)."),
+                           "it. Nothing sets it again (mutant M3). The interleaving is sequentially consistent, "
+                           "so LKMM allows it too."),
          "clear_bit() on SHRINK_EMPTY with no second count"},
         {"before_atomic_as_wmb", C{OnEmpty::ClearRecheck, Before::Wmb, After::MbAfterAtomic},
          expect::never("S, C, R2 as in merged. smp_wmb() is F_rel. F_rel ->sb S, C reads S's release "
@@ -315,18 +318,25 @@ ModelDef shrinker_bit() {
                        "order is mo of the lock word. If ADD's section comes first, spin_unlock ->sw spin_lock "
                        "before R2, so W nr ->hb R2 and R2 reads 1 (coherence), and RCL sets the bit again "
                        "after C. If R2's section comes first, C ->sb unlock ->sw lock ->sb S, so C ->hb S and "
-                       "C ->mo S (write coherence): the bit ends set. Either way P1 holds (mutant M7)."),
+                       "C ->mo S (write coherence): the bit ends set. Either way P1 holds (mutant M7). LKMM "
+                       "(lock.cat): the sections are ordered, each spin_lock()'s LKR reading the previous "
+                       "section's spin_unlock (UL, a release). If ADD's section precedes R2's, R2 reading 0 gives "
+                       "R2 ->fre W nr ->po-rel ADD's UL ->rfe the LKR of RCL's next section, an internal prop edge "
+                       "(in hb) against LKR ->acq-po R2: an hb cycle. If R2's section comes first, S ->coe C "
+                       "->po-rel RCL's UL ->rfe ADD's LKR ->acq-po S is the same hb cycle, so C ->co S."),
          "pre-v4.16 count: list_lru_count_one() under nlru->lock, no barriers (mutant M7); K = 2 passes, "
          "which cover both commit-message cases (the lock traffic grows the search)"},
         {"baseline_idle", C{OnEmpty::Nothing, Before::None, After::None, false, false},
          expect::never("No object is added: nr_items stays 0 (its only write is the initial one), so "
                        "nr_items > 0 never holds. Measures the headline: count_objects() on the empty list "
-                       "on each of the K passes."),
+                       "on each of the K passes. The same under LKMM, by program logic in every execution: "
+                       "nr_items has no write but the initial 0, so it ends 0."),
          "baseline with no list_lru_add(): the drop_caches benchmark's memcg (stale bit, empty list)"},
         {"merged_idle", C{OnEmpty::ClearRecheck, Before::MbBeforeAtomic, After::MbAfterAtomic, false, false},
          expect::never("No object is added: nr_items stays 0, so nr_items > 0 never holds. Measures the "
                        "headline: two count_objects() calls on the first pass (SHRINK_EMPTY, clear, re-count), "
-                       "none after."),
+                       "none after. The same under LKMM, by program logic in every execution: nr_items has no "
+                       "write but the initial 0, so it ends 0."),
          "merged with no list_lru_add(): the drop_caches benchmark's memcg (stale bit, empty list)"},
     });
 
@@ -336,7 +346,8 @@ ModelDef shrinker_bit() {
          expect::sometimes("A plain interleaving: RCL's whole pass runs first (bit set, count 0, clear_bit, "
                            "F_sc, count 0: the parent is empty). OFF's list_lru_del() then takes the parent to "
                            "-1, and the v4.19 drain sees dst != 0, skips set_bit and leaves dst at 1. Nothing "
-                           "sets the bit again (8199be001a47's race, with the del in the offline window)."),
+                           "sets the bit again (8199be001a47's race, with the del in the offline window). The "
+                           "interleaving is sequentially consistent, so LKMM allows it too."),
          "8199be001a47 race, v4.19 drain rule: set = (!dst->nr_items && src->nr_items)"},
         {"reparent_fixed", R{DrainRule::SrcNonEmpty},
          expect::never("The drain always sets the bit after writing dst (F_sc from smp_mb__before_atomic, then "
@@ -344,7 +355,11 @@ ModelDef shrinker_bit() {
                        "mo-predecessor after S); F_sc ->sb S ->rf C ->sb F_sc is an sw edge, so OFF's last "
                        "write of nr_items (dst + 2 = 1) ->hb R2, and R2 reads 1, not 0 (coherence), so RCL "
                        "sets the bit again. If S is mo-after C, the bit ends set. Negative counts (-1) are "
-                       "still read (P2 fails in both versions; v4.19 treats them as non-empty)."),
+                       "still read (P2 fails in both versions; v4.19 treats them as non-empty). LKMM forbids it "
+                       "too: with S ->rfe C (atomicity), R2 reading 0 gives R2 ->fre W nr=1 ->mb S "
+                       "(smp_mb__before_atomic() orders through the set_bit that follows) ->rfe C ->mb R2 "
+                       "(smp_mb__after_atomic() through the clear_bit before it): prop ; strong-fence ; hb, a pb "
+                       "cycle."),
          "8199be001a47: if (src->nr_items) { dst->nr_items += src->nr_items; memcg_set_shrinker_bit(); }"},
     });
     for (auto& v : rep.variants) def.variants.push_back(std::move(v));

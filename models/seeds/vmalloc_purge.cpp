@@ -323,7 +323,11 @@ ModelDef vmalloc_purge() {
              "was taken by KW's del_all. KW's del_all reads the initial {area 0} or F's cmpxchg (which kept "
              "bit 0), so it takes area 0. Each taken area's pages are subtracted: the list ends empty and "
              "vmap_lazy_nr 0. Metrics: 2 works queued (the running purge and F's) in every execution, up to 1 "
-             "of them while the purge holds the lock."),
+             "of them while the purge holds the lock. LKMM: the claim reads 0 by value (PENDING's other writes, "
+             "the initial one and the execution's clear, store 0); the list and vmap_lazy_nr change only by "
+             "RMWs, which atomicity chains as above; and the execution's del_all cannot read a list value "
+             "co-before F's cmpxchg: del_all ->fre cmpxchg ->mb (the successful cmpxchg's trailing fence) F's "
+             "release increment of the queue ->rfe the execution's acquire read ->acq-po del_all is a pb cycle."),
          "2017 patch 1/5: schedule_work() whenever nr_lazy > lazy_max_pages() (the seed's base)"},
         {"seed", C{K::Seed},
          expect::sometimes(
@@ -343,7 +347,14 @@ ModelDef vmalloc_purge() {
              "unless an earlier take did. KW's take (under the same lock) finds area 0. Every taken area is "
              "subtracted and the re-check loop only adds purges: the list ends empty and vmap_lazy_nr 0. (With "
              "PENDING already set the lock would still decide it: if the worker's section came first, its clear "
-             "->sb unlock ->sw F's lock ->sb claim would make the claim read 0.)"),
+             "->sb unlock ->sw F's lock ->sb claim would make the claim read 0.) LKMM: the claim reads 0 by value "
+             "(PENDING's other writes, the initial one and the execution's clear, store 0). lock.cat orders the "
+             "purge_vmap_area_lock sections, each spin_lock()'s LKR reading the previous section's spin_unlock, "
+             "so a section's plain writes ->po-rel its unlock ->rfe the next LKR ->acq-po that section's plain "
+             "reads are wr-vis, and plain-coherence makes each take read the list the previous section left; the "
+             "queued execution's section comes after F's (F's release increment ->rfe its acquire read of the "
+             "queue), so it takes area 1 unless an earlier take did, and vmap_lazy_nr, changed only by RMWs "
+             "chained by atomicity, ends 0."),
          "690467c81b1a (v5.18): drain_vmap_work, unconditional schedule_work(), mutex_lock + re-check loop"},
         {"v2_in_progress_guard", C{K::V2Guard},
          expect::sometimes(
@@ -352,14 +363,16 @@ ModelDef vmalloc_purge() {
              "under the lock, and atomic_xchg(&drain_vmap_work_in_progress, 1) reads the initial 1 (KW's reset "
              "has not run), so it skips schedule_work(); then KW's atomic_set(0). Nothing is queued: area 1 and "
              "vmap_lazy_nr = 2 are left at quiescence. The re-check may also read its own 0 after F's add has "
-             "run (one store back, F's add is not hb-before it): the same outcome."),
+             "run (one store back, F's add is not hb-before it): the same outcome. The first interleaving is "
+             "sequentially consistent, so LKMM allows the outcome too."),
          "690467c81b1a's v2 posting: schedule_work() only if !atomic_xchg(&drain_vmap_work_in_progress, 1)"},
         {"insert_before_add", C{K::InsertBeforeAdd},
          expect::failure(EngineFailure::AssertFailed,
                          "Mutant M7: with llist_add() before atomic_add_return(), the purge can take area 1 and "
                          "subtract its pages before F adds them (an SC interleaving: F llist_adds area 1, KW's "
                          "del_all takes both areas and subtracts 4 from 2); F's add_return then reads -2, which "
-                         "the S2 require() rejects."),
+                         "the S2 require() rejects. The interleaving is sequentially consistent, so LKMM allows it "
+                         "too: the require() fails under LKMM as well."),
          "mutant M7 on the baseline: the area is inserted before its pages are counted (S2)"},
     });
 }

@@ -219,23 +219,35 @@ ModelDef vmpressure() {
              "an execution; the worker's acquire read of the queue, during the run or at quiescence, reads RCL's "
              "release increment (sw), so RCL's write of tree_scanned is hb-before the work's sr_lock section, "
              "which by coherence reads it and zeroes tree_scanned. Metric: every execution queues one work that "
-             "signals nobody."),
+             "signals nobody. LKMM: the claim reads 0 by value (PENDING's other writes, the initial one and the "
+             "execution's clear, store 0), and RCL's plain write of tree_scanned ->po-rel its release increment "
+             "of the queue ->rfe the work's acquire read ->acq-po the work's plain read makes the write wr-vis "
+             "to that read, so plain-coherence forbids it reading the initial 0; the work's zeroing is then "
+             "co-after RCL's write (coherence), and no later write exists."),
          "v5.14 vmpressure(), no static key; no listener; one tree call crossing the window (headline, before)"},
         {"v3", C{K::V3, S::NoListener, P::StaleScans},
          expect::never("No registration: the only write to the key count is its initial value 0, so "
                        "static_branch_unlikely() reads 0 (rf from init) and the tree call returns before touching "
-                       "tree_scanned; no work is queued. Metric: 0 works queued."),
+                       "tree_scanned; no work is queued. Metric: 0 works queued. The same under LKMM, by program "
+                       "logic in every execution: REG does not register, so the key count's only write is the "
+                       "initial 0, the one write static_branch_unlikely() can read."),
          "the seed: static_branch check at the top of the tree branch; no listener (headline, after)"},
         {"v1_check_after_accumulation", C{K::V1, S::NoListener, P::StaleScans},
          expect::always("v1 reads num_events after the accumulation: the tree call adds a window to tree_scanned "
                         "under sr_lock, then atomic_read(num_events) reads the initial 0 (the only write) and "
                         "returns. No work is ever queued, so nothing resets tree_scanned: it ends at one window in "
-                        "every execution (I2 violated: a stale burst awaits the first listener)."),
+                        "every execution (I2 violated: a stale burst awaits the first listener). The same under "
+                        "LKMM, by program logic: num_events has no write but the initial 0, tree_scanned none "
+                        "but the initial 0 and RCL's accumulation, whose read (po-before its write) coherence "
+                        "(po-loc | com acyclic) confines to the initial 0; RCL's write of one window is co-last."),
          "mutant M2: v1 placement (atomic_t read after the accumulation under sr_lock); no listener"},
         {"v3_socket_pressure", C{K::V3, S::Socket, P::SocketPressureLost},
          expect::never("The seed's check sits inside the tree branch, so the tree=false call never reads the key. "
                        "RCL crosses its window and writes socket_pressure, sb-before its end; it is the only write "
-                       "besides the initial one, so the final value is 1 whatever REG does (S1 holds)."),
+                       "besides the initial one, so the final value is 1 whatever REG does (S1 holds). The same "
+                       "under LKMM, a single-thread effect in every execution: RCL's read of scanned can only read "
+                       "the initial 0 (RCL's own writes are po-later: coherence), so it crosses the window; "
+                       "the initial write is co-first, so RCL's write of socket_pressure is co-last."),
          "the seed, registration concurrent with a tree=false call (S1)"},
         {"check_at_entry", C{K::CheckAtEntry, S::Socket, P::SocketPressureLost},
          expect::sometimes("With the check at entry the tree=false call returns when its relaxed read of the key "
@@ -251,7 +263,12 @@ ModelDef vmpressure() {
                        "call writes tree_scanned and its claim reads PENDING 0 (RCL is the only claimer) and "
                        "queues; the execution's acquire read of the queue reads the release increment (sw), so "
                        "list_add and the tree_scanned write are hb-before the work's reads, which by coherence "
-                       "read 1 registered event and one window: the work signals."),
+                       "read 1 registered event and one window: the work signals. LKMM: the claim reads 0 by "
+                       "value (as in baseline); list_add ->po-rel REG's smp_store_release ->rfe RCL's acquire read "
+                       "->po-rel RCL's release increment of the queue (rfe ; po-rel: an A-cumulative cumul-fence), "
+                       "RCL's tree_scanned write ->po-rel the same increment, and the increment ->rfe the work's "
+                       "acquire read ->acq-po its plain reads: both plain writes are wr-vis to those reads, and "
+                       "plain-coherence forbids them reading the initial 0s."),
          "v5.14, registration happens-before reclaim: L1 holds before the patch"},
         {"v3_register_hb_reclaim", C{K::V3, S::HbReclaim, P::MissedNotification},
          expect::never("As baseline_register_hb_reclaim, plus the key: static_branch_inc()'s add ->sb "
@@ -259,7 +276,10 @@ ModelDef vmpressure() {
                        "add is hb-before the key read and is the mo-last write to the key: coherence makes the read "
                        "return 1, the tree branch goes on, and the work (hb-after list_add through the "
                        "release/acquire of the queue) signals. L1: a registration that happens-before reclaim is "
-                       "always notified."),
+                       "always notified. LKMM: were the key read K to read the initial 0, K ->fre the add ->mb "
+                       "(static_branch_inc()'s fully ordered add) smp_store_release ->rfe RCL's acquire read "
+                       "->acq-po K would be a pb cycle (the MP shape); the work then signals as in "
+                       "baseline_register_hb_reclaim (wr-vis through the release chain, plain-coherence)."),
          "the seed, registration happens-before reclaim (L1)"},
         {"plain_counter", C{K::PlainCounter, S::Concurrent, P::StaleScans},
          expect::failure(EngineFailure::DataRace,

@@ -63,7 +63,9 @@ oc::ModelDef model() {
              "The consumer's acquire read of ready reading the producer's release write is an sw edge, so "
              "W msg ->sb W ready ->sw R ready ->sb R msg makes W msg hb-before R msg. R msg reading the initial "
              "value would be fr-before W msg, and coherence (hb;eco irreflexive) forbids W msg ->hb R msg ->fr "
-             "W msg."),
+             "W msg. LKMM (the default for this kernel-primitive model) forbids it too: R msg ->fre W msg "
+             "->po-rel W ready ->rfe R ready is prop and internal, so R msg ->hb R ready, and R ready ->acq-po "
+             "R msg closes an hb cycle (MP+pooncerelease+poacquireonce: Never)."),
          "smp_store_release of ready, smp_load_acquire of ready"},
         {"once", C{false},
          oc::expect::sometimes(
