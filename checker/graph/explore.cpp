@@ -1067,10 +1067,20 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
     // the read before the write), and for a model that states none, the model's own control flow
     // on the values it reads is such a dependency in the code it stands for.
     // The values come from the whole search, whichever shard this one is.
+    // A round that turns out to be the exploration proper (nothing to guess after the first, or
+    // the values settled) is not run again: its executions, kept while they are few, go to the
+    // sink. Its time, and that of the rounds before, counts in the result and in the timeout.
     ExploreOptions dry_options = options;
     dry_options.capture = true;
     dry_options.shard_index = 0;
     dry_options.shard_count = 1;
+    const bool reusable = options.capture && options.shard_count == 1;
+    constexpr std::size_t kept_limit = 4096;
+    double dry_seconds = 0;
+    auto remaining = [&](ExploreOptions o) {  // what is left of the timeout
+        if (options.timeout_seconds > 0) o.timeout_seconds = std::max(options.timeout_seconds - dry_seconds, 1e-9);
+        return o;
+    };
     const std::size_t threads = variant.thread_count() + 1;
     Guesses found;
     found.reach.assign(threads, std::vector<bool>(threads, false));
@@ -1078,7 +1088,13 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
     for (int round = 0; round < 4 && !settled; ++round) {
         Guesses now = found;
         std::vector<std::vector<std::uint32_t>> from;  // per event: the threads porf-before it
-        const ExecutionSink collect = [&](const ExecutionGraph& g, const FinalState&) {
+        std::vector<std::pair<ExecutionGraph, FinalState>> kept;
+        bool kept_all = reusable;
+        const ExecutionSink collect = [&](const ExecutionGraph& g, const FinalState& fs) {
+            if (kept_all && kept.size() < kept_limit)
+                kept.emplace_back(g, fs);
+            else if (kept_all)
+                kept_all = false, kept.clear();
             if (now.writes.size() < g.location_count()) now.writes.resize(g.location_count());
             from.resize(g.thread_count());
             for (std::size_t t = 0; t < g.thread_count(); ++t) from[t].assign(g.thread(t).size(), 1u << t);
@@ -1103,7 +1119,8 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
                         now.reach[e.reads_from->thread][t] = true;
                 }
         };
-        const ExploreResult dry = run(collect, round == 0 ? nullptr : &found, dry_options);
+        ExploreResult dry = run(collect, round == 0 ? nullptr : &found, remaining(dry_options));
+        dry_seconds += dry.seconds;
         if (!dry.completed) break;  // the exploration proper meets the same failure or budget
         for (std::size_t k = 0; k < threads; ++k)  // transitive closure
             for (std::size_t i = 0; i < threads; ++i)
@@ -1115,10 +1132,21 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
                 for (std::size_t i = 1; i < threads; ++i)
                     for (std::size_t k = 1; k < threads; ++k)
                         if ((mask >> k & 1u) != 0 && now.reach[i][k]) mask |= 1u << i;
-        settled = round > 0 && now == found;
+        // after the first round: settled if no thread may guess anything (it ran as it would
+        // with guesses); after a later one: if it learnt nothing new
+        bool guessable = false;
+        for (const auto& per_location : now.writes)
+            for (const auto& [uv, mask] : per_location) guessable = guessable || mask != 0;
+        settled = round == 0 ? !guessable : now == found;
         found = std::move(now);
+        if (settled && kept_all) {
+            for (const auto& [g, fs] : kept) sink(g, fs);
+            dry.seconds = dry_seconds;
+            return dry;
+        }
     }
-    ExploreResult result = run(sink, &found, options);
+    ExploreResult result = run(sink, &found, remaining(options));
+    result.seconds += dry_seconds;
     if (!settled && result.completed) {
         // the values read by guesses did not settle in 4 rounds: the search may miss executions
         result.completed = false;
