@@ -217,7 +217,8 @@ std::string format_text(const std::vector<Report>& reports, const RunSettings& s
     id_width += 2;
     const bool relacy = settings.engine == "relacy";
     const bool per_variant = settings.model == "auto" && !relacy;  // a column names each variant's model
-    out << pad("variant", id_width) << (per_variant ? pad("model", 7) : "") << pad("expected", 14) << pad("verdict", 14) << pad("exploration", 15)
+    out << pad("variant", id_width) << (per_variant ? pad("model", 7) : "") << pad("expected", 14) << pad("verdict", 14)
+        << pad("exploration", 15)
         << pad(relacy ? "interleavings" : "explored", 15) << pad("distinct", 10) << pad("outcomes", 10) << pad("ratio", 9)
         << pad("time", 10) << "status\n";
     std::size_t passed = 0, failed = 0, incomplete = 0, unjudged = 0;

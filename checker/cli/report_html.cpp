@@ -135,7 +135,8 @@ std::string render_html(const std::vector<ModelSection>& sections) {
             if (r.rejected) notes += std::to_string(r.rejected) + " inconsistent executions rejected. ";
             if (!r.failure_detail.empty()) notes += "engine: " + r.failure_detail;
             o << "<tr><td>" << esc(r.id) << "</td><td>" << esc(r.summary) << "</td><td>"
-              << (per_variant ? esc(r.memory_model) + "</td><td>" : "") << esc(to_string(r.expect.engine_answer())) << "</td><td>" << esc(finding(r)) << "</td><td>"
+              << (per_variant ? esc(r.memory_model) + "</td><td>" : "") << esc(to_string(r.expect.engine_answer()))
+              << "</td><td>" << esc(finding(r)) << "</td><td>"
               << esc(to_string(r.exploration)) << "</td><td>" << r.executions << "</td><td>" << r.distinct_executions
               << "</td><td>" << seconds(r.seconds) << "</td><td class=\"" << to_string(r.status) << "\">"
               << to_string(r.status) << "</td><td>" << esc(notes) << "</td></tr>\n";

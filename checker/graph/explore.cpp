@@ -19,8 +19,8 @@
 #include <cstring>
 #include <cstdint>
 #include <limits>
-#include <new>
 #include <map>
+#include <new>
 #include <stdexcept>
 #include <set>
 #include <string>
@@ -1091,10 +1091,11 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
         std::vector<std::pair<ExecutionGraph, FinalState>> kept;
         bool kept_all = reusable;
         const ExecutionSink collect = [&](const ExecutionGraph& g, const FinalState& fs) {
-            if (kept_all && kept.size() < kept_limit)
-                kept.emplace_back(g, fs);
-            else if (kept_all)
-                kept_all = false, kept.clear();
+            if (kept_all && kept.size() == kept_limit) {  // too many to keep: the proper run redoes them
+                kept_all = false;
+                kept.clear();
+            }
+            if (kept_all) kept.emplace_back(g, fs);
             if (now.writes.size() < g.location_count()) now.writes.resize(g.location_count());
             from.resize(g.thread_count());
             for (std::size_t t = 0; t < g.thread_count(); ++t) from[t].assign(g.thread(t).size(), 1u << t);
