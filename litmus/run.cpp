@@ -81,10 +81,15 @@ void judge_result(const Program& p, const Report& rep, LitmusResult& r) {
     if (p.engine && relacy) source += "; ordercheck-engine: " + expected_text(*p.engine) + " (the engine cannot produce RC11's answer)";
     const std::string explored = std::string(to_string(rep.exploration)) + ", " + std::to_string(rep.executions) + " executions";
 
-    // The outcome.
+    // The outcome. A search cut short before any execution completed witnessed nothing: not a
+    // deadlock (no execution was seen to block), not a Never. Maybe accepts any Observation,
+    // and a search cut short has none.
+    const bool none_completed = !r.deadlock && r.positive + r.negative == 0;
     Status outcome = Status::Pass;
     std::string why;
-    if (want->outcome == Outcome::Maybe) {
+    if (r.cut_short && (none_completed || want->outcome == Outcome::Maybe)) {
+        outcome = Status::Incomplete;
+    } else if (want->outcome == Outcome::Maybe) {
         outcome = Status::Pass;
     } else if (want->outcome == Outcome::Deadlock) {
         if (!(r.deadlock || r.positive + r.negative == 0)) {
@@ -120,7 +125,7 @@ void judge_result(const Program& p, const Report& rep, LitmusResult& r) {
         r.judgement_text = why + " (observed " + observed + "; " + source + "; " + explored + ")";
     } else if (outcome == Status::Incomplete || race == Status::Incomplete) {
         r.judgement = Judgement::Incomplete;
-        r.judgement_text = "observed " + observed + " so far, expected " + wanted + ": the search was cut short (" +
+        r.judgement_text = (none_completed ? std::string("no execution completed") : "observed " + observed) + " so far, expected " + wanted + ": the search was cut short (" +
                            explored + ") and settles nothing";
     } else {
         r.judgement = Judgement::Match;
@@ -166,6 +171,8 @@ LitmusResult run(const std::shared_ptr<const Compiled>& test, const LitmusOption
                   "-consistent: " +
                   rep->first_rejection;
     r.observation = r.positive == 0 ? Verdict::Never : r.negative == 0 ? Verdict::Always : Verdict::Sometimes;
+    r.cut_short = r.report.exploration == Exploration::CutShort ||
+                  (r.outcome_report && r.outcome_report->exploration == Exploration::CutShort);
     switch (p.quantifier) {
     case Quantifier::Exists: r.ok = r.positive > 0; break;
     case Quantifier::NotExists: r.ok = r.positive == 0; break;
@@ -189,14 +196,22 @@ std::string format_herd(const LitmusResult& r) {
         }
         out << '\n';
     }
-    out << (r.ok ? "Ok" : "No") << '\n';
+    if (!r.cut_short) out << (r.ok ? "Ok" : "No") << '\n';
     out << "Witnesses\n";
     out << "Positive: " << r.positive << " Negative: " << r.negative << '\n';
     if (r.datarace && std::find(r.flags.begin(), r.flags.end(), "data-race") == r.flags.end()) out << "Flag data-race\n";
     for (const std::string& f : r.flags) out << "Flag " << f << '\n';
     if (p.filter >= 0) out << "Filter " << format_prop(p, p.filter) << '\n';
     out << "Condition " << to_string(p.quantifier) << " (" << format_prop(p, p.condition) << ")\n";
-    out << "Observation " << p.name << ' ' << to_string(r.observation) << ' ' << r.positive << ' ' << r.negative << '\n';
+    // herd's Observation is the verdict of a complete search (judgelitmus.sh and cmplitmushist.sh
+    // read it so); a search cut short has none, as herd7 stopped by a timeout has none.
+    if (r.cut_short)
+        out << "Incomplete " << p.name << ": the search was cut short after "
+            << (r.outcome_report ? r.outcome_report->executions : r.report.executions)
+            << " executions: no verdict (Positive and Negative count what it saw)\n";
+    else
+        out << "Observation " << p.name << ' ' << to_string(r.observation) << ' ' << r.positive << ' ' << r.negative
+            << '\n';
     char time[32];
     std::snprintf(time, sizeof time, "%.4f", r.parse_seconds + r.run_seconds);
     out << "Time " << p.name << ' ' << time << '\n';

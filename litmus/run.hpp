@@ -55,6 +55,9 @@ struct LitmusResult {
     std::vector<std::string> flags;       ///< the memory model's flags (LKMM), as herd prints them
     bool deadlock = false;                ///< an execution could not finish (deadlock or livelock)
     Verdict observation = Verdict::Never; ///< Never (P = 0), Always (N = 0), else Sometimes
+    /// A budget or a timeout stopped a search: the states and counts are what it saw so far, and
+    /// the herd-like output prints no Observation line (scripts read that line as the verdict).
+    bool cut_short = false;
     std::string error;                    ///< set for Judgement::Error: what the engine said
     Judgement judgement = Judgement::Unjudged;
     std::string judgement_text;           ///< one line: why
@@ -68,7 +71,9 @@ std::shared_ptr<const Compiled> load(const std::string& path);
 LitmusResult run(const std::shared_ptr<const Compiled>& test, const LitmusOptions& options);
 
 /// herd-like output: Test, States, Ok/No, Witnesses, Positive/Negative, Flag data-race,
-/// Condition, Observation, Time, then the judgement line.
+/// Condition, Observation, Time, then the judgement line. For a search cut short, no Ok/No and no
+/// Observation: an `Incomplete` line instead (what herd7 killed by a timeout leaves is no
+/// Observation line either; docs/litmus.md).
 std::string format_herd(const LitmusResult& r);
 
 }  // namespace oc::litmus
