@@ -4,11 +4,15 @@
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <cctype>
+#include <charconv>
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <deque>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <set>
@@ -105,10 +109,59 @@ Parsed parse_command(const std::vector<std::string>& args, const po::options_des
     return p;
 }
 
+/// The command being run ("check"...), named by usage errors in the pointer to its --help.
+std::string& current_command() {
+    static std::string command;
+    return command;
+}
+
+/// A usage error: one line, the reason and where the usage is.
 int usage_error(const std::string& message) {
-    std::cerr << "ordercheck: " << message << "\n\n" << usage_text();
+    std::cerr << "ordercheck: " << message << "; see 'ordercheck "
+              << (current_command().empty() ? std::string("--help") : current_command() + " --help") << "'\n";
     return cli::exit_usage;
 }
+
+/// A bad option value found while reading the options (main() reports it as usage_error()).
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Numeric options are read as text and checked here, before any work starts: boost reads "-3"
+// into an unsigned as 4294967293 (a run that forks workers until killed, or never ends).
+
+/// Option NAME (read as text) as a decimal integer from LO to HI; throws UsageError naming the
+/// option and the accepted range otherwise.
+std::int64_t integer_option(const po::variables_map& vm, const std::string& name, std::int64_t lo, std::int64_t hi,
+                            const std::string& note = "") {
+    const std::string text = vm[name].as<std::string>();
+    std::int64_t v = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || v < lo || v > hi)
+        throw UsageError("--" + name + " must be an integer between " + std::to_string(lo) + " and " +
+                         std::to_string(hi) + note + " (got '" + text + "')");
+    return v;
+}
+
+/// The longest --timeout: a year (a larger one overflows the engines' clocks; nan and inf are refused).
+constexpr double max_timeout_seconds = 365.0 * 24 * 3600;
+
+/// Option NAME (read as text) as a finite number of seconds from 0 to max_timeout_seconds.
+double seconds_option(const po::variables_map& vm, const std::string& name) {
+    const std::string text = vm[name].as<std::string>();
+    char* end = nullptr;
+    const double v = text.empty() || std::isspace(static_cast<unsigned char>(text[0])) ? -1 : std::strtod(text.c_str(), &end);
+    if (end == nullptr || *end != '\0' || !std::isfinite(v) || v < 0 || v > max_timeout_seconds)
+        throw UsageError("--" + name + " must be a number of seconds between 0 (none) and " +
+                         std::to_string(static_cast<long long>(max_timeout_seconds)) + " (got '" + text + "')");
+    return v;
+}
+
+/// The most worker processes --jobs starts: more only thrash (each worker explores a whole shard).
+constexpr std::int64_t max_jobs = 256;
+/// The most shards --shards splits a variant into.
+constexpr std::int64_t max_shards = 4096;
+constexpr std::int64_t max_count = std::numeric_limits<std::int64_t>::max();
 
 /// The --model option: the memory model and its engine agree (LKMM: graph engine only).
 struct ModelChoice {
@@ -149,6 +202,20 @@ bool is_litmus_file(const std::string& id) {
     return id.size() > 7 && id.ends_with(".litmus") && std::filesystem::is_regular_file(id);
 }
 
+/// The content_hash() of each litmus file named on the command line, by its variant id: part of
+/// what a report records of its run.
+std::map<std::string, std::string>& litmus_hashes() {
+    static std::map<std::string, std::string> hashes;
+    return hashes;
+}
+
+/// The catalogue_hash() of every model the program can check (the scaling family included).
+std::string catalogue_identity(const cli::Program& program) {
+    auto models = program.models;
+    models.insert(models.end(), program.by_id_only.begin(), program.by_id_only.end());
+    return cli::catalogue_hash(models);
+}
+
 /// Variants made from litmus files named on the command line; stable addresses for the
 /// VariantDef pointers the commands pass around.
 std::deque<VariantDef>& litmus_variants() {
@@ -172,6 +239,9 @@ const VariantDef* litmus_variant(const std::string& path) {
     const bool racy = (p.result && p.result->datarace) || (p.mapping && p.mapping->datarace);
     litmus_variants().push_back(
         litmus::make_variant(test, racy ? litmus::RunMode::PlainAsRelaxed : litmus::RunMode::RaceCheck));
+    std::ifstream in(path, std::ios::binary);
+    litmus_hashes()[litmus_variants().back().id()] =
+        cli::content_hash(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()));
     return &litmus_variants().back();
 }
 
@@ -181,7 +251,12 @@ bool resolve_ids(const std::vector<ModelDef>& models, const std::vector<std::str
                  std::vector<const VariantDef*>& out) {
     std::vector<std::string> catalogue_ids;
     for (const auto& id : ids)
-        if (!is_litmus_file(id)) catalogue_ids.push_back(id);
+        if (id.ends_with(".litmus") && !is_litmus_file(id)) {
+            std::cerr << "ordercheck: no such file: '" << id << "'\n";
+            return false;
+        } else if (!is_litmus_file(id)) {
+            catalogue_ids.push_back(id);
+        }
     std::vector<const VariantDef*> catalogue;
     if (!catalogue_ids.empty()) {
         std::string error;
@@ -257,9 +332,6 @@ int cmd_list(const std::vector<std::string>& args, const cli::Program& program) 
 int cmd_check(const std::vector<std::string>& args, const cli::Program& program) {
     po::options_description opts("check options");
     std::string search = "full", format = "text", engine, model = "auto";
-    std::uint64_t max_executions = 0, random_executions = 100000;
-    double timeout = 0;
-    unsigned context_bound = 2;
     opts.add_options()
         ("all", "check every variant of every model")
         ("engine", po::value(&engine), "graph | relacy | both (default: graph for the full search, relacy for "
@@ -268,18 +340,19 @@ int cmd_check(const std::vector<std::string>& args, const cli::Program& program)
         ("search", po::value(&search)->default_value("full"), "full | bound | random")
         ("format", po::value(&format)->default_value("text"), "text | json | junit")
         ("witness-dir", po::value<std::string>(), "write the witness of every failing variant under DIR")
-        ("max-executions", po::value(&max_executions)->default_value(0),
+        ("max-executions", po::value<std::string>()->default_value("0"),
          "stop each search after N executions (0: no limit); a search cut short proves nothing")
-        ("timeout", po::value(&timeout)->default_value(0), "stop each search after S seconds (0: none)")
-        ("context-bound", po::value(&context_bound)->default_value(2), "preemptions per execution (--search bound)")
-        ("random-executions", po::value(&random_executions)->default_value(100000),
+        ("timeout", po::value<std::string>()->default_value("0"), "stop each search after S seconds (0: none)")
+        ("context-bound", po::value<std::string>()->default_value("2"), "preemptions per execution (--search bound)")
+        ("random-executions", po::value<std::string>()->default_value("100000"),
          "executions drawn by --search random")
         ("no-certify", "count executions without checking them against the RC11 axioms")
         ("no-capture", "record no execution graphs (no certification, witnesses or distinct counts; "
                        "for measuring the cost of capture)")
         ("no-por", "no partial-order reduction: run every interleaving of the full search")
-        ("jobs,j", po::value<unsigned>()->default_value(1), "explore in N worker processes (variants and shards)")
-        ("shards", po::value<unsigned>(), "split each variant's search into N shards and merge them (default: 1; "
+        ("jobs,j", po::value<std::string>()->default_value("1"),
+         "explore in N worker processes (variants and shards; at most 256)")
+        ("shards", po::value<std::string>(), "split each variant's search into N shards and merge them (default: 1; "
                                           "with --jobs and fewer variants than jobs, 4 per job)")
         ("shard", po::value<std::string>(), "explore only shard I/N of each variant's search; combine the JSON "
                                             "reports of all N with `ordercheck merge`")
@@ -291,11 +364,17 @@ int cmd_check(const std::vector<std::string>& args, const cli::Program& program)
                                         "usage: ordercheck check [ID...|--all] [options]\n");
     if (parsed.help) return cli::exit_ok;
     const po::variables_map& vm = parsed.vm;
+    const auto max_executions = static_cast<std::uint64_t>(integer_option(vm, "max-executions", 0, max_count, " (0: no limit)"));
+    const double timeout = seconds_option(vm, "timeout");
+    const auto context_bound = static_cast<unsigned>(integer_option(vm, "context-bound", 0, 1000));
+    const auto random_executions = static_cast<std::uint64_t>(integer_option(vm, "random-executions", 1, max_count));
+    const auto jobs = static_cast<unsigned>(integer_option(vm, "jobs", 1, max_jobs, " (worker processes)"));
+    const auto shards =
+        vm.count("shards") ? static_cast<unsigned>(integer_option(vm, "shards", 1, max_shards)) : 0u;
     if (search != "full" && search != "bound" && search != "random")
         return usage_error("--search must be full, bound or random (got '" + search + "')");
     if (format != "text" && format != "json" && format != "junit")
         return usage_error("--format must be text, json or junit (got '" + format + "')");
-    if (timeout < 0) return usage_error("--timeout must not be negative");
     // --no-por and the bounded and random searches are Relacy's.
     if (engine.empty()) engine = search == "full" && vm.count("no-por") == 0 ? "graph" : "relacy";
     if (engine != "graph" && engine != "relacy" && engine != "both")
@@ -352,16 +431,14 @@ int cmd_check(const std::vector<std::string>& args, const cli::Program& program)
     options.keep_execution_hashes = vm.count("execution-hashes") != 0 || vm.count("shard") != 0;
 
     cli::RunPlan plan;
-    plan.jobs = vm["jobs"].as<unsigned>();
-    if (plan.jobs == 0) return usage_error("--jobs must be at least 1");
+    plan.jobs = jobs;
     if (vm.count("shard")) {
         plan.only_shard = cli::parse_shard(vm["shard"].as<std::string>());
         if (!plan.only_shard) return usage_error("--shard takes I/N with 0 <= I < N (got '" + vm["shard"].as<std::string>() + "')");
         if (vm.count("shards")) return usage_error("give either --shard I/N or --shards N, not both");
     }
     if (vm.count("shards")) {
-        plan.shards = vm["shards"].as<unsigned>();
-        if (plan.shards == 0) return usage_error("--shards must be at least 1");
+        plan.shards = shards;
     } else if (plan.jobs > 1 && selected.size() < plan.jobs && !plan.only_shard) {
         plan.shards = 4 * plan.jobs;  // few variants: split them so that every worker has work
     }
@@ -385,16 +462,20 @@ int cmd_check(const std::vector<std::string>& args, const cli::Program& program)
             r.witness_path = (dir / "witness.svg").string();
         };
     }
-    const cli::RunOutcome run = cli::run_checks(selected, options, plan, write_witness);
-    if (!run.print) return cli::exit_ok;  // an MPI rank other than 0: rank 0 reports
-    const std::vector<Report>& reports = run.reports;
-
     cli::RunSettings settings{search,          max_executions,          timeout,
                               context_bound,   random_executions,       options.explore.capture,
                               options.certify};
     settings.reduction = options.explore.reduction;
     settings.engine = engine;
     settings.model = model_name;
+    settings.model_option = model;
+    settings.catalogue = catalogue_identity(program);
+    for (const VariantDef* v : selected)
+        if (const auto it = litmus_hashes().find(v->id()); it != litmus_hashes().end()) settings.litmus[v->id()] = it->second;
+    plan.settings = settings;
+    const cli::RunOutcome run = cli::run_checks(selected, options, plan, write_witness);
+    if (!run.print) return cli::exit_ok;  // an MPI rank other than 0: rank 0 reports
+    const std::vector<Report>& reports = run.reports;
     settings.jobs = run.processes;
     std::cout << (format == "json"    ? cli::format_json(reports, settings)
                   : format == "junit" ? cli::format_junit(reports, settings)
@@ -426,16 +507,36 @@ int cmd_merge(const std::vector<std::string>& args, const cli::Program& program)
         const auto it = by_id.find(id);
         return it == by_id.end() ? nullptr : it->second;
     };
+    // Only shards of one run combine: every file must record the same run (run_difference()),
+    // judged against this program's catalogue (the expectations come from it).
     std::vector<Report> shards;
     cli::RunSettings settings;
+    const std::string catalogue = catalogue_identity(program);
+    std::string first_file;
     for (const auto& file : files) {
         std::ifstream in(file, std::ios::binary);
         if (!in) return usage_error("cannot read '" + file + "'");
         const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        cli::RunSettings run;
         try {
-            for (auto& r : cli::parse_json(text, lookup, &settings)) shards.push_back(std::move(r));
+            for (auto& r : cli::parse_json(text, lookup, &run)) shards.push_back(std::move(r));
         } catch (const std::exception& e) {
             std::cerr << "ordercheck: " << file << ": " << e.what() << '\n';
+            return cli::exit_usage;
+        }
+        if (run.catalogue != catalogue) {
+            std::cerr << "ordercheck: merge: " << file << " was judged against another catalogue ("
+                      << (run.catalogue.empty() ? std::string("not recorded") : run.catalogue) << ") than this ordercheck's ("
+                      << catalogue << "); merge with the ordercheck that ran the shards\n";
+            return cli::exit_usage;
+        }
+        if (first_file.empty()) {
+            settings = run;
+            first_file = file;
+        } else if (const auto d = cli::run_difference(settings, run)) {
+            std::cerr << "ordercheck: merge: " << first_file << " and " << file << " are not shards of one run: "
+                      << d->field << " differs (" << d->a << " in " << first_file << ", " << d->b << " in " << file
+                      << ")\n";
             return cli::exit_usage;
         }
     }
@@ -495,9 +596,6 @@ int explain_litmus(const std::string& path, const cli::ExplainOptions& eo, const
 
 int cmd_litmus(const std::vector<std::string>& args) {
     po::options_description opts("litmus options");
-    std::uint64_t max_executions = 0;
-    double timeout = 0;
-    unsigned repeat = 0;
     std::string engine = "graph", model = "auto";
     opts.add_options()
         ("engine", po::value(&engine)->default_value("graph"),
@@ -505,14 +603,14 @@ int cmd_litmus(const std::vector<std::string>& args) {
         ("model", po::value(&model)->default_value("auto"),
          "auto (lkmm under the graph engine, rc11 under relacy) | lkmm (the kernel's memory model, as herd7 with "
          "linux-kernel.cat) | rc11 (the C++11 mapping: ordercheck-mapping: annotations apply)")
-        ("max-executions", po::value(&max_executions)->default_value(0),
+        ("max-executions", po::value<std::string>()->default_value("0"),
          "stop each search after N executions (0: no limit); a search cut short proves nothing")
-        ("timeout", po::value(&timeout)->default_value(0), "stop each search after S seconds (0: none)")
+        ("timeout", po::value<std::string>()->default_value("0"), "stop each search after S seconds (0: none)")
         ("no-certify", "count executions without checking them against the RC11 axioms")
         ("no-por", "explore without partial-order reduction (--engine relacy)")
         ("quiet,q", "print only the judgement line of each test and the summary")
         ("time", "print how long parsing and the exhaustive run took, per test")
-        ("repeat", po::value(&repeat)->default_value(0),
+        ("repeat", po::value<std::string>()->default_value("0"),
          "benchmark: parse and run each test N more times and print the median, min and max")
         ("help,h", "this help");
     const Parsed parsed = parse_command(args, opts, "litmus files or directories",
@@ -521,7 +619,9 @@ int cmd_litmus(const std::vector<std::string>& args) {
                                         "Result: line as the kernel's judgelitmus.sh does (docs/litmus.md).\n");
     if (parsed.help) return cli::exit_ok;
     const po::variables_map& vm = parsed.vm;
-    if (timeout < 0) return usage_error("--timeout must not be negative");
+    const auto max_executions = static_cast<std::uint64_t>(integer_option(vm, "max-executions", 0, max_count, " (0: no limit)"));
+    const double timeout = seconds_option(vm, "timeout");
+    const auto repeat = static_cast<unsigned>(integer_option(vm, "repeat", 0, 1000));
     const std::vector<std::string>& inputs = parsed.positional;
     if (inputs.empty()) return usage_error("litmus needs at least one file or directory");
     std::vector<std::string> files;
@@ -860,6 +960,8 @@ int oc::cli::main(int argc, char** argv, Program program) {
     if (args.empty()) return usage_error("no command given");
     const std::string command = args.front();
     args.erase(args.begin());
+    for (const char* known : {"list", "check", "explain", "litmus", "merge", "necessity", "diff", "report"})
+        if (command == known) current_command() = command;
     try {
         if (command == "list") return cmd_list(args, program);
         if (command == "check") return cmd_check(args, program);
@@ -879,6 +981,8 @@ int oc::cli::main(int argc, char** argv, Program program) {
         }
         return usage_error("unknown command '" + command + "'");
     } catch (const po::error& e) {
+        return usage_error(e.what());
+    } catch (const UsageError& e) {
         return usage_error(e.what());
     } catch (const std::exception& e) {
         std::cerr << "ordercheck: error: " << e.what() << '\n';

@@ -322,7 +322,9 @@ std::string format_json(const std::vector<Report>& reports, const RunSettings& s
                      {"capture", settings.capture},
                      {"certify", settings.certify && settings.capture},
                      {"reduction", settings.reduction && settings.search == "full"},
+                     {"model_option", settings.model_option},
                      {"jobs", settings.jobs}};
+    doc["catalogue"] = {{"hash", settings.catalogue}, {"litmus", settings.litmus}};
     json variants = json::array();
     for (const auto& r : reports) {
         json v;
@@ -392,6 +394,47 @@ std::string format_json(const std::vector<Report>& reports, const RunSettings& s
     return doc.dump(2) + "\n";
 }
 
+std::optional<RunDifference> run_difference(const RunSettings& a, const RunSettings& b) {
+    const auto number = [](double x) {
+        std::ostringstream o;
+        o.precision(17);
+        o << x;
+        return o.str();
+    };
+    const auto yes = [](bool x) { return std::string(x ? "true" : "false"); };
+    const auto list = [](const std::vector<std::string>& v) {
+        std::string t;
+        for (const auto& s : v) t += (t.empty() ? "" : ",") + s;
+        return t;
+    };
+    const auto map_text = [](const std::map<std::string, std::string>& m) {
+        std::string t;
+        for (const auto& [k, v] : m) t += (t.empty() ? "" : ",") + k + "=" + v;
+        return t.empty() ? std::string("none") : t;
+    };
+    const auto quote = [](const std::string& s) { return s.empty() ? std::string("(not recorded)") : s; };
+    const std::pair<const char*, std::pair<std::string, std::string>> fields[] = {
+        {"ordercheck_version", {quote(a.version), quote(b.version)}},
+        {"engine", {a.engine, b.engine}},
+        {"memory_model", {a.model, b.model}},
+        {"model_option", {quote(a.model_option), quote(b.model_option)}},
+        {"search", {a.search, b.search}},
+        {"max_executions", {std::to_string(a.max_executions), std::to_string(b.max_executions)}},
+        {"timeout_seconds", {number(a.timeout_seconds), number(b.timeout_seconds)}},
+        {"context_bound", {std::to_string(a.context_bound), std::to_string(b.context_bound)}},
+        {"random_executions", {std::to_string(a.random_executions), std::to_string(b.random_executions)}},
+        {"capture", {yes(a.capture), yes(b.capture)}},
+        {"certify", {yes(a.certify), yes(b.certify)}},
+        {"reduction", {yes(a.reduction), yes(b.reduction)}},
+        {"catalogue", {quote(a.catalogue), quote(b.catalogue)}},
+        {"litmus", {map_text(a.litmus), map_text(b.litmus)}},
+        {"variants", {list(a.variants), list(b.variants)}},
+    };
+    for (const auto& [field, values] : fields)
+        if (values.first != values.second) return RunDifference{field, values.first, values.second};
+    return std::nullopt;
+}
+
 namespace {
 
 Exploration parse_exploration(const std::string& s) {
@@ -440,6 +483,15 @@ std::vector<Report> parse_json(const std::string& text,
             settings->jobs = e.value("jobs", 1u);
             const std::string model = e.value("memory_model", std::string("RC11"));
             settings->model = model == "C++11" ? "RC11" : model;  // "C++11": Relacy's, named by the engine
+            // The identity of the run (absent from reports of older versions: left empty)
+            settings->model_option = e.value("model_option", std::string());
+            settings->version = doc.value("ordercheck_version", std::string());
+            const json catalogue = doc.value("catalogue", json::object());
+            settings->catalogue = catalogue.is_object() ? catalogue.value("hash", std::string()) : std::string();
+            settings->litmus = catalogue.is_object() ? catalogue.value("litmus", std::map<std::string, std::string>{})
+                                                     : std::map<std::string, std::string>{};
+            settings->variants.clear();
+            for (const json& v : doc.at("variants")) settings->variants.push_back(v.at("id").get<std::string>());
         }
         for (const json& v : doc.at("variants")) {
             Report r;

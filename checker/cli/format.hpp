@@ -3,6 +3,8 @@
 #pragma once
 
 #include <functional>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,7 +27,23 @@ struct RunSettings {
     unsigned jobs = 1;       ///< worker processes (--jobs, or MPI ranks)
     std::string engine = "relacy";  ///< "graph", "relacy", "both"
     std::string model = "RC11";     ///< the graph engine's memory model: "RC11", "LKMM"
+    // What makes a report one run's (compared by `merge`, run_difference()):
+    std::string model_option = "auto";  ///< --model as given: "auto", "lkmm", "rc11"
+    std::string catalogue{};            ///< catalogue_hash() of the catalogue the run judged against
+    /// The litmus files the run named: variant id -> content_hash() of the file.
+    std::map<std::string, std::string> litmus{};
+    std::vector<std::string> variants{};  ///< the variant ids, in report order (filled by parse_json)
+    std::string version{};              ///< the ordercheck version that wrote it (filled by parse_json)
 };
+
+/// One recorded field in which two runs differ: its name and both values.
+struct RunDifference {
+    std::string field, a, b;
+};
+/// The first field of the run identity in which A and B differ (the version, engine, memory
+/// model, --model, search and its options, capture, certification, reduction, the catalogue,
+/// the litmus files, the variants); nullopt when they are the same run. `jobs` is not compared.
+std::optional<RunDifference> run_difference(const RunSettings& a, const RunSettings& b);
 
 /// The verdict table: one row per variant, notes for limitations, a closing count line.
 std::string format_text(const std::vector<Report>& reports, const RunSettings& settings);

@@ -17,6 +17,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "checker/version.hpp"
+
 #ifdef OC_HAVE_MPI
 #define OMPI_SKIP_MPICXX 1  // the C API only (the C++ bindings are deprecated and warn)
 #define MPICH_SKIP_MPICXX 1
@@ -373,7 +375,7 @@ RunOutcome run_mpi(const std::vector<const VariantDef*>& variants, const CheckOp
         error = e.what();
     }
     // Every rank sends its reports (or its error) to rank 0, which merges them.
-    const std::string payload = error.empty() ? "R" + format_json(mine, RunSettings{}) : "E" + error;
+    const std::string payload = error.empty() ? "R" + format_json(mine, plan.settings) : "E" + error;
     int length = static_cast<int>(payload.size());
     std::vector<int> lengths(static_cast<std::size_t>(size)), offsets(static_cast<std::size_t>(size));
     MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -407,7 +409,18 @@ RunOutcome run_mpi(const std::vector<const VariantDef*>& variants, const CheckOp
                 errors += "rank " + std::to_string(i) + ": " + part.substr(1) + "\n";
                 continue;
             }
-            for (auto& r : parse_json(part.substr(1), lookup)) gathered.push_back(std::move(r));
+            RunSettings theirs;
+            auto reports = parse_json(part.substr(1), lookup, &theirs);
+            RunSettings ours = plan.settings;
+            ours.version = version;
+            ours.variants.clear();
+            for (const VariantDef* v : variants) ours.variants.push_back(v->id());
+            if (const auto d = run_difference(ours, theirs)) {
+                errors += "rank " + std::to_string(i) + " ran a different " + d->field + " (" + d->b + ", rank 0: " +
+                          d->a + "); every rank must run the same command\n";
+                continue;
+            }
+            for (auto& r : reports) gathered.push_back(std::move(r));
         }
         if (!errors.empty()) {
             MPI_Finalize();
@@ -464,6 +477,12 @@ std::vector<Report> merge_by_variant(const std::vector<Report>& reports) {
     std::vector<Report> out;
     for (const auto& id : order) {
         auto& g = groups[id];
+        for (const auto& r : g)
+            if (r.engine != g[0].engine || r.memory_model != g[0].memory_model)
+                throw std::invalid_argument("merge: " + id + ": shards of different runs (" +
+                                            std::string(to_string(g[0].engine)) + " under " + g[0].memory_model +
+                                            " and " + std::string(to_string(r.engine)) + " under " + r.memory_model +
+                                            ")");
         if (g.size() == 1 && g[0].shard.count <= 1)
             out.push_back(std::move(g[0]));
         else

@@ -25,6 +25,9 @@ struct RunPlan {
     /// --shard i/N: explore only shard i of N of each variant and report that part.
     std::optional<std::pair<unsigned, unsigned>> only_shard;
     ProgressMode progress = ProgressMode::Auto;
+    /// What the run is (written into the reports ranks send under MPI; rank 0 refuses a rank
+    /// whose run differs, run_difference()).
+    RunSettings settings;
 };
 
 struct RunOutcome {
@@ -44,7 +47,8 @@ RunOutcome run_checks(const std::vector<const VariantDef*>& variants, const Chec
                       const RunPlan& plan, const ReportHook& hook);
 
 /// Merges the shard reports of each variant found in `reports` (grouped by id, first-seen
-/// order); reports that are not shards pass through.
+/// order); reports that are not shards pass through. Throws std::invalid_argument when shards of
+/// one variant were explored by different engines or under different memory models.
 std::vector<Report> merge_by_variant(const std::vector<Report>& reports);
 
 /// Parses "i/N" (0 <= i < N); nullopt when malformed.
