@@ -31,7 +31,7 @@ class Row:
     name: str
     args: list
     code: int
-    stderr: str = ""            # a fragment stderr must contain
+    stderr: object = ""         # a fragment stderr must contain (or a tuple of them)
     stdout: str = ""            # a fragment stdout must contain
     not_stdout: tuple = ()      # fragments stdout must not contain ("^X": no line starts with X)
     one_line: bool = None       # stderr is one line (default: for exit 2)
@@ -103,9 +103,19 @@ ROWS = [
     Row("bad --engine", ["check", "SB", "--engine", "steam"], 2, "--engine must be"),
     Row("bad --model", ["check", "SB", "--model", "tso"], 2, "--model must be auto, lkmm or rc11"),
     Row("bad --engine for necessity", ["necessity", "SB/fenced", "--engine", "steam"], 2, "--engine must be"),
-    Row("bad --show for explain", ["explain", "SB/fenced", "--out", "{tmp}/show", "--show", "xyz"], 2, "--show"),
-    Row("unknown id", ["check", "no-such-model"], 2, "unknown model or variant id: 'no-such-model'", one_line=False),
+    Row("bad --show for explain", ["explain", "SB/relaxed", "--out", "{tmp}/show", "--show", "po,zz"], 2, "zz"),
+    Row("--show names its two modes", ["explain", "SB/relaxed", "--out", "{tmp}/show", "--show", "everything"], 2,
+        "; or focus, all"),
+    Row("unknown id", ["check", "no-such-model"], 2,
+        ("unknown model or variant id: 'no-such-model'", "known ids:\n", "    SB/relaxed\n"), one_line=False),
     Row("explain of a model", ["explain", "SB", "--out", "{tmp}/x"], 2, "'SB' names a model"),
+    Row("explain with two ids", ["explain", "SB/relaxed", "SB/fenced", "--out", "{tmp}/x"], 2,
+        "explain needs exactly one variant id"),
+    Row("necessity of an unproved variant", ["necessity", "SB/relaxed"], 2, "SB/relaxed is not proved"),
+    Row("the graph engine refuses a random search", ["check", "SB", "--engine", "graph", "--search", "random"], 2,
+        "--search random runs under Relacy only"),
+    Row("a random search cannot be sharded", ["check", "SB", "--shard", "0/2", "--engine", "relacy",
+                                              "--search", "random"], 2, "only --search full or bound can be sharded"),
     Row("explain without --out", ["explain", "SB/fenced"], 2, "explain needs --out DIR"),
     Row("diff with one id", ["diff", "SB/fenced"], 2, "diff needs two variant ids"),
     Row("report without --out", ["report"], 2, "report needs --out DIR"),
@@ -132,7 +142,9 @@ ROWS = [
         "index.html exists; pass --force to replace it"),
     Row("merge: no files", ["merge"], 2, "merge needs the JSON reports"),
     Row("merge: unreadable file", ["merge", "{tmp}/missing.json"], 2, "cannot read"),
-    Row("merge: not JSON", ["merge", "{sb}"], 2, "malformed ordercheck JSON report"),
+    Row("merge: not JSON", ["merge", "{notjson}"], 2, "notjson.txt: malformed ordercheck JSON report"),
+    Row("merge: only a litmus file", ["merge", "{sb}"], 2, "merge needs the JSON reports of the shards"),
+    Row("merge: a missing litmus file", ["merge", "{lit0}", "{tmp}/missing.litmus"], 2, "no such file: '"),
     Row("merge: JSON, not a report", ["merge", "{notreport}"], 2, "not an ordercheck JSON report"),
 
     # ---- merge: only shards of one run ----
@@ -152,6 +164,13 @@ ROWS = [
         "was judged against another catalogue"),
     Row("merge: a report that records no catalogue", ["merge", "{old1}"], 2, "another catalogue (not recorded)"),
     Row("merge: another engine", ["merge", "{relacy0}", "{graph1}"], 2, "engine differs (relacy in "),
+    Row("merge: shards of a litmus test, with its file", ["merge", "{lit0}", "{lit1}", "{sb}"], 0,
+        stdout="exhaustive"),
+    Row("merge: shards of a litmus test, without its file", ["merge", "{lit0}", "{lit1}"], 2,
+        "unknown variant 'SB/litmus'"),
+    Row("merge: shards of a litmus test, with another file of that name", ["merge", "{lit0}", "{lit1}",
+                                                                          "{sb_changed}"], 2,
+        "ran SB/litmus from another file than the one given (content hash "),
 
     # ---- a search cut short: incomplete (exit 3), never a verdict nor a named failure ----
     Row("litmus --timeout on a big test", ["litmus", "--timeout", "1", "{big}"], 3,
@@ -199,6 +218,7 @@ with tempfile.TemporaryDirectory() as tmp:
     files["sb"] = write("sb.litmus", SB.format(result="Sometimes"))
     files["big"] = write("big16.litmus", BIG)
     files["broken"] = write("broken.litmus", "C broken\n{}\nP0(int *x) {\n\twhile (1) {}\n}\nexists (x=1)\n")
+    files["notjson"] = write("notjson.txt", "States 4\n")
     files["notreport"] = write("notreport.json", '{"schema": "something-else"}')
     files["empty"] = os.path.join(tmp, "empty")
     os.mkdir(files["empty"])
@@ -223,6 +243,10 @@ with tempfile.TemporaryDirectory() as tmp:
     shard("more1", 1, "--model", "lkmm", ids=("shrinker_bit/merged", "SB/relaxed"))
     shard("relacy0", 0, "--engine", "relacy", ids=("SB/relaxed",), count=2)
     shard("graph1", 1, "--engine", "graph", "--model", "rc11", ids=("SB/relaxed",), count=2)
+    os.mkdir(os.path.join(tmp, "changed"))
+    files["sb_changed"] = write("changed/sb.litmus", SB.format(result="Sometimes") + "\n")
+    shard("lit0", 0, ids=(files["sb"],), count=2)
+    shard("lit1", 1, ids=(files["sb"],), count=2)
     doc = json.loads(open(files["lkmm1"]).read())
     doc["ordercheck_version"] = "0.0-other"
     files["version1"] = write("version1.json", json.dumps(doc))
@@ -254,7 +278,8 @@ with tempfile.TemporaryDirectory() as tmp:
         expect(f"{row.name}: no crash report", not any(s in err for s in ("terminate called", "Sanitizer",
                                                                           "Assertion", "Segmentation")), detail)
         expect(f"{row.name}: exit {row.code}", p.returncode == row.code, detail)
-        expect(f"{row.name}: stderr has '{row.stderr}'", row.stderr in err, detail)
+        for fragment in (row.stderr,) if isinstance(row.stderr, str) else row.stderr:
+            expect(f"{row.name}: stderr has '{fragment}'", fragment in err, detail)
         expect(f"{row.name}: stdout has '{row.stdout}'", row.stdout in out, detail)
         for bad in row.not_stdout:  # a fragment starting a line when it starts with "^"
             found = any(l.startswith(bad[1:]) for l in out.splitlines()) if bad.startswith("^") else bad in out

@@ -489,20 +489,31 @@ int cmd_merge(const std::vector<std::string>& args, const cli::Program& program)
     opts.add_options()("format", po::value(&format)->default_value("text"), "text | json | junit")
         ("help,h", "this help");
     const Parsed parsed = parse_command(args, opts, "shard reports (JSON)",
-                                        "usage: ordercheck merge FILE... [--format text|json|junit]\n"
+                                        "usage: ordercheck merge FILE... [TEST.litmus...] [--format text|json|junit]\n"
                                         "Combines the JSON reports of `check --shard I/N --format json` into one "
                                         "report per variant;\na variant is exhaustive only if all N shards are "
-                                        "given and each completed.\n");
+                                        "given and each completed. Shards of litmus tests\nneed the test files "
+                                        "(unchanged since the run).\n");
     if (parsed.help) return cli::exit_ok;
     if (format != "text" && format != "json" && format != "junit")
         return usage_error("--format must be text, json or junit (got '" + format + "')");
-    const std::vector<std::string>& files = parsed.positional;
-    if (files.empty()) return usage_error("merge needs the JSON reports of the shards");
+    std::vector<std::string> files;
     auto models = program.models;
     models.insert(models.end(), program.by_id_only.begin(), program.by_id_only.end());
     std::map<std::string, const VariantDef*> by_id;
     for (const auto& m : models)
         for (const auto& v : m.variants) by_id[v.id()] = &v;
+    for (const auto& arg : parsed.positional) {
+        if (!arg.ends_with(".litmus")) {
+            files.push_back(arg);
+            continue;
+        }
+        if (!is_litmus_file(arg)) return usage_error("no such file: '" + arg + "'");
+        const VariantDef* v = litmus_variant(arg);
+        if (v == nullptr) return cli::exit_usage;
+        by_id[v->id()] = v;
+    }
+    if (files.empty()) return usage_error("merge needs the JSON reports of the shards");
     const auto lookup = [&](const std::string& id) -> const VariantDef* {
         const auto it = by_id.find(id);
         return it == by_id.end() ? nullptr : it->second;
@@ -523,6 +534,19 @@ int cmd_merge(const std::vector<std::string>& args, const cli::Program& program)
         } catch (const std::exception& e) {
             std::cerr << "ordercheck: " << file << ": " << e.what() << '\n';
             return cli::exit_usage;
+        }
+        for (const auto& [id, hash] : run.litmus) {
+            const auto it = litmus_hashes().find(id);
+            if (it == litmus_hashes().end()) {
+                std::cerr << "ordercheck: merge: " << file << " ran the litmus test " << id
+                          << "; name its .litmus file too\n";
+                return cli::exit_usage;
+            }
+            if (it->second != hash) {
+                std::cerr << "ordercheck: merge: " << file << " ran " << id << " from another file than the one given ("
+                          << "content hash " << hash << ", given " << it->second << ")\n";
+                return cli::exit_usage;
+            }
         }
         if (run.catalogue != catalogue) {
             std::cerr << "ordercheck: merge: " << file << " was judged against another catalogue ("
