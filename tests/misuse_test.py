@@ -187,13 +187,17 @@ ROWS = [
 
 
 def judgelitmus(litmus_text, out_text):
-    """What the kernel's tools/memory-model/scripts/judgelitmus.sh decides from a herd output,
-    re-expressed (the script is GPL; this mirrors its behaviour, not its text): the expected
-    outcome is the third word of the first ` * Result: ` line of the test ("specified" without
-    one); an output without a line starting with `Observation` is a verification error (exit
-    255); for DEADLOCK the Observation line must end in `Never 0 0`; otherwise the Observation
-    line must contain the outcome word, or the outcome be Maybe (exit 0), else it is an
-    "Unexpected non-OUTCOME verification" (exit 1)."""
+    """What the kernel's tools/memory-model/scripts/judgelitmus.sh (Linux 6.1) decides from a
+    herd output, re-expressed (the script is GPL; this mirrors its behaviour, not its text):
+    - lines 34-39: the expected outcome is the third word of the test's first line starting
+      with ` * Result: `, or "specified" without one;
+    - lines 41-52: an output with no line starting with `Observation` is a verification error,
+      exit 255 (what herd7 killed by a timeout leaves);
+    - lines 53-65: for DEADLOCK an Observation line must end in `Never 0 0` (exit 0), else an
+      "Unexpected non-DEADLOCK verification" (exit 1);
+    - lines 66-76: otherwise an Observation line must contain the outcome word (grep, so as a
+      substring), or the outcome be Maybe (exit 0); else "Unexpected non-OUTCOME verification"
+      (exit 1)."""
     outcome = "specified"
     for line in litmus_text.splitlines():
         if line.startswith(" * Result: "):

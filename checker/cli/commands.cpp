@@ -58,6 +58,7 @@ constexpr const char* usage_tail =
     "  1  some verdict does not match, or an engine failure was not expected\n"
     "  2  usage or input error\n"
     "  3  some search was cut short or not exhaustive and settled nothing (no mismatch found)\n"
+    "exit codes (merge): as check; 2 also for shards that do not come from one run\n"
     "exit codes (diff): 0 B reaches no outcome A cannot (or --allow-new-outcomes); 1 it does; 3 not exact\n"
     "exit codes (necessity): 0 every weakening decided; 3 some not decided\n"
     "exit codes (litmus): 0 every judged test matches its Result:; 1 some does not (or the engine failed);\n"
