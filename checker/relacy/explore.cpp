@@ -81,7 +81,7 @@ protected:
 // scheduling point, including rl::var accesses and acquire/release fences, which are not
 // scheduling points. Two steps of different threads are independent when running them in either
 // order leaves Relacy in the same state: in Relacy, an atomic access reads and updates only its
-// location's history and its own thread's clocks (docs/relacy.md, "What a load can read"), a plain access only its
+// location's history and its own thread's clocks (docs/relacy.md), a plain access only its
 // location's value and race-detection clocks, an acquire or release fence only its own thread's
 // clocks, and an SC fence its thread's clocks and one hidden global that only SC fences touch.
 // A yield reads and changes every thread's scheduling priority: it is dependent with everything,
