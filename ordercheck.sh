@@ -65,7 +65,7 @@ test)
     ;;
 test-sanitize)
     # The suite under ASan + UBSan. Relacy replaces operator new with malloc (an alloc/dealloc
-    # "mismatch" by design) and never frees its fibre stacks (relacy-notes.md §2.6), and ASan
+    # "mismatch" by design) and never frees its fibre stacks (docs/relacy.md, "One exploration per process"), and ASan
     # warns that it cannot follow Relacy's fibre switches; every other check stays on.
     build build-asan -Db_sanitize=address,undefined -Dbuildtype=debugoptimized
     ASAN_OPTIONS=detect_leaks=0:alloc_dealloc_mismatch=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \

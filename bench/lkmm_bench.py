@@ -3,7 +3,7 @@
 """ordercheck under LKMM against herd7 with the kernel's model: fastest wall time of N runs for
 the kernel's tools/memory-model/litmus-tests directory (Debian's linux-source-6.1, extracted), the
 4-thread RCU grace-period chain, the desc_reserve() tests and the catalogue. herd7 is timed when given (it is not
-a dependency: ../shared/tools/build-herd7.sh builds it). Prints a Markdown table
+a dependency: built from https://github.com/herd/herdtools7). Prints a Markdown table
 (docs/performance.md, "LKMM").
 
   bench/lkmm_bench.py [BUILD_DIR] [--repeat N] [--kernel-mm DIR] [--herd7 HERD7 LIBDIR]

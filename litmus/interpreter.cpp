@@ -104,7 +104,15 @@ public:
         for (std::size_t pi = 0; pi < p_.processes.size(); ++pi)
             for (std::size_t r = 0; r < p_.processes[pi].regs.size(); ++r) {
                 const Register& reg = p_.processes[pi].regs[r];
-                ::new (static_cast<void*>(regs_[pi][r])) Reg(reg.full_name.c_str(), reg.init);
+                // A pointer parameter is no register of the test's states (herd shows none),
+                // unless the condition names it.
+                const bool named = std::any_of(p_.observed.begin(), p_.observed.end(), [&](const Operand& o) {
+                    return o.kind == Operand::Kind::Reg && o.proc == pi && o.reg == r;
+                });
+                if (reg.is_param && !named)
+                    ::new (static_cast<void*>(regs_[pi][r])) Reg(reg.full_name.c_str(), reg.init, Reg::Unobserved{});
+                else
+                    ::new (static_cast<void*>(regs_[pi][r])) Reg(reg.full_name.c_str(), reg.init);
             }
         // The final values of the locations a state shows.
         for (std::size_t i = 0; i < nl; ++i) observed_[i] = LocationRef{this, static_cast<std::uint16_t>(i)};

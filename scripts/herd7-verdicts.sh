@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Records herd7's verdicts under the Linux-kernel memory model (LKMM) for litmus tests, as test
 # data to compare ordercheck with. herd7 is a reference oracle, not a project dependency: run
-# this by hand where herd7 is installed (../shared/tools/build-herd7.sh builds it), and commit
+# this by hand where herd7 is installed (built from https://github.com/herd/herdtools7), and commit
 # the TSV it prints.
 #
 #   scripts/herd7-verdicts.sh HERD7 LIBDIR KERNEL_MM_DIR FILE|DIR... > OUT.tsv

@@ -71,18 +71,38 @@ try:
             expect(f"{rel} includes {target}, which is installed", os.path.isfile(os.path.join(inc, target)), h)
         expect(f"{rel} includes no Relacy header", not re.search(r'#\s*include\s*[<"]relacy/', text), h)
 
-    # ordercheck.pc names the prefix it was configured with; point it at the destdir copy.
-    pcdir = os.path.join(tmp, "pkgconfig")
-    os.makedirs(pcdir)
+    # ordercheck.pc is relocatable: its prefix is found from its own directory (${pcfiledir}), so
+    # the destdir copy is used as installed, with no edit, and so is a copy moved elsewhere.
+    pcdir = os.path.dirname(pc)
     if os.path.isfile(pc):
         text = open(pc).read()
         expect("ordercheck.pc: Cflags point at include/ordercheck",
                re.search(r"^Cflags:.*-I\$\{includedir\}/ordercheck\b", text, re.M), text)
         expect("ordercheck.pc: Libs name -lordercheck", re.search(r"^Libs:.*-lordercheck\b", text, re.M), text)
-        text = re.sub(r"^prefix=.*$", "prefix=" + os.path.join(dest, prefix.lstrip("/")), text, count=1, flags=re.M)
-        open(os.path.join(pcdir, "ordercheck.pc"), "w").write(text)
+        expect("ordercheck.pc is relocatable: prefix=${pcfiledir}/... (meson configure -Dpkgconfig.relocatable=true "
+               "for a build directory set up before it was the default)",
+               re.search(r"^prefix=\$\{pcfiledir\}/", text, re.M), text)
     env = dict(os.environ)
     env["PKG_CONFIG_PATH"] = pcdir + (os.pathsep + env["PKG_CONFIG_PATH"] if env.get("PKG_CONFIG_PATH") else "")
+    pkg_config = shutil.which("pkg-config") or "pkg-config"
+
+    def pkg_config_dirs(pc_path):
+        """The -I and -L directories `pkg-config --cflags --libs ordercheck` gives, resolved."""
+        code, out = sh([pkg_config, "--cflags", "--libs", "ordercheck"], env=dict(env, PKG_CONFIG_PATH=pc_path))
+        flags = out.split()
+        return (code, out, {os.path.realpath(f[2:]) for f in flags if f.startswith("-I")},
+                {os.path.realpath(f[2:]) for f in flags if f.startswith("-L")})
+
+    code, out, includes, libdirs = pkg_config_dirs(pcdir)
+    expect("pkg-config --cflags --libs ordercheck names the destdir copy",
+           code == 0 and os.path.realpath(inc) in includes and os.path.realpath(lib) in libdirs, out)
+    # The same install moved elsewhere: pkg-config follows it.
+    moved = os.path.join(tmp, "moved")
+    shutil.copytree(dest, moved, symlinks=True)
+    code, out, includes, libdirs = pkg_config_dirs(os.path.join(moved, os.path.relpath(pcdir, dest)))
+    expect("pkg-config follows a moved install",
+           code == 0 and os.path.realpath(os.path.join(moved, os.path.relpath(inc, dest))) in includes and
+           os.path.realpath(os.path.join(moved, os.path.relpath(lib, dest))) in libdirs, out)
 
     # A sanitizer build installs instrumented objects: the example is built with the same.
     sanitize = opts.get("b_sanitize", "none")

@@ -173,7 +173,7 @@ std::string relation_name(const ExecutionGraph& g, EventId from, EventId to) {
 
 std::string describe(const ExecutionGraph& g, const AxiomViolation& violation) {
     std::string out = violation.axiom + ": " + violation.explanation + "\n";
-    auto line = [&](EventId e) { return "  " + to_string(g, e) + "  " + event_label(g, g.event(e)) + "\n"; };
+    auto line = [&](EventId e) { return "  " + to_string(g, e) + "  " + event_label(g, g.event(e), Vocabulary::Cpp11) + "\n"; };
     const auto& c = violation.cycle;
     if (violation.axiom == "well-formed") {
         for (EventId e : c) out += line(e);

@@ -143,16 +143,57 @@ std::string to_string(const ExecutionGraph& g, EventId id) {
     return g.thread_name(id.thread) + "." + std::to_string(id.index);
 }
 
-std::string event_label(const ExecutionGraph& g, const Event& e) {
-    std::string s(short_name(e.kind));
-    s += '.';
-    s += short_name(e.order);
-    if (e.weakened_from) {
-        s += e.is_fence() && e.order == MemoryOrder::Relaxed ? "(removed: " : "(weakened from ";
-        s += short_name(*e.weakened_from);
-        s += ')';
+namespace {
+
+/// The LKMM tag a C++11 order stands for (a C++-level event under LKMM, or the order the
+/// program as written gives a weakened event that names no primitive).
+std::string_view lkmm_word(const Event& e, MemoryOrder o) {
+    if (e.is_fence()) {
+        switch (o) {
+        case MemoryOrder::Acquire: return "rmb";
+        case MemoryOrder::Release: return "wmb";
+        case MemoryOrder::AcqRel:
+        case MemoryOrder::SeqCst: return "mb";
+        case MemoryOrder::NonAtomic:
+        case MemoryOrder::Relaxed: return "no fence";
+        }
     }
-    if (!e.location) return s;
+    switch (o) {
+    case MemoryOrder::NonAtomic: return "plain";
+    case MemoryOrder::Relaxed: return "once";
+    case MemoryOrder::Acquire: return "acquire";
+    case MemoryOrder::Release: return "release";
+    case MemoryOrder::AcqRel:
+    case MemoryOrder::SeqCst: return "mb";
+    }
+    return "?";
+}
+
+}  // namespace
+
+std::string lkmm_written_name(const Event& e) {
+    if (e.primitive && *e.primitive) return e.primitive;
+    return e.weakened_from ? std::string(lkmm_word(e, *e.weakened_from)) : lkmm::names(e.lkmm);
+}
+
+std::string event_label(const ExecutionGraph& g, const Event& e, Vocabulary vocabulary) {
+    std::string s(short_name(e.kind));
+    if (vocabulary == Vocabulary::Cpp11) {
+        s += '.';
+        s += short_name(e.order);
+        if (e.weakened_from) {
+            s += is_removed_fence(e) ? "(removed: " : "(weakened from ";
+            s += short_name(*e.weakened_from);
+            s += ')';
+        }
+    } else if (e.lkmm != 0) {
+        s += '[' + lkmm::names(e.lkmm) + ']';
+    }
+    // Under LKMM the weakening follows the location and values (`R[once] x=1 (weakened from ...)`).
+    std::string weakened;
+    if (vocabulary == Vocabulary::Lkmm && e.weakened_from)
+        weakened = (is_removed_fence(e) ? " (removed: " : " (weakened from ") + lkmm_written_name(e) + ")";
+    if (!e.location) return s + weakened;
     s += ' ';
     s += g.location_name(*e.location);
     switch (e.kind) {
@@ -163,7 +204,7 @@ std::string event_label(const ExecutionGraph& g, const Event& e) {
         break;
     case EventKind::Fence: break;
     }
-    return s;
+    return s + weakened;
 }
 
 }  // namespace oc

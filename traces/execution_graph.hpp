@@ -189,7 +189,26 @@ std::uint64_t canonical_hash(const ExecutionGraph& g);
 /// "init.0", "P0.3": thread name, dot, index.
 std::string to_string(const ExecutionGraph& g, EventId id);
 
-/// One-line label of an event: `W.rel flag=1` / `R.acq flag=1` / `U.sc x 0->1` / `F.sc`.
-std::string event_label(const ExecutionGraph& g, const Event& e);
+/// The words a label names an event's ordering with, by the memory model a report was judged
+/// under: the C++11 memory order (RC11, and Relacy's C++11 search) or the LKMM tags as
+/// linux-kernel.bell spells them. The exporters are told which; they never guess.
+enum class Vocabulary : std::uint8_t { Cpp11, Lkmm };
+
+/// One-line label of an event. Cpp11: `W.rel flag=1` / `R.acq flag=1` / `U.sc x 0->1` / `F.sc`.
+/// Lkmm: `W[release] flag=1` / `R[once] flag=1` / `U[once+noreturn] map 0->1` / `F[mb]`, a plain
+/// access `W x=1`. A weakened event says what the program as written has: `F.rlx(removed: sc)`,
+/// `F (removed: smp_mb)`, `R[once] flag=1 (weakened from smp_load_acquire)`.
+std::string event_label(const ExecutionGraph& g, const Event& e, Vocabulary vocabulary);
+
+/// The kernel primitive (or, with none, the LKMM tag) the program as written has at a weakened
+/// event: "smp_mb", "smp_load_acquire", "mb", "acquire". For an event that is not weakened, its
+/// primitive, or its tags' names.
+std::string lkmm_written_name(const Event& e);
+
+/// A fence that a weakening removed: kept in the graph (relaxed, weakened_from set) so that the
+/// explaining cycle can put it back, but the program run does not have it.
+constexpr bool is_removed_fence(const Event& e) {
+    return e.kind == EventKind::Fence && e.weakened_from && e.order == MemoryOrder::Relaxed;
+}
 
 }  // namespace oc

@@ -32,7 +32,7 @@ std::string node_id(EventId e) { return "e" + std::to_string(e.thread) + "_" + s
 
 std::string node_line(const ExecutionGraph& g, const Event& e, const ExportOptions& options, const DotStyle& style,
                       const std::set<EventId>& barriers = {}) {
-    std::string label = escape_dot(event_label(g, e));
+    std::string label = escape_dot(event_label(g, e, options.vocabulary));
     if (const std::string note = source_note(e, 1, ", "); !note.empty()) label += "\\n" + escape_dot(note);
     std::string line = "    " + node_id(e.id) + " [label=\"" + label + "\"";
     const bool barrier = barriers.contains(e.id);
@@ -46,6 +46,15 @@ std::string node_line(const ExecutionGraph& g, const Event& e, const ExportOptio
     }
     if (filled) line += ", fillcolor=\"" + escape_dot(barrier ? style.barrier_fill : style.highlight_fill) + "\"";
     return line + "];\n";
+}
+
+/// An edge's label on a white plate. dot places the label of a constraint=false edge (rf, co, fr:
+/// every edge between threads) on the edge's own spline, so the line, drawn in the label's colour,
+/// ran through its first letter: "rfe" read "fe", "fre" read "re". The plate keeps every letter
+/// readable wherever dot puts it. An HTML-like label: `text` is escaped for XML.
+std::string edge_label(std::string_view text) {
+    return "label=<<table border=\"0\" cellborder=\"0\" cellpadding=\"1\" bgcolor=\"white\"><tr><td>" +
+           escape_xml(text) + "</td></tr></table>>";
 }
 
 std::string header(const ExportOptions& options, const DotStyle& style) {
@@ -147,7 +156,7 @@ std::string to_dot(const ExecutionGraph& g, const RelationSet& show, const Expor
         const EdgeStyle edge = edge_style(style, kind);
         std::string attrs = "color=\"" + escape_dot(edge.color) + "\"";
         if (kind != RelationKind::po) {
-            attrs += ", fontcolor=\"" + escape_dot(edge.color) + "\", label=\"" + std::string(short_name(kind)) + "\"";
+            attrs += ", fontcolor=\"" + escape_dot(edge.color) + "\", " + edge_label(short_name(kind));
         }
         if (!edge.constrains_layout) attrs += ", constraint=false";
         const Relation edges = edges_of(g, kind);
@@ -190,7 +199,7 @@ std::string to_dot_focused(const ExecutionGraph& g, const Focus& focus, const Ex
             } else {
                 attrs += ", style=dashed";
             }
-            if (!label.empty()) attrs += ", label=\"" + escape_dot(label) + "\"";
+            if (!label.empty()) attrs += ", " + edge_label(label);
             if (!po.constrains_layout) attrs += ", constraint=false";
             po_edges += "  " + node_id(ids[i]) + " -> " + node_id(ids[i + 1]) + " [" + attrs + "];\n";
         }
@@ -200,7 +209,7 @@ std::string to_dot_focused(const ExecutionGraph& g, const Focus& focus, const Ex
         if (drawn.contains(&e) || !shown.contains(e.from) || !shown.contains(e.to)) continue;
         const EdgeStyle edge = edge_style(style, e.kind);
         std::string attrs = "color=\"" + escape_dot(edge.color) + "\", fontcolor=\"" + escape_dot(edge.color) +
-                            "\", label=\"" + escape_dot(e.label) + "\", penwidth=" + (e.barrier ? "2.5" : "1.5");
+                            "\", " + edge_label(e.label) + ", penwidth=" + (e.barrier ? "2.5" : "1.5");
         if (e.kind == RelationKind::po || !edge.constrains_layout) attrs += ", constraint=false";
         out += "  " + node_id(e.from) + " -> " + node_id(e.to) + " [" + attrs + "];\n";
     }

@@ -58,6 +58,8 @@ DotStyle default_style();
 struct ExportOptions {
     std::string title;                ///< graph label; empty for none
     std::set<EventId> highlighted;    ///< filled nodes: the events that make the bad outcome
+    /// The words event labels use: the memory model the execution was judged under.
+    Vocabulary vocabulary = Vocabulary::Cpp11;
 };
 
 /// A DOT digraph: a `cluster_<t>` per thread (init too), nodes `e<t>_<i>`; immediate po edges
@@ -69,7 +71,7 @@ std::string to_dot(const ExecutionGraph& g, const RelationSet& show, const Expor
 /// One edge of a focused figure: a step of the explaining cycle, labelled as the model names it.
 struct FocusEdge {
     EventId from, to;
-    std::string label;      ///< "po", "rfe", "fr"...
+    std::string label;      ///< "po", "rfe", "fr"... (written in full: DOT places it by its own width)
     RelationKind kind = RelationKind::po;  ///< for the colour
     bool barrier = false;   ///< an ordering the barrier supplies: drawn bold
 };
@@ -89,17 +91,21 @@ std::string to_dot_focused(const ExecutionGraph& g, const Focus& focus, const Ex
                            const DotStyle& style = default_style());
 
 /// One line per event in (thread, index) order, GenMC-style, then one `co <loc>:` line per
-/// location: `P0.1  R.rlx y=0  rf init.1  [READ_ONCE litmus/sb.cpp:32]`.
-std::string to_text_trace(const ExecutionGraph& g);
+/// location: `P0.1  R.rlx y=0  rf init.1  [READ_ONCE litmus/sb.cpp:32]` (Cpp11), `R[once] y=0`
+/// (Lkmm).
+std::string to_text_trace(const ExecutionGraph& g, Vocabulary vocabulary);
 
-/// Threads as columns, one row per event (or per primitive call) in execution order.
-std::string to_interleaving_text(const ExecutionGraph& g);
+/// Threads as columns, one row per event (or per primitive call) in execution order: what the
+/// program run executes (interleaving_rows()).
+std::string to_interleaving_text(const ExecutionGraph& g, Vocabulary vocabulary);
 
 /// The interleaving diagram as a standalone SVG, with rf arrows between threads.
-std::string to_interleaving_svg(const ExecutionGraph& g);
+std::string to_interleaving_svg(const ExecutionGraph& g, Vocabulary vocabulary);
 
 /// The whole graph as JSON (locations, threads, events with all fields, rf, co), keys sorted.
-std::string to_json(const ExecutionGraph& g);
+/// An event's ordering is its C++11 `order` (Cpp11) or its LKMM `tags` (Lkmm), with what the
+/// program as written has at a weakened event (`weakened_from`).
+std::string to_json(const ExecutionGraph& g, Vocabulary vocabulary);
 
 /// True if graphviz `dot` is an executable on PATH.
 bool dot_available();

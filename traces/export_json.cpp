@@ -12,11 +12,17 @@ nlohmann::json id_json(const ExecutionGraph& g, EventId id) {
     return {{"thread", id.thread}, {"index", id.index}, {"name", to_string(g, id)}};
 }
 
-nlohmann::json event_json(const ExecutionGraph& g, const Event& e) {
+nlohmann::json event_json(const ExecutionGraph& g, const Event& e, Vocabulary vocabulary) {
     nlohmann::json j;
     j["id"] = id_json(g, e.id);
     j["kind"] = std::string(short_name(e.kind));
-    j["order"] = std::string(short_name(e.order));
+    if (vocabulary == Vocabulary::Cpp11) {
+        j["order"] = std::string(short_name(e.order));
+        if (e.weakened_from) j["weakened_from"] = std::string(short_name(*e.weakened_from));
+    } else {
+        j["tags"] = lkmm::names(e.lkmm);
+        if (e.weakened_from) j["weakened_from"] = lkmm_written_name(e);
+    }
     j["location"] = e.location ? nlohmann::json(g.location_name(*e.location)) : nlohmann::json(nullptr);
     j["read_value"] = e.read_value;
     j["written_value"] = e.written_value;
@@ -27,13 +33,13 @@ nlohmann::json event_json(const ExecutionGraph& g, const Event& e) {
     j["primitive"] = e.primitive ? e.primitive : "";
     j["op"] = e.op;
     j["at_quiescence"] = e.at_quiescence;
-    j["label"] = event_label(g, e);
+    j["label"] = event_label(g, e, vocabulary);
     return j;
 }
 
 }  // namespace
 
-std::string to_json(const ExecutionGraph& g) {
+std::string to_json(const ExecutionGraph& g, Vocabulary vocabulary) {
     nlohmann::json locations = nlohmann::json::array();
     nlohmann::json co = nlohmann::json::array();
     for (std::size_t l = 0; l < g.location_count(); ++l) {
@@ -49,7 +55,7 @@ std::string to_json(const ExecutionGraph& g) {
     for (std::size_t t = 0; t < g.thread_count(); ++t) {
         threads.push_back({{"id", t}, {"name", g.thread_name(t)}});
         for (const Event& e : g.thread(t)) {
-            events.push_back(event_json(g, e));
+            events.push_back(event_json(g, e, vocabulary));
             if (e.reads_from) rf.push_back(nlohmann::json::array({to_string(g, *e.reads_from), to_string(g, e.id)}));
         }
     }

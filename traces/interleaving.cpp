@@ -32,7 +32,13 @@ std::string call_cell(const ExecutionGraph& g, const std::vector<const Event*>& 
         if (e->is_read()) read.push_back(e->read_value);
         if (e->is_write()) written.push_back(e->written_value);
     }
-    std::string cell = std::string(call.front()->primitive) + "(";
+    std::string primitive = call.front()->primitive;
+    for (const Event* e : call)
+        if (e->weakened_from) {
+            primitive = executed_primitive(primitive, *e);
+            break;
+        }
+    std::string cell = primitive + "(";
     for (std::size_t i = 0; i < locations.size(); ++i) cell += (i ? ", " : "") + locations[i];
     cell += ")";
     if (!read.empty()) cell += " = " + join_values(read);
@@ -42,7 +48,18 @@ std::string call_cell(const ExecutionGraph& g, const std::vector<const Event*>& 
 
 }  // namespace
 
-std::vector<InterleavingRow> interleaving_rows(const ExecutionGraph& g) {
+std::string executed_primitive(std::string_view written, const Event& weakened) {
+    if (weakened.is_fence() && !is_removed_fence(weakened)) {
+        if (weakened.order == MemoryOrder::Release) return "smp_wmb";
+        if (weakened.order == MemoryOrder::Acquire) return "smp_rmb";
+    }
+    if (written == "smp_load_acquire") return "READ_ONCE";
+    if (written == "smp_store_release") return "WRITE_ONCE";
+    if (written.ends_with("_relaxed")) return std::string(written);
+    return std::string(written) + "_relaxed";
+}
+
+std::vector<InterleavingRow> interleaving_rows(const ExecutionGraph& g, Vocabulary vocabulary) {
     std::vector<std::vector<const Event*>> calls;
     for (EventId id : g.in_execution_order()) {
         if (id.thread == EventId::init_thread) continue;
@@ -52,11 +69,16 @@ std::vector<InterleavingRow> interleaving_rows(const ExecutionGraph& g) {
     }
     std::vector<InterleavingRow> rows;
     for (const auto& call : calls) {
+        // A fence the weakening removed is not executed: a call of nothing else is not drawn.
+        std::vector<const Event*> executed;
+        for (const Event* e : call)
+            if (!is_removed_fence(*e)) executed.push_back(e);
+        if (executed.empty()) continue;
         InterleavingRow row;
         row.thread = call.front()->id.thread;
         const bool lone = !call.front()->primitive || !*call.front()->primitive;
-        row.cell = lone ? event_label(g, *call.front()) : call_cell(g, call);
-        for (const Event* e : call) {
+        row.cell = lone ? event_label(g, *executed.front(), vocabulary) : call_cell(g, call);
+        for (const Event* e : executed) {
             row.events.push_back(e->id);
             row.at_quiescence = row.at_quiescence || e->at_quiescence;
         }

@@ -36,8 +36,8 @@ std::string line_element(int x1, int y1, int x2, int y2, std::string_view attrs)
 
 }  // namespace
 
-std::string to_interleaving_svg(const ExecutionGraph& g) {
-    const std::vector<InterleavingRow> rows = interleaving_rows(g);
+std::string to_interleaving_svg(const ExecutionGraph& g, Vocabulary vocabulary) {
+    const std::vector<InterleavingRow> rows = interleaving_rows(g, vocabulary);
     const std::size_t columns = g.thread_count() > 0 ? g.thread_count() - 1 : 0;
     std::vector<int> left(columns + 1, margin);
     for (std::size_t c = 0; c < columns; ++c) {

@@ -17,12 +17,12 @@ struct TraceLine {
 
 }  // namespace
 
-std::string to_text_trace(const ExecutionGraph& g) {
+std::string to_text_trace(const ExecutionGraph& g, Vocabulary vocabulary) {
     std::vector<TraceLine> lines;
     std::size_t id_width = 0, label_width = 0, rf_width = 0;
     for (EventId id : g.events()) {
         const Event& e = g.event(id);
-        TraceLine line{to_string(g, id), event_label(g, e), "", source_note(e, 2, " ")};
+        TraceLine line{to_string(g, id), event_label(g, e, vocabulary), "", source_note(e, 2, " ")};
         if (e.reads_from) line.rf = "rf " + to_string(g, *e.reads_from);
         if (e.at_quiescence) line.note += line.note.empty() ? "(quiescence)" : " (quiescence)";
         id_width = std::max(id_width, line.id.size());
@@ -44,8 +44,8 @@ std::string to_text_trace(const ExecutionGraph& g) {
     return trim_line_ends(out);
 }
 
-std::string to_interleaving_text(const ExecutionGraph& g) {
-    const std::vector<InterleavingRow> rows = interleaving_rows(g);
+std::string to_interleaving_text(const ExecutionGraph& g, Vocabulary vocabulary) {
+    const std::vector<InterleavingRow> rows = interleaving_rows(g, vocabulary);
     const std::size_t columns = g.thread_count() > 0 ? g.thread_count() - 1 : 0;
     std::vector<std::size_t> width(columns);
     for (std::size_t c = 0; c < columns; ++c) width[c] = g.thread_name(c + 1).size();

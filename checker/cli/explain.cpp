@@ -56,6 +56,10 @@ const MemoryModel& model_of(const Report& report) {
     return m != nullptr ? *m : rc11_model();
 }
 
+Vocabulary vocabulary_of(const Report& report) {
+    return report.memory_model == "LKMM" ? Vocabulary::Lkmm : Vocabulary::Cpp11;
+}
+
 std::optional<ExplainingCycle> cycle_of(const Report& report, std::string* why) {
     if (!report.witness) return std::nullopt;
     if (report.finding && std::holds_alternative<EngineFailure>(*report.finding)) {
@@ -130,12 +134,13 @@ std::string cycle_text(const ExecutionGraph& g, const ExplainingCycle& c, std::s
     if (!c.steps.empty()) {
         out += in + "  " + cycle_line(g, c) + "\n";
         std::size_t name_width = 0;
-        for (const CycleStep& s : c.steps) name_width = std::max(name_width, cycle_event_name(g, g.event(s.from)).size());
+        for (const CycleStep& s : c.steps)
+            name_width = std::max(name_width, cycle_event_name(g, g.event(s.from), vocabulary_of(c)).size());
         for (std::size_t i = 0; i <= c.steps.size(); ++i) {
             const EventId id = i < c.steps.size() ? c.steps[i].from : c.steps.front().from;
             const Event& e = g.event(id);
             std::string line = in + "    " + pad_right(to_string(g, id), 8) + " " +
-                               pad_right(cycle_event_name(g, e), name_width) + "  " + source_spot(e);
+                               pad_right(cycle_event_name(g, e, vocabulary_of(c)), name_width) + "  " + source_spot(e);
             if (std::binary_search(c.barriers.begin(), c.barriers.end(), id)) line += "  <- the barrier";
             out += trim_line_ends(line) + "\n";
             if (i < c.steps.size())
@@ -152,7 +157,8 @@ std::string cycle_json(const ExecutionGraph& g, const ExplainingCycle& c) {
     using nlohmann::json;
     const auto event_json = [&](EventId id) {
         const Event& e = g.event(id);
-        return json{{"id", to_string(g, id)}, {"name", cycle_event_name(g, e)}, {"label", event_label(g, e)},
+        return json{{"id", to_string(g, id)}, {"name", cycle_event_name(g, e, vocabulary_of(c))},
+                    {"label", event_label(g, e, vocabulary_of(c))},
                     {"primitive", e.primitive}, {"source", source_spot(e)}};
     };
     json steps = json::array();
@@ -203,6 +209,8 @@ Report explaining_report(const VariantDef& variant, Report report, const std::ve
         Report under_sc = check(variant, sc);
         if (under_sc.witness && under_sc.finding && !std::holds_alternative<EngineFailure>(*under_sc.finding)) {
             note = ", with no reordering at all (an SC execution)";
+            // An SC execution is one of the asked model's too: named in its words (LKMM's tags).
+            under_sc.memory_model = report.memory_model;
             return under_sc;
         }
     }
@@ -215,6 +223,7 @@ std::string witness_dot(const Report& report, const ExecutionGraph& g, const Exp
     ExportOptions eo;
     eo.title = title;
     eo.highlighted = highlighted_events(g, failure);
+    eo.vocabulary = vocabulary_of(report);
     if (!options.full && !failure)
         if (const auto focus = focus_of(g, cycle)) {
             // only the stale reads on show stay filled
@@ -261,10 +270,11 @@ ExplainResult explain(const Report& report, const ExplainOptions& options, const
     const std::string dot = witness_dot(report, *graph, options, result.cycle,
                                         report.id + ": " + what + (focused ? " (focused; --show all for every event)" : ""));
     write_file(dir / "witness.dot", dot, result);
-    write_file(dir / "witness.txt", to_text_trace(*graph), result);
-    write_file(dir / "interleaving.txt", to_interleaving_text(*graph), result);
-    write_file(dir / "interleaving.svg", to_interleaving_svg(*graph), result);
-    write_file(dir / "witness.json", to_json(*graph), result);
+    const Vocabulary vocabulary = vocabulary_of(report);
+    write_file(dir / "witness.txt", to_text_trace(*graph, vocabulary), result);
+    write_file(dir / "interleaving.txt", to_interleaving_text(*graph, vocabulary), result);
+    write_file(dir / "interleaving.svg", to_interleaving_svg(*graph, vocabulary), result);
+    write_file(dir / "witness.json", to_json(*graph, vocabulary), result);
     std::string error;
     if (auto svg = render_svg(dot, error))
         write_file(dir / "witness.svg", *svg, result);

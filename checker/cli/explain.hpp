@@ -41,6 +41,10 @@ struct ExplainResult {
 /// are RC11-consistent).
 const MemoryModel& model_of(const Report& report);
 
+/// The words the report's figures and listings use: LKMM's tags and the kernel's primitives
+/// under LKMM, C++11 memory orders under RC11 (and Relacy's C++11 search).
+Vocabulary vocabulary_of(const Report& report);
+
 /// The explaining cycle of the report's witness; nullopt without a witness, for an engine
 /// failure, or when the model answers with no cycle (`why` then says why).
 std::optional<ExplainingCycle> cycle_of(const Report& report, std::string* why = nullptr);

@@ -87,14 +87,9 @@ std::string engine_text(const RunSettings& s) {
 
 std::string site_line(const NecessityRow& row) {
     std::string verdict = row.report.finding ? to_string(*row.report.finding) : "-";
-    std::string result(to_string(row.result));
-    if (row.weakening != Weakening::Remove) {
-        if (row.result == Necessity::Needed) result = "needed: the weaker form breaks it";
-        if (row.result == Necessity::NotNeeded)
-            result = row.report.memory_model == "LKMM" ? "the weaker form suffices under LKMM"
-                                                       : "the weaker form suffices under the C++11 mapping";
-    }
-    return pad(site_label(row.site), 52) + " " + pad(weakening_label(row.site, row.weakening), 34) + " " +
+    const std::string result = result_label(row);
+    return pad(site_label(row.site), 52) + " " +
+           pad(weakening_label(row.site, row.weakening, vocabulary_of(row.report)), 34) + " " +
            pad(verdict, 10) + " " + pad(std::string(to_string(row.report.exploration)), 12) + " " + result;
 }
 
@@ -130,7 +125,7 @@ std::string format_diff(const DiffReport& d) {
     for (std::size_t i : d.only_in_b) {
         out << "  only B reaches: " << values_text(d.b.observable_names, d.b.outcomes[i].values) << "\n";
         if (i < d.b.outcome_witnesses.size()) {
-            std::istringstream lines(to_text_trace(d.b.outcome_witnesses[i]));
+            std::istringstream lines(to_text_trace(d.b.outcome_witnesses[i], vocabulary_of(d.b)));
             for (std::string line; std::getline(lines, line);) out << "      " << line << '\n';
             // why: the cycle through B's weakened barrier (a declared mutant of A), else B's own
             const auto weakened = d.weakened_witnesses.find(i);
@@ -267,7 +262,7 @@ std::string format_text(const std::vector<Report>& reports, const RunSettings& s
                 out << "      the first missing execution:\n";
                 for (EventId id : c.first_missing->in_execution_order())
                     out << "        " << to_string(*c.first_missing, id) << "  "
-                        << event_label(*c.first_missing, c.first_missing->event(id)) << '\n';
+                        << event_label(*c.first_missing, c.first_missing->event(id), Vocabulary::Cpp11) << '\n';
             }
         }
         if (!r.metrics.empty()) {

@@ -147,7 +147,7 @@ Report run_here(const Task& t, const CheckOptions& base, ProgressLine& line) {
 //
 // A worker is a fork() of this process that runs one task and writes, on a pipe, progress
 // lines ("P interleavings distinct elapsed fraction"), then "R" and the task's JSON report (or
-// "E message"). Relacy keeps one exploration per process (relacy-notes.md §2.6), hence
+// "E message"). Relacy keeps one exploration per process (docs/relacy.md), hence
 // processes, not threads.
 
 bool write_all(int fd, const std::string& s) {

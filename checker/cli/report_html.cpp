@@ -111,9 +111,12 @@ std::string render_html(const std::vector<ModelSection>& sections) {
                                    : ", every execution certified against RC11. ")
       << passed << " passed, " << failed
       << " failed, " << incomplete << " incomplete.</p>\n";
+    // Under LKMM alone there is no mapping to disagree with: the page speaks LKMM's words only.
     o << "<p class=\"note\">Only an <b>exhaustive</b> Never is a proof, within the semantics the engine explores "
-         "(docs/limitations.md). Mapping blind spots (LKMM disagrees with the C++11 mapping) and known engine "
-         "limitations are marked in the notes column.</p>\n";
+         "(docs/limitations.md). "
+      << (memory_model == "LKMM" ? "Known engine limitations are marked in the notes column.</p>\n"
+                                 : "Mapping blind spots (LKMM disagrees with the C++11 mapping) and known engine "
+                                   "limitations are marked in the notes column.</p>\n");
     if (!graphviz) o << "<p class=\"note\">graphviz <code>dot</code> was not found: execution graphs are omitted; "
                         "interleaving diagrams are shown.</p>\n";
     o << "<ul>\n";
@@ -166,8 +169,9 @@ std::string render_html(const std::vector<ModelSection>& sections) {
                     if (const auto c = cycle_of(row.report); c && !c->steps.empty())
                         cycle = cycle_heading(*c) + ": " + cycle_line(*row.report.witness, *c);
                 o << "<tr><td>" << esc(site_label(row.site)) << "</td><td>"
-                  << esc(weakening_label(row.site, row.weakening)) << "</td><td>" << esc(finding(row.report))
-                  << "</td><td>" << esc(to_string(row.report.exploration)) << "</td><td>" << esc(to_string(row.result))
+                  << esc(weakening_label(row.site, row.weakening, vocabulary_of(row.report))) << "</td><td>"
+                  << esc(finding(row.report)) << "</td><td>" << esc(to_string(row.report.exploration)) << "</td><td>"
+                  << esc(result_label(row))
                   << "</td><td><code>" << esc(cycle) << "</code></td><td>" << esc(row.lkmm_caveat) << "</td></tr>\n";
             }
             o << "</table>\n";
@@ -190,7 +194,7 @@ std::string render_html(const std::vector<ModelSection>& sections) {
                       << ": execution graph" << esc(note)
                       << (focused ? " (focused: the explaining cycle, or the stale reads; the barrier green)" : "")
                       << " (po black, rf red, co blue, fr orange; stale reads filled)</figcaption></figure>\n";
-            o << "<figure class=\"interleaving\">" << svg_element(to_interleaving_svg(*r.witness)) << "<figcaption>"
+            o << "<figure class=\"interleaving\">" << svg_element(to_interleaving_svg(*r.witness, vocabulary_of(r))) << "<figcaption>"
               << esc(r.id) << ": interleaving, time downward</figcaption></figure>\n";
             if (cycle) o << "<pre class=\"cycle\">" << esc(cycle_text(*r.witness, *cycle)) << "</pre>\n";
         }

@@ -74,11 +74,18 @@ std::string site_label(const Site& site) {
     return (site.primitive.empty() ? std::string("operation") : site.primitive + "()") + " at " + where;
 }
 
+std::string weakening_label(const Site& site, Weakening w, Vocabulary vocabulary) {
+    const bool cpp11 = vocabulary == Vocabulary::Cpp11;
+    if (cpp11 && !site.primitive.empty() && w == Weakening::ToReleaseFence) return "-> smp_wmb() (release fence)";
+    if (cpp11 && !site.primitive.empty() && w == Weakening::ToAcquireFence) return "-> smp_rmb() (acquire fence)";
+    return weakening_label(site, w);
+}
+
 std::string weakening_label(const Site& site, Weakening w) {
     switch (w) {
     case Weakening::Remove: return "removed";
-    case Weakening::ToReleaseFence: return site.primitive.empty() ? "-> release fence" : "-> smp_wmb() (release fence)";
-    case Weakening::ToAcquireFence: return site.primitive.empty() ? "-> acquire fence" : "-> smp_rmb() (acquire fence)";
+    case Weakening::ToReleaseFence: return site.primitive.empty() ? "-> release fence" : "-> smp_wmb()";
+    case Weakening::ToAcquireFence: return site.primitive.empty() ? "-> acquire fence" : "-> smp_rmb()";
     case Weakening::ToRelaxed:
         if (site.primitive == "smp_load_acquire") return "-> READ_ONCE()";
         if (site.primitive == "smp_store_release") return "-> WRITE_ONCE()";
@@ -91,7 +98,20 @@ std::string weakening_label(const Site& site, Weakening w) {
 std::string_view to_string(Necessity n) {
     switch (n) {
     case Necessity::Needed: return "needed";
-    case Necessity::NotNeeded: return "not needed under the C++11 mapping";
+    case Necessity::NotNeeded: return "not needed";
+    case Necessity::NotDecided: return "not decided";
+    }
+    return "?";
+}
+
+std::string result_label(const NecessityRow& row) {
+    const bool lkmm = row.report.memory_model == "LKMM";
+    const bool weaker = row.weakening != Weakening::Remove;
+    switch (row.result) {
+    case Necessity::Needed: return weaker ? "needed: the weaker form breaks it" : "needed";
+    case Necessity::NotNeeded:
+        if (weaker) return lkmm ? "the weaker form suffices under LKMM" : "the weaker form suffices under the C++11 mapping";
+        return lkmm ? "not needed" : "not needed under the C++11 mapping";
     case Necessity::NotDecided: return "not decided";
     }
     return "?";
@@ -141,10 +161,41 @@ NecessityReport necessity(const VariantDef& variant, const CheckOptions& options
     return out;
 }
 
+namespace {
+
+/// A derivation's barrier: "smp_mb" (the primitive's one ordering site) or "smp_mb@42" (its site
+/// at line 42 of the model's source).
+struct SiteName {
+    std::string primitive;
+    std::uint32_t line = 0;  ///< 0: not given
+};
+
+SiteName parse_site_name(const VariantDef& variant) {
+    const std::string text = variant.derived.primitive;
+    const auto at = text.find('@');
+    if (at == std::string::npos) return {text, 0};
+    const std::string line = text.substr(at + 1);
+    const bool digits = !line.empty() && line.size() <= 9 &&
+                        std::all_of(line.begin(), line.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (at == 0 || !digits || std::stoul(line) == 0)
+        throw std::invalid_argument(variant.id() + ": weakens(\"" + variant.derived.base + "\", \"" + text +
+                                    "\"): expected a primitive, or a primitive and its line as \"smp_mb@42\"");
+    return {text.substr(0, at), static_cast<std::uint32_t>(std::stoul(line))};
+}
+
+}  // namespace
+
 std::string derivation_label(const VariantDef& variant) {
     const Derivation& d = variant.derived;
-    return variant.model + "/" + d.base + " with " + d.primitive + "() " +
-           weakening_label(Site{d.primitive, "", 0}, d.weakening);
+    SiteName name{d.primitive, 0};
+    try {
+        name = parse_site_name(variant);
+    } catch (const std::invalid_argument&) {
+        // named as written; check_as_weakened_base() reports the error
+    }
+    return variant.model + "/" + d.base + " with " + name.primitive + "()" +
+           (name.line ? " at line " + std::to_string(name.line) : std::string()) + " " +
+           weakening_label(Site{name.primitive, "", 0}, d.weakening);
 }
 
 const VariantDef& derivation_base(const VariantDef& variant, const std::vector<ModelDef>& models) {
@@ -155,6 +206,32 @@ const VariantDef& derivation_base(const VariantDef& variant, const std::vector<M
                 if (v.name == variant.derived.base) return v;
     throw std::invalid_argument(variant.id() + ": its base variant " + variant.model + "/" + variant.derived.base +
                                 " does not exist");
+}
+
+Site derivation_site(const VariantDef& variant, const VariantDef& base, const std::map<Site, SiteKinds>& sites) {
+    const SiteName name = parse_site_name(variant);
+    std::vector<Site> candidates;
+    for (const auto& [site, kinds] : sites)
+        if (site.primitive == name.primitive) candidates.push_back(site);
+    std::string listed;
+    for (const Site& s : candidates)
+        listed += (listed.empty() ? "" : ", ") + name.primitive + "@" + std::to_string(s.line) + " (" + site_label(s) + ")";
+    const std::string written = "weakens(\"" + std::string(variant.derived.base) + "\", \"" + variant.derived.primitive + "\")";
+    if (candidates.empty())
+        throw std::invalid_argument(variant.id() + ": " + written + ": " + base.id() + " has no ordering site of " +
+                                    name.primitive + "()");
+    if (name.line != 0) {
+        for (const Site& s : candidates)
+            if (s.line == name.line) return s;
+        throw std::invalid_argument(variant.id() + ": " + written + ": " + base.id() + " has no " + name.primitive +
+                                    "() at line " + std::to_string(name.line) + "; its ordering sites of " +
+                                    name.primitive + "(): " + listed);
+    }
+    if (candidates.size() > 1)
+        throw std::invalid_argument(variant.id() + ": " + written + ": " + base.id() + " has " +
+                                    std::to_string(candidates.size()) + " ordering sites of " + name.primitive +
+                                    "(); name one by its line: " + listed);
+    return candidates.front();
 }
 
 Report check_as_weakened_base(const VariantDef& variant, const std::vector<ModelDef>& models,
@@ -169,19 +246,9 @@ Report check_as_weakened_base(const VariantDef& variant, const VariantDef& base,
     site_options.collect_sites = true;
     site_options.keep_first_execution = false;
     const Report sites = check(base, site_options);
-    std::optional<Site> found;
-    for (const auto& [site, kinds] : sites.sites) {
-        if (site.primitive != variant.derived.primitive) continue;
-        if (found)
-            throw std::invalid_argument(variant.id() + ": " + base.id() + " has more than one ordering site of " +
-                                        variant.derived.primitive + "()");
-        found = site;
-    }
-    if (!found)
-        throw std::invalid_argument(variant.id() + ": " + base.id() + " has no ordering site of " +
-                                    variant.derived.primitive + "()");
+    const Site found = derivation_site(variant, base, sites.sites);
     CheckOptions o = options;
-    o.explore.mutation = Mutation{*found, variant.derived.weakening};
+    o.explore.mutation = Mutation{found, variant.derived.weakening};
     Report r = check(base, o);
     r.id = variant.id();
     return r;

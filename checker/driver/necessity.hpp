@@ -21,12 +21,16 @@ std::vector<Weakening> weakenings_for(const SiteKinds& kinds);
 
 /// "smp_mb__after_atomic() at shrinker_bit.cpp:57", "fence at sb.cpp:30".
 std::string site_label(const Site& site);
-/// "removed", "-> smp_wmb (release fence)", "-> relaxed form"...
+/// "removed", "-> smp_wmb()", "-> atomic_xchg_relaxed() (unordered)": the weakening in the
+/// kernel's names (and, for a site of no primitive, as C++11 names it).
 std::string weakening_label(const Site& site, Weakening w);
+/// The same in the words of `vocabulary`: under Cpp11 a weakened kernel fence also says what it
+/// maps to ("-> smp_wmb() (release fence)").
+std::string weakening_label(const Site& site, Weakening w, Vocabulary vocabulary);
 
 enum class Necessity : std::uint8_t {
     Needed,     ///< the bad outcome becomes reachable (or the program breaks: an engine failure)
-    NotNeeded,  ///< still unreachable in an exhaustive search, under the C++11 mapping
+    NotNeeded,  ///< still unreachable in an exhaustive search, under the memory model explored
     NotDecided, ///< the search did not settle it
 };
 std::string_view to_string(Necessity n);
@@ -38,6 +42,12 @@ struct NecessityRow {
     Report report;            ///< of the weakened program (witness included when needed)
     std::string lkmm_caveat;  ///< set where the C++11 mapping is stronger than LKMM for this answer
 };
+
+/// What a row answers, in the words of the memory model its search ran under (the CLI and the
+/// report say the same): "needed", "needed: the weaker form breaks it", "not needed" (LKMM) or
+/// "not needed under the C++11 mapping" (RC11, Relacy), "the weaker form suffices under LKMM",
+/// "not decided".
+std::string result_label(const NecessityRow& row);
 
 struct NecessityReport {
     Report base;                    ///< the variant as written
@@ -53,6 +63,12 @@ std::string derivation_label(const VariantDef& variant);
 
 /// The variant `variant.derived.base` of the same model (looked up in `models`).
 const VariantDef& derivation_base(const VariantDef& variant, const std::vector<ModelDef>& models);
+
+/// The ordering site of `base` (whose exploration saw `sites`) that the declared mutant
+/// `variant` weakens: its primitive's one site, or with "primitive@LINE" the site at that line.
+/// Throws std::invalid_argument, listing the candidate sites with their lines, when there is
+/// none or (without a line) more than one.
+Site derivation_site(const VariantDef& variant, const VariantDef& base, const std::map<Site, SiteKinds>& sites);
 
 /// A declared mutant (VariantDef::derived) explored as its base with the barrier weakened, as
 /// necessity weakens it: the same program as the mutant, with the weakened barrier kept in the

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "checker/model/runtime.hpp"  // lkmm_tags_of
+#include "traces/interleaving.hpp"  // executed_primitive
 #include "traces/relations.hpp"
 #include "traces/text_util.hpp"
 
@@ -217,14 +218,14 @@ std::string relation_of_axiom(std::string_view model, std::string_view axiom) {
 }
 
 /// "P1's READ_ONCE(nr_items) (shrinker_bit.cpp:152)".
-std::string call_of(const ExecutionGraph& g, const Event& e) {
+std::string call_of(const ExecutionGraph& g, const Event& e, Vocabulary v) {
     std::string what;
     if (e.id.thread == EventId::init_thread) return "the initial write of " + g.location_name(*e.location);
     if (*e.primitive != '\0') {
         what = e.primitive;
         what += e.location ? "(" + g.location_name(*e.location) + ")" : "()";
     } else {
-        what = cycle_event_name(g, e);
+        what = cycle_event_name(g, e, v);
     }
     std::string out = g.thread_name(e.id.thread) + "'s " + what;
     if (const std::string w = source_spot(e); !w.empty()) out += " (" + w + ")";
@@ -304,9 +305,10 @@ std::optional<ExplainingCycle> explaining_cycle(const ExecutionGraph& g, const M
     return c;
 }
 
-std::string cycle_event_name(const ExecutionGraph& g, const Event& e) {
+std::string cycle_event_name(const ExecutionGraph& g, const Event& e, Vocabulary vocabulary) {
     if (e.is_fence()) {
         if (*e.primitive != '\0') return e.primitive;
+        if (vocabulary == Vocabulary::Lkmm) return event_label(g, e, vocabulary);
         return "F." + std::string(short_name(e.weakened_from.value_or(e.order)));
     }
     const std::string loc = e.location ? g.location_name(*e.location) : "?";
@@ -324,10 +326,11 @@ std::string cycle_event_name(const ExecutionGraph& g, const Event& e) {
 }
 
 std::string cycle_line(const ExecutionGraph& g, const ExplainingCycle& c) {
+    const Vocabulary v = vocabulary_of(c);
     if (c.steps.empty()) return "";
     // the barriers in brackets
     const auto name = [&](EventId id) {
-        const std::string n = cycle_event_name(g, g.event(id));
+        const std::string n = cycle_event_name(g, g.event(id), v);
         return std::binary_search(c.barriers.begin(), c.barriers.end(), id) ? "[" + n + "]" : n;
     };
     std::string out = name(c.steps.front().from);
@@ -345,6 +348,7 @@ std::string cycle_heading(const ExplainingCycle& c) {
 }
 
 std::string cycle_prose(const ExecutionGraph& g, const ExplainingCycle& c) {
+    const Vocabulary v = vocabulary_of(c);
     if (c.kind == ExplainingCycle::Kind::Sc)
         return "This outcome is sequentially consistent: some interleaving of the threads, with every access "
                "in program order, produces it. No barrier can forbid it; the protocol's logic allows it.";
@@ -360,15 +364,15 @@ std::string cycle_prose(const ExecutionGraph& g, const ExplainingCycle& c) {
         std::string from = src.id.thread == EventId::init_thread ? "the initial value"
                            : src.id.thread == r.id.thread    ? "its own earlier write"
                                                              : g.thread_name(src.id.thread) + "'s write";
-        seen.push_back(call_of(g, r) + " read " + loc + " = " + std::to_string(r.read_value) + " (" + from +
-                       "), missing " + call_of(g, w) + " of " + std::to_string(w.written_value));
+        seen.push_back(call_of(g, r, v) + " read " + loc + " = " + std::to_string(r.read_value) + " (" + from +
+                       "), missing " + call_of(g, w, v) + " of " + std::to_string(w.written_value));
     }
     if (seen.empty())
         for (const CycleStep& s : c.steps) {
             if (s.relation.rfind("rf", 0) != 0 || s.from.thread == s.to.thread) continue;
             const Event& r = g.event(s.to);
-            seen.push_back(call_of(g, r) + " read " + g.location_name(*r.location) + " = " +
-                           std::to_string(r.read_value) + " from " + call_of(g, g.event(s.from)));
+            seen.push_back(call_of(g, r, v) + " read " + g.location_name(*r.location) + " = " +
+                           std::to_string(r.read_value) + " from " + call_of(g, g.event(s.from), v));
         }
     for (std::size_t i = 0; i < seen.size(); ++i) {
         out += i == 0 ? "" : i + 1 == seen.size() ? ", and " : ", ";
@@ -380,11 +384,15 @@ std::string cycle_prose(const ExecutionGraph& g, const ExplainingCycle& c) {
         std::vector<std::string> barriers;
         for (EventId b : c.barriers.empty() ? c.restored : c.barriers) {
             const Event& e = g.event(b);
-            std::string name = call_of(g, e);
+            std::string name = call_of(g, e, v);
             if (e.is_fence() && e.order == MemoryOrder::Relaxed)
                 name += ", removed here";
             else if (e.is_fence() && *e.primitive != '\0' && e.order != MemoryOrder::SeqCst)
                 name += e.order == MemoryOrder::Acquire ? ", smp_rmb() here" : ", smp_wmb() here";
+            else if (v == Vocabulary::Lkmm && *e.primitive != '\0')  // the kernel's name for what runs
+                name += ", " + executed_primitive(e.primitive, e) + "() here";
+            else if (v == Vocabulary::Lkmm)
+                name += ", " + lkmm::names(e.lkmm) + " here instead of " + lkmm_written_name(e);
             else
                 name += std::string(", ") + std::string(short_name(e.order)) + " here instead of " +
                         std::string(short_name(*e.weakened_from));
@@ -401,8 +409,8 @@ std::string cycle_prose(const ExecutionGraph& g, const ExplainingCycle& c) {
             // s goes into a barrier; the step after it comes out
             const CycleStep& next = c.steps[(i + 1) % c.steps.size()];
             if (next.barrier && next.from == s.to && next.to != s.from) {
-                out += ", ordering " + cycle_event_name(g, g.event(s.from)) + " before " +
-                       cycle_event_name(g, g.event(next.to)) + " in " + g.thread_name(s.from.thread);
+                out += ", ordering " + cycle_event_name(g, g.event(s.from), v) + " before " +
+                       cycle_event_name(g, g.event(next.to), v) + " in " + g.thread_name(s.from.thread);
             }
         }
         if (c.barriers.empty()) out += " (the cycle does not pass through the restored event itself)";
@@ -417,11 +425,11 @@ std::string cycle_prose(const ExecutionGraph& g, const ExplainingCycle& c) {
         std::size_t j = i;
         std::string across;
         while (j + 1 < c.steps.size() && c.steps[j + 1].relation == "po") {
-            across += (across.empty() ? "" : ", ") + cycle_event_name(g, g.event(c.steps[j].to));
+            across += (across.empty() ? "" : ", ") + cycle_event_name(g, g.event(c.steps[j].to), v);
             ++j;
         }
-        po_steps.push_back(g.thread_name(c.steps[i].from.thread) + ": " + cycle_event_name(g, g.event(c.steps[i].from)) +
-                           " before " + cycle_event_name(g, g.event(c.steps[j].to)) +
+        po_steps.push_back(g.thread_name(c.steps[i].from.thread) + ": " + cycle_event_name(g, g.event(c.steps[i].from), v) +
+                           " before " + cycle_event_name(g, g.event(c.steps[j].to), v) +
                            (across.empty() ? "" : ", across " + across));
     }
     std::string list;

@@ -62,8 +62,14 @@ ExecutionGraph restore_weakened(const ExecutionGraph& g);
 std::optional<ExplainingCycle> explaining_cycle(const ExecutionGraph& g, const MemoryModel& model,
                                                 std::string* why = nullptr);
 
-/// "R nr_items=0", "smp_mb__after_atomic", "set_bit(map) 0->1": an event as the cycle line names it.
-std::string cycle_event_name(const ExecutionGraph& g, const Event& e);
+/// "R nr_items=0", "smp_mb__after_atomic", "set_bit(map) 0->1": an event as the cycle line names it
+/// (a fence of no primitive by its order, `F.sc`, or its LKMM tags, `F[mb]`, as `vocabulary` says).
+std::string cycle_event_name(const ExecutionGraph& g, const Event& e, Vocabulary vocabulary);
+
+/// The words the cycle's model speaks: LKMM's tags under LKMM, C++11 orders otherwise.
+inline Vocabulary vocabulary_of(const ExplainingCycle& c) {
+    return c.model == "LKMM" ? Vocabulary::Lkmm : Vocabulary::Cpp11;
+}
 
 /// The cycle on one line: `W nr_items=1 ->po smp_mb__before_atomic ->po set_bit(map) 0->1 ->rfe ...`,
 /// ending with the first event again; the restored barriers in brackets.

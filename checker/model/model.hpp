@@ -36,7 +36,7 @@ std::optional<Finding> parse_finding(std::string_view s);
 /// The typed expectation of a variant, justified from the memory model.
 struct Expectation {
     Finding memory_model = Verdict::Never;  ///< what C++20/RC11 says of the mapped program
-    /// Set when the engine cannot produce an execution RC11 allows (relacy-notes.md §4): what the
+    /// Set when the engine cannot produce an execution RC11 allows (docs/relacy.md): what the
     /// engine finds instead. The check then compares against this and reports a known limitation.
     std::optional<Finding> engine;
     std::string_view engine_note;
@@ -131,12 +131,14 @@ public:
 };
 
 /// How a hand-written mutant derives from another variant of its model: the barrier `primitive`
-/// of variant `base`, weakened as barrier necessity weakens it. With it the mutant's bad outcome
+/// of variant `base`, weakened as barrier necessity weakens it. Where `base` has the primitive
+/// at more than one ordering site, `primitive` names one by its line in the model's source:
+/// "smp_mb@42" (docs/writing-models.md). With it the mutant's bad outcome
 /// can be explained as the base's execution with that barrier put back (explaining_cycle.hpp);
 /// a test checks that the mutant and the weakened base reach the same outcomes.
 struct Derivation {
     const char* base = nullptr;  ///< nullptr: not a declared mutant
-    const char* primitive = "";  ///< the barrier's primitive, one ordering site of `base`
+    const char* primitive = "";  ///< the barrier's primitive, "smp_mb" or "smp_mb@LINE": one ordering site of `base`
     Weakening weakening = Weakening::Remove;
     explicit operator bool() const { return base != nullptr; }
 };

@@ -5,7 +5,7 @@
 // only translation unit that includes Relacy.
 #include "checker/relacy/explore.hpp"
 
-// Every std header before relacy.hpp (relacy-notes.md §2.3).
+// Every std header before relacy.hpp (docs/relacy.md, "Include order and macros").
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -81,7 +81,7 @@ protected:
 // scheduling point, including rl::var accesses and acquire/release fences, which are not
 // scheduling points. Two steps of different threads are independent when running them in either
 // order leaves Relacy in the same state: in Relacy, an atomic access reads and updates only its
-// location's history and its own thread's clocks (relacy-notes.md §4.1), a plain access only its
+// location's history and its own thread's clocks (docs/relacy.md), a plain access only its
 // location's value and race-detection clocks, an acquire or release fence only its own thread's
 // clocks, and an SC fence its thread's clocks and one hidden global that only SC fences touch.
 // A yield reads and changes every thread's scheduling priority: it is dependent with everything,
@@ -431,7 +431,7 @@ public:
         step_node_ = npos;
         g.steps.reset();
         // tree_search_scheduler::iteration_begin_impl would call its own rand_impl (unqualified
-        // call in a base: relacy-notes.md §3.3), bypassing ours.
+        // call in a base: docs/relacy.md, "A scheduler of one's own"), bypassing ours.
         const unsigned index = rand_impl(this->running_threads_count, rl::sched_type_sched);
         const rl::thread_id_t th = this->running_threads[index];
         begin_step(th);

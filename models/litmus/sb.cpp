@@ -67,7 +67,7 @@ ModelDef sb() {
                        "(F1 ->sb R x ->fr W x): a cycle, which the SC axiom forbids (C++11, C++20 and RC11 "
                        "all forbid the outcome).")
              .engine_reports_inconsistent("Relacy does not relate SC fences to SC accesses "
-                                          "(relacy-notes.md §4.2 row 6); certification rejects those executions")
+                                          "(docs/relacy.md, Fences and seq_cst); certification rejects those executions")
              .under_lkmm(Verdict::Sometimes,
                          "LKMM has no seq_cst access: under --model lkmm a C++ seq_cst access counts as "
                          "acquire and release, and SB with a strong fence on one side only is allowed "

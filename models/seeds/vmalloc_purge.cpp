@@ -239,8 +239,8 @@ struct VmallocPurge {
 // ordered RMW even when the bit is already set (415d83249709, v6.0), and the worker's smp_mb()
 // after clearing PENDING (346c09f80459). With either barrier gone the freer can see PENDING still
 // set while the worker's lockless check misses the insert: the area is stranded with nothing
-// queued (kernel-protocols.md §4.5, mutants M4 and M5; M4 is the shape of the TTY hang that led
-// to 415d83249709).
+// queued (docs/models/vmalloc_purge.md, mutants M4 and M5; M4 is the shape of the TTY hang that
+// led to 415d83249709).
 //
 // The model starts when an earlier free has queued the drain (PENDING set, one execution queued)
 // and its area has already been purged (by vm_unmap_aliases() or an earlier execution), so the

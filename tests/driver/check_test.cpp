@@ -81,7 +81,7 @@ TEST_SUITE("driver") {
         CHECK(r.executions == r.interleavings);  // sleep-set reduction (on by default) ran fewer than 64
         CheckOptions full;
         full.explore.reduction = false;
-        CHECK(check(variant(models, "SB/relaxed"), full).executions == 64);  // Relacy's full search of SB (relacy-notes.md §4.2 row 1)
+        CHECK(check(variant(models, "SB/relaxed"), full).executions == 64);  // Relacy's full search of SB (docs/relacy.md)
         CHECK(r.positive > 0);
         CHECK(r.negative() > 0);
         // Outcome set: (r0, r1) in {(0,0), (0,1), (1,0), (1,1)}.

@@ -2,10 +2,12 @@
 // Barrier necessity and outcome-set diff.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <stdexcept>
 
 #include "checker/driver/diff.hpp"
 #include "checker/driver/necessity.hpp"
+#include "checker/model/kernel.hpp"
 #include "models/catalogue.hpp"
 
 using namespace oc;
@@ -25,9 +27,72 @@ const NecessityRow& row_for(const NecessityReport& n, const std::string& primiti
     throw std::runtime_error("no row for " + primitive);
 }
 
+using namespace oc::kernel;
+
+#define OC_LINE_TEXT2(x) #x
+#define OC_LINE_TEXT(x) OC_LINE_TEXT2(x)
+
+/// Store buffering with an smp_mb() in each thread: two ordering sites of one primitive, told
+/// apart by their lines.
+struct TwoMb {
+    struct Config {
+        bool p1_mb = true;
+    };
+    explicit TwoMb(const Config& c) : cfg(c) {}
+    const Config cfg;
+    Atomic<int> x{"x", 0}, y{"y", 0};
+    Reg r0{"0:r0"}, r1{"1:r1"};
+    void p0() { WRITE_ONCE(x, 1); smp_mb(); r0 = READ_ONCE(y); }
+    // clang-format off
+    void p1() { WRITE_ONCE(y, 1); if (cfg.p1_mb) smp_mb(); r1 = READ_ONCE(x); } static constexpr const char* p1_mb = "smp_mb@" OC_LINE_TEXT(__LINE__);
+    // clang-format on
+    bool bad_outcome() const { return r0 == 0 && r1 == 0; }
+    static constexpr std::array<Thread<TwoMb>, 2> threads{{{"P0", &TwoMb::p0}, {"P1", &TwoMb::p1}}};
+};
+
+ModelDef two_mb(const char* weakened) {
+    return define<TwoMb>("two_mb", "test", "SB with an smp_mb() in each thread", {
+        {"both", TwoMb::Config{true}, expect::never("both smp_mb(): SB forbidden")},
+        {"no_p1_mb", TwoMb::Config{false}, expect::sometimes("P1's smp_mb() gone"), "", weakens("both", weakened)},
+    });
+}
+
 }  // namespace
 
 TEST_SUITE("necessity") {
+    TEST_CASE("a declared mutant names one of several sites of a primitive by its line") {
+        CheckOptions o;
+        o.explore.engine = EngineKind::Graph;
+        o.explore.model = ModelKind::Lkmm;
+        {
+            const std::vector<ModelDef> models{two_mb("smp_mb")};
+            const VariantDef& mutant = models[0].variants[1];
+            try {
+                (void)check_as_weakened_base(mutant, models, o);
+                FAIL("an ambiguous primitive was accepted");
+            } catch (const std::invalid_argument& e) {
+                const std::string what = e.what();
+                CHECK(what.find("has 2 ordering sites of smp_mb(); name one by its line") != std::string::npos);
+                CHECK(what.find(TwoMb::p1_mb) != std::string::npos);  // the candidates, with their lines
+            }
+        }
+        {
+            const std::vector<ModelDef> models{two_mb(TwoMb::p1_mb)};
+            const VariantDef& mutant = models[0].variants[1];
+            const Report weakened = check_as_weakened_base(mutant, models, o);
+            const Report written = check(mutant, o);
+            CHECK(weakened.finding == Finding{Verdict::Sometimes});
+            CHECK(weakened.finding == written.finding);
+            CHECK(weakened.outcomes.size() == written.outcomes.size());
+            CHECK(derivation_label(mutant).find("smp_mb() at line ") != std::string::npos);
+        }
+        for (const char* bad : {"smp_mb@1", "smp_mb@x", "@12", "smp_mb@"}) {
+            INFO(bad);
+            const std::vector<ModelDef> models{two_mb(bad)};
+            CHECK_THROWS_AS((void)check_as_weakened_base(models[0].variants[1], models, o), std::invalid_argument);
+        }
+    }
+
     TEST_CASE("both barriers of the shrinker-bit R shape are needed; before_atomic -> smp_wmb suffices") {
         const auto models = models::catalogue();
         const NecessityReport n = necessity(find_variant(models, "R+shrinker_bit/merged"), CheckOptions{});

@@ -175,7 +175,7 @@ TEST_SUITE("reduction") {
             }
     }
 
-    TEST_CASE("sleep sets cut the textbook examples as the prototype did (relacy-notes §3.4)") {
+    TEST_CASE("sleep sets cut the textbook examples as the prototype did") {
         std::map<std::string, VariantDef> by_id;
         for (const auto& m : models::catalogue())
             for (const auto& v : m.variants) by_id.emplace(v.id(), v);

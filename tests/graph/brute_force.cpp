@@ -210,9 +210,9 @@ void require_same_shape(const Run& first, const Run& run) {
         for (std::size_t i = 0; i < std::max(ea.size(), eb.size()); ++i) {
             if (i < ea.size() && i < eb.size() && shape_of(ea[i]) == shape_of(eb[i])) continue;
             throw Unsupported("the events depend on the values read: event " + a.thread_name(t) + "." +
-                              std::to_string(i) + " is " + (i < ea.size() ? event_label(a, ea[i]) : "missing") +
+                              std::to_string(i) + " is " + (i < ea.size() ? event_label(a, ea[i], Vocabulary::Cpp11) : "missing") +
                               " in the first run (every read answering the initial write) and " +
-                              (i < eb.size() ? event_label(b, eb[i]) : "missing") + " in another");
+                              (i < eb.size() ? event_label(b, eb[i], Vocabulary::Cpp11) : "missing") + " in another");
         }
     }
     throw Unsupported("the events depend on the values read");

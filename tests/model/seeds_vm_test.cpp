@@ -102,7 +102,7 @@ TEST_SUITE("seeds_vm") {
         CHECK(entry.finding == Finding{Verdict::Sometimes});
         REQUIRE(entry.witness);
         // The witness: the entry check read the key's initial 0 (no hb from static_branch_inc()).
-        const std::string key_read = trace_line(to_text_trace(*entry.witness), "static_branch_unlikely");
+        const std::string key_read = trace_line(to_text_trace(*entry.witness, Vocabulary::Cpp11), "static_branch_unlikely");
         CHECK(key_read.find("num_events=0") != std::string::npos);
         CHECK(key_read.find("rf init") != std::string::npos);
         CHECK(run(m, "v3_socket_pressure").finding == Finding{Verdict::Never});
@@ -119,7 +119,7 @@ TEST_SUITE("seeds_vm") {
         const Report seed = run(m, "seed");
         CHECK(seed.finding == Finding{Verdict::Sometimes});
         REQUIRE(seed.witness);
-        const std::string trace = to_text_trace(*seed.witness);
+        const std::string trace = to_text_trace(*seed.witness, Vocabulary::Cpp11);
         // F read the lock held (the owner word's initial value: KW holds it), so it queued nothing.
         const std::string is_locked = trace_line(trace, "mutex_is_locked");
         CHECK(is_locked.find("rf init") != std::string::npos);
@@ -134,7 +134,7 @@ TEST_SUITE("seeds_vm") {
         const Report r = run(models::vmalloc_purge(), "v2_in_progress_guard");
         CHECK(r.finding == Finding{Verdict::Sometimes});
         REQUIRE(r.witness);
-        const std::string trace = to_text_trace(*r.witness);
+        const std::string trace = to_text_trace(*r.witness, Vocabulary::Cpp11);
         CHECK(trace_line(trace, "drain_vmap_work_in_progress 1->1").find("atomic_xchg") != std::string::npos);
         CHECK(trace_line(trace, "schedule_work").empty());
     }

@@ -45,12 +45,12 @@ const char* const sb_dot = R"dot(digraph execution {
   e0_1 -> e2_0 [color="black"];
   e1_0 -> e1_1 [color="black"];
   e2_0 -> e2_1 [color="black"];
-  e0_0 -> e2_1 [color="red", fontcolor="red", label="rf", constraint=false];
-  e0_1 -> e1_1 [color="red", fontcolor="red", label="rf", constraint=false];
-  e0_0 -> e1_0 [color="blue", fontcolor="blue", label="co", constraint=false];
-  e0_1 -> e2_0 [color="blue", fontcolor="blue", label="co", constraint=false];
-  e1_1 -> e2_0 [color="darkorange", fontcolor="darkorange", label="fr", constraint=false];
-  e2_1 -> e1_0 [color="darkorange", fontcolor="darkorange", label="fr", constraint=false];
+  e0_0 -> e2_1 [color="red", fontcolor="red", label=<<table border="0" cellborder="0" cellpadding="1" bgcolor="white"><tr><td>rf</td></tr></table>>, constraint=false];
+  e0_1 -> e1_1 [color="red", fontcolor="red", label=<<table border="0" cellborder="0" cellpadding="1" bgcolor="white"><tr><td>rf</td></tr></table>>, constraint=false];
+  e0_0 -> e1_0 [color="blue", fontcolor="blue", label=<<table border="0" cellborder="0" cellpadding="1" bgcolor="white"><tr><td>co</td></tr></table>>, constraint=false];
+  e0_1 -> e2_0 [color="blue", fontcolor="blue", label=<<table border="0" cellborder="0" cellpadding="1" bgcolor="white"><tr><td>co</td></tr></table>>, constraint=false];
+  e1_1 -> e2_0 [color="darkorange", fontcolor="darkorange", label=<<table border="0" cellborder="0" cellpadding="1" bgcolor="white"><tr><td>fr</td></tr></table>>, constraint=false];
+  e2_1 -> e1_0 [color="darkorange", fontcolor="darkorange", label=<<table border="0" cellborder="0" cellpadding="1" bgcolor="white"><tr><td>fr</td></tr></table>>, constraint=false];
 }
 )dot";
 
@@ -104,12 +104,12 @@ TEST_CASE("to_dot: sw and hb edges, escaped names") {
     const std::string dot = to_dot(b.graph(), RelationSet::parse("sw,hb"));
     CHECK(dot.find("label=\"wri\\\"ter\";") != std::string::npos);
     CHECK(dot.find("e1_0 [label=\"W.rel fl\\\"ag=1\"];") != std::string::npos);
-    CHECK(dot.find("e1_0 -> e2_0 [color=\"darkgreen\", fontcolor=\"darkgreen\", label=\"sw\", constraint=false];") !=
+    CHECK(dot.find("e1_0 -> e2_0 [color=\"darkgreen\", fontcolor=\"darkgreen\", label=<<table border=\"0\" cellborder=\"0\" cellpadding=\"1\" bgcolor=\"white\"><tr><td>sw</td></tr></table>>, constraint=false];") !=
           std::string::npos);
-    CHECK(dot.find("e1_0 -> e2_0 [color=\"indigo\", fontcolor=\"indigo\", label=\"hb\", constraint=false];") !=
+    CHECK(dot.find("e1_0 -> e2_0 [color=\"indigo\", fontcolor=\"indigo\", label=<<table border=\"0\" cellborder=\"0\" cellpadding=\"1\" bgcolor=\"white\"><tr><td>hb</td></tr></table>>, constraint=false];") !=
           std::string::npos);
     CHECK(dot.find("e0_0 -> e1_0 [color=\"indigo\"") == std::string::npos);  // implied by po
-    CHECK(dot.find("label=\"po\"") == std::string::npos);
+    CHECK(dot.find("<td>po</td>") == std::string::npos);
 }
 
 TEST_CASE("to_dot: co and fr edges go to immediate co successors only") {
@@ -128,12 +128,12 @@ TEST_CASE("to_dot: co and fr edges go to immediate co successors only") {
 
 TEST_CASE("to_text_trace: golden output for the SB witness, byte-stable") {
     const ExecutionGraph g = test::sb_relaxed_witness();
-    CHECK(to_text_trace(g) == sb_trace);
-    CHECK(to_text_trace(g) == to_text_trace(g));
+    CHECK(to_text_trace(g, Vocabulary::Cpp11) == sb_trace);
+    CHECK(to_text_trace(g, Vocabulary::Cpp11) == to_text_trace(g, Vocabulary::Cpp11));
 }
 
 TEST_CASE("to_interleaving_text: threads as columns, rows in execution order, read values") {
-    CHECK(to_interleaving_text(test::sb_relaxed_witness()) == sb_interleaving);
+    CHECK(to_interleaving_text(test::sb_relaxed_witness(), Vocabulary::Cpp11) == sb_interleaving);
 
     // One spin_lock call of two events is one row, unless another thread runs in between.
     GraphBuilder b({"A", "B"});
@@ -144,7 +144,7 @@ TEST_CASE("to_interleaving_text: threads as columns, rows in execution order, re
     b.at("lock.c", 3, "spin_lock", 1).read(1, lock, 1, u);
     b.write(0, x, 9);
     b.at("lock.c", 3, "spin_lock", 1).read(1, lock, 1, u);
-    CHECK(to_interleaving_text(b.graph()) ==
+    CHECK(to_interleaving_text(b.graph(), Vocabulary::Cpp11) ==
           "init: lock=0 x=0\n"
           "A                       B\n"
           "---------------------   -------------------\n"
@@ -159,20 +159,20 @@ TEST_CASE("to_interleaving_svg: columns, rows and rf arrows, byte-stable") {
     const auto x = b.location("x");
     const auto w = b.write(0, x, 1);
     b.read(1, x, 1, w);
-    const std::string svg = to_interleaving_svg(b.graph());
+    const std::string svg = to_interleaving_svg(b.graph(), Vocabulary::Cpp11);
     CHECK(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0) == 0);
     CHECK(svg.find(">P&lt;0&gt;</text>") != std::string::npos);
     CHECK(svg.find(">W.rlx x=1</text>") != std::string::npos);
     CHECK(svg.find(">R.rlx x=1</text>") != std::string::npos);
     CHECK(svg.find("marker-end=\"url(#rf-arrow)\"") != std::string::npos);
     CHECK(svg.substr(svg.size() - 7) == "</svg>\n");
-    CHECK(to_interleaving_svg(b.graph()) == svg);
+    CHECK(to_interleaving_svg(b.graph(), Vocabulary::Cpp11) == svg);
 }
 
 TEST_CASE("to_json: the whole graph, parseable") {
     const ExecutionGraph g = test::sb_relaxed_witness();
-    const std::string text = to_json(g);
-    CHECK(to_json(g) == text);
+    const std::string text = to_json(g, Vocabulary::Cpp11);
+    CHECK(to_json(g, Vocabulary::Cpp11) == text);
     const auto j = nlohmann::json::parse(text);
     CHECK(j["locations"].size() == 2);
     CHECK(j["threads"][1]["name"] == "P0");
@@ -188,6 +188,91 @@ TEST_CASE("to_json: the whole graph, parseable") {
     CHECK(read["step"] == 3);
     CHECK(j["rf"] == nlohmann::json::parse(R"([["init.1", "P0.1"], ["init.0", "P1.1"]])"));
     CHECK(j["co"][0]["order"] == nlohmann::json::parse(R"(["init.0", "P0.0"])"));
+}
+
+TEST_CASE("event labels speak the memory model's words: C++11 orders, or LKMM's tags") {
+    GraphBuilder b({"P0", "P1"});
+    const auto x = b.location("x");
+    const auto flag = b.location("flag");
+    b.at("mp.c", 3, "WRITE_ONCE", 1).write(0, x, 1);
+    b.at("mp.c", 4, "smp_wmb", 2).fence(0, MemoryOrder::Release);
+    const auto w = b.at("mp.c", 5, "smp_store_release", 3).write(0, flag, 1, MemoryOrder::Release);
+    b.at("mp.c", 9, "smp_load_acquire", 1).read(1, flag, 1, w, MemoryOrder::Relaxed);  // weakened below
+    b.at("mp.c", 10, "smp_mb", 2).fence(1, MemoryOrder::Relaxed);                       // removed below
+    b.at("mp.c", 11, "READ_ONCE", 3).read(1, x, 0, b.init(x));
+    const ExecutionGraph g = with_events_edited(b.graph(), [](Event& e) {
+        if (e.id == EventId{2, 0}) e.weakened_from = MemoryOrder::Acquire;
+        if (e.id == EventId{2, 1}) e.weakened_from = MemoryOrder::SeqCst;
+        // the tags the runtime gives these (lkmm_tags_of)
+        if (e.id.thread != 0) e.lkmm = e.is_fence() ? (e.order == MemoryOrder::Release ? lkmm::Wmb : 0u)
+                                       : e.order == MemoryOrder::Release ? lkmm::Release : lkmm::Once;
+    });
+    const auto label = [&](EventId id, Vocabulary v) { return event_label(g, g.event(id), v); };
+    CHECK(label({1, 1}, Vocabulary::Cpp11) == "F.rel");
+    CHECK(label({1, 1}, Vocabulary::Lkmm) == "F[wmb]");
+    CHECK(label({1, 2}, Vocabulary::Cpp11) == "W.rel flag=1");
+    CHECK(label({1, 2}, Vocabulary::Lkmm) == "W[release] flag=1");
+    CHECK(label({2, 0}, Vocabulary::Cpp11) == "R.rlx(weakened from acq) flag=1");
+    CHECK(label({2, 0}, Vocabulary::Lkmm) == "R[once] flag=1 (weakened from smp_load_acquire)");
+    CHECK(label({2, 1}, Vocabulary::Cpp11) == "F.rlx(removed: sc)");
+    CHECK(label({2, 1}, Vocabulary::Lkmm) == "F (removed: smp_mb)");
+    CHECK(label({0, 0}, Vocabulary::Lkmm) == "W x=0");  // an initial write: no tag
+    // No exporter leaks a C++11 word under LKMM.
+    const ExportOptions lkmm{.title = "", .highlighted = {}, .vocabulary = Vocabulary::Lkmm};
+    for (const std::string& out : {to_text_trace(g, Vocabulary::Lkmm), to_interleaving_text(g, Vocabulary::Lkmm),
+                                   to_interleaving_svg(g, Vocabulary::Lkmm), to_json(g, Vocabulary::Lkmm),
+                                   to_dot(g, RelationSet::defaults(), lkmm)})
+        for (const char* word : {"rlx", ".rel", ".acq", ".sc", ".na"})
+            CHECK_MESSAGE(out.find(word) == std::string::npos, word << " in\n" << out);
+    const auto j = nlohmann::json::parse(to_json(g, Vocabulary::Lkmm));
+    CHECK(j["events"][5]["tags"] == "once");
+    CHECK(!j["events"][5].contains("order"));  // the C++11 order is RC11's word
+    CHECK(j["events"][5]["weakened_from"] == "smp_load_acquire");
+    CHECK(nlohmann::json::parse(to_json(g, Vocabulary::Cpp11))["events"][5]["weakened_from"] == "acq");
+}
+
+TEST_CASE("the interleaving shows what the weakened program runs: no removed fence, the weaker primitive") {
+    GraphBuilder b({"P0", "P1"});
+    const auto x = b.location("x");
+    const auto flag = b.location("flag");
+    b.at("mp.c", 3, "WRITE_ONCE", 1).write(0, x, 1);
+    b.at("mp.c", 4, "smp_mb", 2).fence(0, MemoryOrder::Release);  // smp_mb() weakened to smp_wmb()
+    const auto w = b.at("mp.c", 5, "WRITE_ONCE", 3).write(0, flag, 1);
+    b.at("mp.c", 9, "smp_load_acquire", 1).read(1, flag, 1, w, MemoryOrder::Relaxed);
+    b.at("mp.c", 10, "smp_mb", 2).fence(1, MemoryOrder::Relaxed);  // removed
+    b.at("mp.c", 11, "READ_ONCE", 3).read(1, x, 0, b.init(x));
+    const ExecutionGraph g = with_events_edited(b.graph(), [](Event& e) {
+        if (e.is_fence() || e.id == EventId{2, 0})
+            e.weakened_from = e.is_fence() ? MemoryOrder::SeqCst : MemoryOrder::Acquire;
+    });
+    for (Vocabulary v : {Vocabulary::Cpp11, Vocabulary::Lkmm}) {
+        const std::string text = to_interleaving_text(g, v);
+        CHECK(text ==
+              "init: x=0 flag=0\n"
+              "P0                      P1\n"
+              "---------------------   -------------------\n"
+              "WRITE_ONCE(x) := 1\n"
+              "smp_wmb()\n"
+              "WRITE_ONCE(flag) := 1\n"
+              "                        READ_ONCE(flag) = 1\n"
+              "                        READ_ONCE(x) = 0\n");
+        const std::string svg = to_interleaving_svg(g, v);
+        CHECK(svg.find("smp_mb") == std::string::npos);
+        CHECK(svg.find(">smp_wmb()</text>") != std::string::npos);
+    }
+    // The trace and the figure keep the removed fence, marked, for the explaining cycle.
+    CHECK(to_text_trace(g, Vocabulary::Lkmm).find("F (removed: smp_mb)") != std::string::npos);
+}
+
+TEST_CASE("edge labels sit on a white plate, so the edge's line does not cross out a letter") {
+    const std::string dot = to_dot(test::sb_relaxed_witness(), RelationSet::defaults(), sb_options());
+    CHECK(dot.find("label=\"rf\"") == std::string::npos);
+    CHECK(dot.find("bgcolor=\"white\"><tr><td>rf</td>") != std::string::npos);
+    Focus focus;
+    focus.events = {EventId{1, 1}, EventId{2, 0}};
+    focus.edges = {FocusEdge{EventId{1, 1}, EventId{2, 0}, "fre<&>", RelationKind::fr, false}};
+    const std::string focused = to_dot_focused(test::sb_relaxed_witness(), focus, sb_options());
+    CHECK(focused.find("<td>fre&lt;&amp;&gt;</td>") != std::string::npos);
 }
 
 TEST_CASE("render_svg: graphviz accepts the DOT") {
