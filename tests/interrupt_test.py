@@ -225,8 +225,8 @@ try:
     page = os.path.join(tmp, "rep-slow", "index.html")
     expect("report --timeout: the page says it is partial",
            os.path.exists(page) and "Partial report" in read(page) and "0 of 1 variants" in read(page))
-    expect("report --timeout: no temporary file left", sorted(os.listdir(os.path.join(tmp, "rep-slow"))) ==
-           ["index.html"], os.listdir(os.path.join(tmp, "rep-slow")))
+    listed = sorted(os.listdir(os.path.dirname(page))) if os.path.isdir(os.path.dirname(page)) else []
+    expect("report --timeout: no temporary file left", listed == ["index.html"], listed)
 
     # without --timeout (and with one long enough), a small input runs to the end
     for t in ([], ["--timeout", "120"]):
