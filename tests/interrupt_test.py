@@ -147,7 +147,8 @@ try:
             doc = json.loads(c.stdout())
             ids = [v["id"] for v in doc["variants"]]
             expect("check json: marked interrupted", doc.get("interrupted") is True and
-                   doc.get("variants_finished") == 2 and doc.get("variants_selected") == 3, doc)
+                   doc.get("variants_finished") == 2 and doc.get("variants_selected") == 3 and
+                   doc.get("exit_code") == 130, doc)
             expect("check json: the finished variants, exhaustive", ids == [q + "/litmus" for q in quick[:2]] and
                    all(v["exploration"] == "exhaustive" for v in doc["variants"]), ids)
         except json.JSONDecodeError as e:

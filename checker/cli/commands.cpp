@@ -64,7 +64,9 @@ constexpr const char* usage_tail =
     "exit codes (diff): 0 B reaches no outcome A cannot (or --allow-new-outcomes); 1 it does; 3 not exact\n"
     "exit codes (necessity): 0 every weakening decided; 3 some not decided\n"
     "exit codes (litmus): 0 every judged test matches its Result:; 1 some does not (or the engine failed);\n"
-    "  2 usage error or a test that does not parse; 3 some search cut short, nothing else wrong\n";
+    "  2 usage error or a test that does not parse; 3 some search cut short, nothing else wrong\n"
+    "every command: 130 interrupted (SIGINT, SIGTERM; what finished is kept; a second one quits at once);\n"
+    "  3 when the whole-command --timeout of necessity, explain, diff or report runs out\n";
 
 /// The program's usage note (Program::usage_note), set once by cli::main.
 std::string& usage_note() {
@@ -192,6 +194,7 @@ std::string mark_interrupted(const std::string& text, const std::string& format,
         doc["interrupted"] = true;
         doc["variants_finished"] = finished;
         doc["variants_selected"] = total;
+        doc["exit_code"] = exit_interrupted;
         return doc.dump(2) + "\n";
     }
     if (format == "junit") {
