@@ -487,7 +487,10 @@ int cmd_check(const std::vector<std::string>& args, const cli::Program& program)
         };
     }
     const cli::RunOutcome run = cli::run_checks(selected, options, plan, write_witness);
-    if (!run.print) return run.stopped ? exit_interrupted : cli::exit_ok;  // an MPI rank other than 0: rank 0 reports
+    if (!run.print) {  // an MPI rank other than 0: rank 0 reports
+        stop_reported = true;
+        return stop_cause() == StopCause::Interrupt ? exit_interrupted : cli::exit_ok;
+    }
     const std::vector<Report>& reports = run.reports;
 
     cli::RunSettings settings{search,          max_executions,          timeout,
