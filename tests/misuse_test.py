@@ -183,6 +183,28 @@ ROWS = [
         not_stdout=("FAIL",)),
     Row("check --max-executions", ["check", "SB/fenced", "--max-executions", "3", "--engine", "relacy"], 3,
         stdout="incomplete"),
+
+    # ---- the whole-command --timeout of necessity, explain, diff and report ----
+    # (tests/interrupt_test.py checks what each writes when its time runs out)
+    *[Row(f"{cmd} --timeout {bad}", [cmd, *args, "--timeout", bad], 2,
+          f"--timeout must be a number of seconds between 0 (none) and 31536000 (got '{bad}')" + usage("timeout", cmd))
+      for cmd, args in (("necessity", ["SB/fenced"]), ("explain", ["SB/relaxed", "--out", "{tmp}/t"]),
+                        ("diff", ["SB/relaxed", "SB/fenced"]), ("report", ["SB", "--out", "{tmp}/r"]))
+      for bad in ("-1", "nan", "inf")],
+    Row("necessity --timeout on a big test", ["necessity", "{big}", "--timeout", "1"], 3,
+        "--timeout 1 s ran out", not_stdout=("not needed", "needed:")),
+    Row("explain --timeout on a big test", ["explain", "{big}", "--out", "{tmp}/tbig", "--timeout", "1"], 3,
+        "--timeout 1 s ran out", not_stdout=("wrote",)),
+    Row("diff --timeout on a big test", ["diff", "{big}", "{big}", "--timeout", "1"], 3, "--timeout 1 s ran out",
+        not_stdout=("equal",)),
+    Row("report --timeout on a big test", ["report", "{big}", "--out", "{tmp}/rbig", "--timeout", "1"], 3,
+        "--timeout 1 s ran out", stdout="(partial)"),
+
+    # ---- interruption: what finished is kept, exit 130 (tests/interrupt_test.py: the details) ----
+    Row("litmus interrupted", ["litmus", "{sb}", "{big}"], 130, "interrupted", stdout="Observation SB ",
+        send_signal=signal.SIGINT, signal_after=1.5),
+    Row("check interrupted", ["check", "{big}"], 130, "interrupted after 0 of 1", send_signal=signal.SIGTERM,
+        signal_after=1.5),
 ]
 
 

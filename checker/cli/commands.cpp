@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
 // The ordercheck commands over the models a program passes in (checker/cli/commands.hpp); the
 // ordercheck executable (main.cpp) passes the catalogue.
+#include <signal.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <cctype>
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdlib>
 #include <deque>
 #include <filesystem>
@@ -15,7 +19,9 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -62,7 +68,9 @@ constexpr const char* usage_tail =
     "exit codes (diff): 0 B reaches no outcome A cannot (or --allow-new-outcomes); 1 it does; 3 not exact\n"
     "exit codes (necessity): 0 every weakening decided; 3 some not decided\n"
     "exit codes (litmus): 0 every judged test matches its Result:; 1 some does not (or the engine failed);\n"
-    "  2 usage error or a test that does not parse; 3 some search cut short, nothing else wrong\n";
+    "  2 usage error or a test that does not parse; 3 some search cut short, nothing else wrong\n"
+    "every command: 130 interrupted (SIGINT, SIGTERM; what finished is kept; a second one quits at once);\n"
+    "  3 when the whole-command --timeout of necessity, explain, diff or report runs out\n";
 
 /// The program's usage note (Program::usage_note), set once by cli::main.
 std::string& usage_note() {
@@ -163,6 +171,92 @@ constexpr std::int64_t max_jobs = 256;
 /// The most shards --shards splits a variant into.
 constexpr std::int64_t max_shards = 4096;
 constexpr std::int64_t max_count = std::numeric_limits<std::int64_t>::max();
+
+// ---- interruption and the whole-command --timeout ---------------------------------------------
+
+/// The exit code of a command stopped by SIGINT or SIGTERM (128 + SIGINT, as a shell reports it).
+constexpr int exit_interrupted = 130;
+
+volatile std::sig_atomic_t stop_signals = 0;
+/// True once a command has said how far it got when it was stopped (cli::main says it otherwise).
+bool stop_reported = false;
+
+/// SIGINT, SIGTERM: the first asks every search to stop (request_stop(); the command reports
+/// what it finished and exits 130); a second ends the process at once.
+void on_stop_signal(int) {
+    if (stop_signals != 0) ::_exit(exit_interrupted);
+    stop_signals = 1;
+    request_stop(StopCause::Interrupt);
+}
+
+void install_stop_handlers() {
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;  // writes to stdout resume; poll() in run_in_workers returns early
+    for (const int sig : {SIGINT, SIGTERM}) {
+        struct sigaction old {};
+        if (::sigaction(sig, nullptr, &old) != 0) continue;
+        if (old.sa_handler == SIG_IGN) continue;  // ignored by whoever started us (a background job): it stays so
+        ::sigaction(sig, &sa, nullptr);
+    }
+}
+
+/// The whole command's --timeout (necessity, explain, diff, report), for the messages.
+double command_timeout = 0;
+
+/// A command the stop reached says on stderr how far it got ("after 3 of 7 weakenings"):
+/// interrupted (exit 130), or its --timeout ran out (exit 3: what is not finished is incomplete).
+int stopped(const std::string& how_far) {
+    stop_reported = true;
+    if (stop_cause() == StopCause::Interrupt) {
+        std::cerr << "ordercheck: interrupted " << how_far << '\n';
+        return exit_interrupted;
+    }
+    std::ostringstream seconds;
+    seconds << command_timeout;
+    std::cerr << "ordercheck: --timeout " << seconds.str() << " s ran out " << how_far
+              << "; what is not finished is incomplete (no verdict)\n";
+    return cli::exit_incomplete;
+}
+int stopped_after(std::size_t finished, std::size_t total, const std::string& what) {
+    return stopped("after " + std::to_string(finished) + " of " + std::to_string(total) + " " + what);
+}
+
+constexpr const char* command_timeout_help =
+    "stop the whole command after S seconds (0: none); what is not finished is reported incomplete, exit 3";
+
+/// Reads and range-checks a whole-command --timeout (seconds_option) and starts its clock.
+void start_command_timeout(const po::variables_map& vm) {
+    command_timeout = seconds_option(vm, "timeout");
+    set_stop_deadline(command_timeout);
+}
+
+/// The JSON or JUnit report of a run stopped by an interrupt, marked so: well-formed, with the
+/// variants finished before it.
+std::string mark_interrupted(const std::string& text, const std::string& format, std::size_t finished,
+                             std::size_t total) {
+    if (format == "json") {
+        nlohmann::json doc = nlohmann::json::parse(text);
+        doc["interrupted"] = true;
+        doc["variants_finished"] = finished;
+        doc["variants_selected"] = total;
+        doc["exit_code"] = exit_interrupted;
+        return doc.dump(2) + "\n";
+    }
+    if (format == "junit") {
+        const std::string end = "    </properties>\n";
+        std::string out = text;
+        const auto at = out.find(end);
+        if (at != std::string::npos)
+            out.insert(at, "      <property name=\"interrupted\" value=\"true\"/>\n"
+                           "      <property name=\"variants_finished\" value=\"" + std::to_string(finished) +
+                               " of " + std::to_string(total) + "\"/>\n");
+        return out;
+    }
+    return text + "interrupted after " + std::to_string(finished) + " of " + std::to_string(total) +
+           " variants: only the finished ones are listed\n";
+}
 
 /// The --model option: the memory model and its engine agree (LKMM: graph engine only).
 struct ModelChoice {
@@ -475,12 +569,18 @@ int cmd_check(const std::vector<std::string>& args, const cli::Program& program)
         if (const auto it = litmus_hashes().find(v->id()); it != litmus_hashes().end()) settings.litmus[v->id()] = it->second;
     plan.settings = settings;
     const cli::RunOutcome run = cli::run_checks(selected, options, plan, write_witness);
-    if (!run.print) return cli::exit_ok;  // an MPI rank other than 0: rank 0 reports
+    if (!run.print) {  // an MPI rank other than 0: rank 0 reports
+        stop_reported = true;
+        return stop_cause() == StopCause::Interrupt ? exit_interrupted : cli::exit_ok;
+    }
     const std::vector<Report>& reports = run.reports;
     settings.jobs = run.processes;
-    std::cout << (format == "json"    ? cli::format_json(reports, settings)
-                  : format == "junit" ? cli::format_junit(reports, settings)
-                                      : cli::format_text(reports, settings));
+    std::string text = format == "json"    ? cli::format_json(reports, settings)
+                       : format == "junit" ? cli::format_junit(reports, settings)
+                                           : cli::format_text(reports, settings);
+    if (run.stopped) text = mark_interrupted(text, format, run.finished, run.total);
+    std::cout << text << std::flush;
+    if (run.stopped) return stopped_after(run.finished, run.total, "variants");
     return cli::exit_code(reports);
 }
 
@@ -587,14 +687,18 @@ int explain_variant(const VariantDef& v, const cli::ExplainOptions& eo, const st
     options.explore.engine = engine;
     options.explore.model = model;
     options.keep_first_execution = eo.any;
+    const auto not_drawn = [&] { return stopped("before " + v.id() + " was explained: nothing drawn"); };
     Report report = check(v, options);
+    if (stop_cause() != StopCause::None) return not_drawn();
     cli::ExplainOptions o = eo;
     try {
         report = cli::explaining_report(v, std::move(report), models, options, o.note);
     } catch (const std::invalid_argument& e) {
+        if (stop_cause() != StopCause::None) return not_drawn();  // the search it needed was cut short
         std::cerr << "ordercheck: " << e.what() << '\n';
         return cli::exit_usage;
     }
+    if (stop_cause() != StopCause::None) return not_drawn();
     cli::ExplainResult result;
     try {
         result = cli::explain(report, o, out);
@@ -680,20 +784,29 @@ int cmd_litmus(const std::vector<std::string>& args) {
 
     std::map<litmus::Judgement, unsigned> counts;
     unsigned parse_errors = 0;
+    // Each test's lines are flushed as it finishes, so that an interrupt (or a second Ctrl-C,
+    // which ends the process at once) loses none of them when stdout is a file or a pipe.
+    std::size_t finished = 0;
     for (const auto& file : files) {
+        if (stop_cause() != StopCause::None) break;
         const auto t0 = std::chrono::steady_clock::now();
         std::shared_ptr<const litmus::Compiled> test;
         try {
             test = litmus::load(file);
         } catch (const litmus::LitmusError& e) {
             std::cerr << e.what() << '\n';
-            std::cout << "Judgement " << file << " ERROR: does not parse\n";
+            std::cout << "Judgement " << file << " ERROR: does not parse\n" << std::flush;
             ++parse_errors;
+            ++finished;
             continue;
         }
         const double parse_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         litmus::LitmusResult r = litmus::run(test, lo);
         r.parse_seconds = parse_s;
+        if (stop_cause() != StopCause::None &&
+            (r.report.exploration == Exploration::CutShort ||
+             (r.outcome_report && r.outcome_report->exploration == Exploration::CutShort)))
+            break;  // the interrupt cut this test short: not a result
         if (quiet) std::cout << "Judgement " << test->program.name << ' ' << to_string(r.judgement) << ": " << r.judgement_text << '\n';
         else std::cout << litmus::format_herd(r);
         if (show_time)
@@ -702,7 +815,7 @@ int cmd_litmus(const std::vector<std::string>& args) {
                       << " executions)\n";
         if (repeat > 0) {
             std::vector<double> total, parse, explore;
-            for (unsigned i = 0; i < repeat; ++i) {
+            for (unsigned i = 0; i < repeat && stop_cause() == StopCause::None; ++i) {
                 const auto a = std::chrono::steady_clock::now();
                 auto t = litmus::load(file);
                 const auto b = std::chrono::steady_clock::now();
@@ -716,18 +829,27 @@ int cmd_litmus(const std::vector<std::string>& args) {
                 std::sort(v.begin(), v.end());
                 return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
             };
-            std::cout << "Benchmark " << test->program.name << ": parse+run median " << median(total) << " ms (min "
-                      << *std::min_element(total.begin(), total.end()) << ", max "
-                      << *std::max_element(total.begin(), total.end()) << ") over " << repeat << " runs; parse median "
-                      << median(parse) << " ms, run median " << median(explore) << " ms\n";
+            if (!total.empty())  // (empty: interrupted before the first run)
+                std::cout << "Benchmark " << test->program.name << ": parse+run median " << median(total) << " ms (min "
+                          << *std::min_element(total.begin(), total.end()) << ", max "
+                          << *std::max_element(total.begin(), total.end()) << ") over " << total.size() << " runs; parse median "
+                          << median(parse) << " ms, run median " << median(explore) << " ms\n";
         }
         if (!quiet) std::cout << '\n';
+        std::cout << std::flush;
         ++counts[r.judgement];
+        ++finished;
     }
     const unsigned ok = counts[litmus::Judgement::Match], failed = counts[litmus::Judgement::Mismatch] + counts[litmus::Judgement::Error];
     std::cout << "litmus: " << ok << " passed, " << failed << " failed (" << counts[litmus::Judgement::Incomplete]
               << " incomplete, " << counts[litmus::Judgement::Unjudged] << " unjudged, " << parse_errors
-              << " not parsed; " << files.size() << " files)\n";
+              << " not parsed; "
+              << (finished < files.size() ? std::to_string(finished) + " of " + std::to_string(files.size()) +
+                                                " files: interrupted"
+                                          : std::to_string(files.size()) + " files")
+              << ")\n"
+              << std::flush;
+    if (finished < files.size()) return stopped_after(finished, files.size(), "litmus tests");
     if (failed > 0) return cli::exit_mismatch;
     if (parse_errors > 0) return cli::exit_usage;
     if (counts[litmus::Judgement::Incomplete] > 0) return cli::exit_incomplete;
@@ -746,9 +868,10 @@ int cmd_explain(const std::vector<std::string>& args, const cli::Program& progra
          "list for the full figure: po,rf,co,fr,sw,hb,eco")
         ("any", "when there is no witness, draw the first execution explored instead")
         ("force", "write into a directory that already holds files (replacing witness.*, interleaving.* and cycle.*)")
+        ("timeout", po::value<std::string>()->default_value("0"), command_timeout_help)
         ("help,h", "this help");
     const Parsed parsed = parse_command(args, opts, "variant id",
-                                        "usage: ordercheck explain ID --out DIR [--show focus|all|po,rf,co,fr,sw,hb] [--any] [--force]\n");
+                                        "usage: ordercheck explain ID --out DIR [--show focus|all|po,rf,co,fr,sw,hb] [--any] [--force] [--timeout S]\n");
     if (parsed.help) return cli::exit_ok;
     const po::variables_map& vm = parsed.vm;
     const std::vector<std::string>& ids = parsed.positional;
@@ -767,6 +890,7 @@ int cmd_explain(const std::vector<std::string>& args, const cli::Program& progra
     if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
     const auto choice = model_option(model, *engine_kind);
     if (!choice) return cli::exit_usage;
+    start_command_timeout(parsed.vm);
     if (is_litmus_file(ids[0]))
         return explain_litmus(ids[0], eo, out, *engine_kind, choice->per_variant ? ModelKind::Lkmm : choice->kind);
 
@@ -782,9 +906,10 @@ int cmd_necessity(const std::vector<std::string>& args, const cli::Program& prog
     opts.add_options()("out", po::value(&out), "write the witness of every needed barrier under DIR")
         ("engine", po::value(&engine)->default_value("graph"), "graph (every consistent execution once) | relacy")
         ("model", po::value(&model)->default_value("auto"), model_help)
+        ("timeout", po::value<std::string>()->default_value("0"), command_timeout_help)
         ("help,h", "this help");
     const Parsed parsed = parse_command(args, opts, "variant id",
-                                        "usage: ordercheck necessity ID [--out DIR]\n");
+                                        "usage: ordercheck necessity ID [--out DIR] [--timeout S]\n");
     if (parsed.help) return cli::exit_ok;
     const std::vector<std::string>& ids = parsed.positional;
     if (ids.size() != 1) return usage_error("necessity needs exactly one variant id");
@@ -795,6 +920,7 @@ int cmd_necessity(const std::vector<std::string>& args, const cli::Program& prog
     if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
     const auto choice = model_option(model, *engine_kind);
     if (!choice) return cli::exit_usage;
+    start_command_timeout(parsed.vm);
     const auto model_kind = one_model(*choice, *engine_kind, {v});
     CheckOptions options;
     options.explore.engine = *engine_kind;
@@ -806,6 +932,8 @@ int cmd_necessity(const std::vector<std::string>& args, const cli::Program& prog
         std::cerr << "ordercheck: " << e.what() << '\n';
         return cli::exit_usage;
     }
+    if (n.stopped && n.rows.empty() && n.not_finished.empty())
+        return stopped("before " + v->id() + " as written was explored: no weakening tried");
     std::cout << "ordercheck " << version << ": necessity of " << v->id() << " ("
               << (*engine_kind == EngineKind::Graph
                       ? "graph engine under " + std::string(to_string(model_kind)) + ", every consistent execution once"
@@ -843,8 +971,13 @@ int cmd_necessity(const std::vector<std::string>& args, const cli::Program& prog
             }
         }
     }
-    if (n.rows.empty()) std::cout << "  no ordering site: nothing to weaken\n";
-    std::cout << "\nlocks, work-queue internals and static-key updates are not weakened\n";
+    const char* why_not = stop_cause() == StopCause::Interrupt ? "interrupted" : "the --timeout ran out";
+    for (const auto& [site, weakening] : n.not_finished)
+        std::cout << "  " << site_label(site) << " " << weakening_label(site, weakening) << ": not decided (not run to the end: "
+                  << why_not << ")\n";
+    if (n.rows.empty() && n.not_finished.empty()) std::cout << "  no ordering site: nothing to weaken\n";
+    std::cout << "\nlocks, work-queue internals and static-key updates are not weakened\n" << std::flush;
+    if (n.stopped) return stopped_after(n.rows.size(), n.rows.size() + n.not_finished.size(), "weakenings");
     return undecided ? cli::exit_incomplete : cli::exit_ok;
 }
 
@@ -856,9 +989,10 @@ int cmd_diff(const std::vector<std::string>& args, const cli::Program& program) 
         ("out", po::value(&out), "draw each outcome only B reaches (focused figure, explaining cycle) under DIR")
         ("engine", po::value(&engine)->default_value("graph"), "graph (every consistent execution once) | relacy")
         ("model", po::value(&model)->default_value("auto"), model_help)
+        ("timeout", po::value<std::string>()->default_value("0"), command_timeout_help)
         ("help,h", "this help");
     const Parsed parsed = parse_command(args, opts, "variant ids",
-                                        "usage: ordercheck diff A B [--allow-new-outcomes] [--out DIR]\n");
+                                        "usage: ordercheck diff A B [--allow-new-outcomes] [--out DIR] [--timeout S]\n");
     if (parsed.help) return cli::exit_ok;
     const po::variables_map& vm = parsed.vm;
     const std::vector<std::string>& ids = parsed.positional;
@@ -871,16 +1005,25 @@ int cmd_diff(const std::vector<std::string>& args, const cli::Program& program) 
     if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
     const auto choice = model_option(model, *engine_kind);
     if (!choice) return cli::exit_usage;
+    start_command_timeout(parsed.vm);
     CheckOptions options;
     options.explore.engine = *engine_kind;
     options.explore.model = one_model(*choice, *engine_kind, {a, b});
     DiffReport d;
+    const auto not_compared = [&] {
+        // a search cut short compares nothing: no outcome set, verdict or "only B reaches" is printed
+        std::size_t explored = 0;
+        for (const Report* r : {&d.a, &d.b}) explored += !r->id.empty() && r->exploration != Exploration::CutShort;
+        return stopped_after(explored, 2, "variants explored: the outcome sets were not compared");
+    };
     try {
         d = diff(*a, *b, options);
     } catch (const std::invalid_argument& e) {
+        if (stop_cause() != StopCause::None) return not_compared();
         std::cerr << "ordercheck: " << e.what() << '\n';
         return cli::exit_usage;
     }
+    if (stop_cause() != StopCause::None) return not_compared();
     std::cout << cli::format_diff(d);
     // --out: one directory per outcome only B reaches, drawn as explain draws a witness (the
     // weakened base's execution when B is a declared mutant of A)
@@ -919,9 +1062,12 @@ int cmd_report(const std::vector<std::string>& args, const cli::Program& program
         ("model", po::value(&model)->default_value("auto"), model_help)
         ("no-necessity", "skip the barrier-necessity tables")
         ("force", "replace an existing index.html")
+        ("timeout", po::value<std::string>()->default_value("0"),
+         "stop the whole command after S seconds (0: none); the page then shows the variants finished and says "
+         "it is partial, exit 3")
         ("help,h", "this help");
     const Parsed parsed = parse_command(args, opts, "models",
-                                        "usage: ordercheck report --out DIR [MODEL|FILE.litmus...] [--no-necessity] [--force]\n");
+                                        "usage: ordercheck report --out DIR [MODEL|FILE.litmus...] [--no-necessity] [--force] [--timeout S]\n");
     if (parsed.help) return cli::exit_ok;
     const po::variables_map& vm = parsed.vm;
     if (out.empty()) return usage_error("report needs --out DIR");
@@ -961,21 +1107,40 @@ int cmd_report(const std::vector<std::string>& args, const cli::Program& program
     if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
     const auto choice = model_option(model, *engine_kind);
     if (!choice) return cli::exit_usage;
+    start_command_timeout(parsed.vm);
     const auto sections = cli::build_sections(models, vm.count("no-necessity") == 0, *engine_kind,
                                               choice->per_variant ? std::nullopt : std::optional(choice->kind));
+    // Stopped (an interrupt, the --timeout): the page shows the variants finished and says so.
+    std::size_t finished = 0, total = 0;
+    for (const auto& s : sections) finished += s.reports.size();
+    for (const auto& m : models) total += m.variants.size();
+    const bool partial = stop_cause() != StopCause::None && finished < total;
+    std::string notice;
+    if (partial)
+        notice = std::string(stop_cause() == StopCause::Interrupt ? "Interrupted" : "The --timeout ran out") +
+                 " after " + std::to_string(finished) + " of " + std::to_string(total) +
+                 " variants: this page shows only those finished; the others were not explored (incomplete).";
+    // Written under a temporary name and renamed: an index.html is never half written.
     std::filesystem::create_directories(dir);
-    std::ofstream f(page, std::ios::binary | std::ios::trunc);
-    f << cli::render_html(sections);
+    const auto part = dir / "index.html.part";
+    std::ofstream f(part, std::ios::binary | std::ios::trunc);
+    f << cli::render_html(sections, notice);
     f.close();
-    if (!f) {
+    std::error_code renamed;
+    if (f) std::filesystem::rename(part, page, renamed);
+    if (!f || renamed) {
+        std::filesystem::remove(part, renamed);
         std::cerr << "ordercheck: cannot write " << page.string() << '\n';
         return cli::exit_usage;
     }
-    std::cout << "wrote " << page.string() << '\n';
+    std::cout << "wrote " << page.string() << (partial ? " (partial)" : "") << '\n' << std::flush;
+    if (partial) return stopped_after(finished, total, "variants");
     std::vector<Report> all_reports;
     for (const auto& s : sections) all_reports.insert(all_reports.end(), s.reports.begin(), s.reports.end());
     return cli::exit_code(all_reports);
 }
+
+int run_command(const std::string& command, std::vector<std::string>& args, const cli::Program& program);
 
 }  // namespace
 
@@ -987,6 +1152,19 @@ int oc::cli::main(int argc, char** argv, Program program) {
     args.erase(args.begin());
     for (const char* known : {"list", "check", "explain", "litmus", "merge", "necessity", "diff", "report"})
         if (command == known) current_command() = command;
+    install_stop_handlers();
+    const int code = run_command(command, args, program);
+    if (stop_cause() == StopCause::Interrupt && !stop_reported) {
+        // a command with nothing to count (list, merge), or interrupted as it finished
+        std::cerr << "ordercheck: interrupted\n";
+        return exit_interrupted;
+    }
+    return code;
+}
+
+namespace {
+
+int run_command(const std::string& command, std::vector<std::string>& args, const cli::Program& program) {
     try {
         if (command == "list") return cmd_list(args, program);
         if (command == "check") return cmd_check(args, program);
@@ -1014,6 +1192,8 @@ int oc::cli::main(int argc, char** argv, Program program) {
         return cli::exit_usage;
     }
 }
+
+}  // namespace
 
 int oc::cli::main(int argc, char** argv, std::vector<ModelDef> models) {
     return oc::cli::main(argc, argv, Program{std::move(models), {}, {}});

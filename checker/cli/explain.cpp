@@ -41,11 +41,20 @@ std::set<EventId> highlighted_events(const ExecutionGraph& g, bool engine_failur
 
 namespace {
 
+/// Writes under a temporary name and renames: a file is never left half written (an interrupt,
+/// a second Ctrl-C that ends the process at once).
 void write_file(const fs::path& path, const std::string& text, ExplainResult& result) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    fs::path part = path;
+    part += ".part";
+    std::ofstream out(part, std::ios::binary | std::ios::trunc);
     out << text;
     out.close();
-    if (!out) throw std::runtime_error("cannot write " + path.string());
+    std::error_code renamed;
+    if (out) fs::rename(part, path, renamed);
+    if (!out || renamed) {
+        fs::remove(part, renamed);
+        throw std::runtime_error("cannot write " + path.string());
+    }
     result.written.push_back(path);
 }
 

@@ -2,6 +2,9 @@
 #include "checker/cli/parallel.hpp"
 
 #include <poll.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -161,7 +164,17 @@ bool write_all(int fd, const std::string& s) {
     return true;
 }
 
-[[noreturn]] void worker_main(int fd, const Task& t, const CheckOptions& base, const ReportHook& hook) {
+[[noreturn]] void worker_main(int fd, const Task& t, const CheckOptions& base, const ReportHook& hook,
+                              pid_t parent) {
+    // The parent decides when to stop: a Ctrl-C (sent to the whole process group) leaves the
+    // worker running until the parent, having seen it, ends it with SIGTERM; the worker also
+    // ends when the parent dies without doing so (a second Ctrl-C, SIGKILL).
+    std::signal(SIGINT, SIG_IGN);
+    std::signal(SIGTERM, SIG_DFL);
+#ifdef __linux__
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+#endif
+    if (::getppid() != parent) ::_exit(2);  // the parent died before the line above
     int code = 0;
     try {
         CheckOptions o = task_options(base, t);
@@ -224,8 +237,11 @@ void consume(Worker& w) {
     w.buffer.clear();
 }
 
-std::vector<Report> run_in_workers(const std::vector<Task>& tasks, const CheckOptions& options, unsigned jobs,
-                                   const ReportHook& hook, ProgressLine& line) {
+/// The report of each task, by index; a task not finished (stopped) has none. Sets `stopped`
+/// when stop_cause() ended the run, after killing and waiting for every running worker.
+std::vector<std::optional<Report>> run_in_workers(const std::vector<Task>& tasks, const CheckOptions& options,
+                                                  unsigned jobs, const ReportHook& hook, ProgressLine& line,
+                                                  bool& stopped) {
     std::map<std::string, const VariantDef*> by_id;
     for (const auto& t : tasks) by_id[t.variant->id()] = t.variant;
     const auto lookup = [&](const std::string& id) -> const VariantDef* {
@@ -251,17 +267,19 @@ std::vector<Report> run_in_workers(const std::vector<Task>& tasks, const CheckOp
 
     try {
         while (next < tasks.size() || !running.empty()) {
+            if (stop_cause() != StopCause::None) break;
             while (running.size() < jobs && next < tasks.size()) {
                 int fds[2];
                 if (::pipe(fds) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
                 std::fflush(nullptr);
                 std::cout.flush();
+                const pid_t parent = ::getpid();
                 const pid_t pid = ::fork();
                 if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
                 if (pid == 0) {
                     ::close(fds[0]);
                     for (auto& w : running) ::close(w.fd);
-                    worker_main(fds[1], tasks[next], options, hook);
+                    worker_main(fds[1], tasks[next], options, hook, parent);
                 }
                 ::close(fds[1]);
                 Worker w;
@@ -274,6 +292,8 @@ std::vector<Report> run_in_workers(const std::vector<Task>& tasks, const CheckOp
             for (const auto& w : running) pfds.push_back(pollfd{w.fd, POLLIN, 0});
             const int n = ::poll(pfds.data(), pfds.size(), 250);
             if (n < 0 && errno != EINTR) throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
+            if (stop_cause() != StopCause::None) break;
+            bool lost = false;  // a worker died of a signal while the run was being stopped
             for (std::size_t i = running.size(); i-- > 0;) {
                 if (n <= 0 || (pfds[i].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
                 Worker& w = running[i];
@@ -293,6 +313,10 @@ std::vector<Report> run_in_workers(const std::vector<Task>& tasks, const CheckOp
                 Worker done = std::move(w);
                 running.erase(running.begin() + static_cast<std::ptrdiff_t>(i));
                 if (!done.error.empty()) throw std::runtime_error(task_name(t) + ": " + done.error);
+                if (!done.in_result && WIFSIGNALED(status) && stop_cause() != StopCause::None) {
+                    lost = true;
+                    break;
+                }
                 if (!done.in_result || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
                     const std::string how = WIFSIGNALED(status) ? "was killed by signal " + std::to_string(WTERMSIG(status))
                                                                 : "exited with status " + std::to_string(WEXITSTATUS(status));
@@ -305,6 +329,7 @@ std::vector<Report> run_in_workers(const std::vector<Task>& tasks, const CheckOp
                 results[done.task] = std::move(parsed[0]);
                 ++finished;
             }
+            if (lost) break;
             if (line.enabled()) {
                 std::uint64_t inter = done_interleavings, distinct = done_distinct;
                 double fraction = static_cast<double>(finished);
@@ -325,8 +350,28 @@ std::vector<Report> run_in_workers(const std::vector<Task>& tasks, const CheckOp
         throw;
     }
     line.clear();
+    if (stop_cause() != StopCause::None && !running.empty()) {
+        stopped = true;
+        stop_all();
+    }
+    stopped = stopped || finished < tasks.size();
+    return results;
+}
+
+/// The reports of the variants every task of which finished, in task order; `variants` counts
+/// those variants.
+std::vector<Report> finished_only(const std::vector<Task>& tasks, std::vector<std::optional<Report>>& results,
+                                  std::size_t& variants) {
+    std::map<const VariantDef*, bool> complete;
+    for (std::size_t i = 0; i < tasks.size(); ++i) {
+        const auto it = complete.emplace(tasks[i].variant, true).first;
+        it->second = it->second && results[i].has_value();
+    }
+    variants = 0;
+    for (const auto& [v, all] : complete) variants += all ? 1 : 0;
     std::vector<Report> out;
-    for (auto& r : results) out.push_back(std::move(*r));
+    for (std::size_t i = 0; i < tasks.size(); ++i)
+        if (complete[tasks[i].variant]) out.push_back(std::move(*results[i]));
     return out;
 }
 
@@ -370,6 +415,7 @@ RunOutcome run_mpi(const std::vector<const VariantDef*>& variants, const CheckOp
             Report r = run_here(t, options, line);
             if (hook) hook(r);
             mine.push_back(std::move(r));
+            if (stop_cause() != StopCause::None) break;  // SIGTERM (mpirun passes on a Ctrl-C as one)
         }
     } catch (const std::exception& e) {
         error = e.what();
@@ -428,6 +474,16 @@ RunOutcome run_mpi(const std::vector<const VariantDef*>& variants, const CheckOp
         }
         // Rank order inside each variant does not matter: merge sorts by shard index.
         out.reports = size > 1 ? merge_by_variant(gathered) : gathered;
+        out.total = variants.size();
+        if (stop_cause() != StopCause::None) {
+            // stopped: only the variants every rank explored to the end are results
+            out.stopped = true;
+            std::erase_if(out.reports, [&](const Report& r) {
+                return r.exploration == Exploration::CutShort ||
+                       (size > 1 && r.shard.merged.size() != static_cast<std::size_t>(size));
+            });
+        }
+        out.finished = out.reports.size();
     }
     MPI_Finalize();
     if (rank != 0 && !error.empty()) std::fprintf(stderr, "ordercheck (rank %d): %s\n", rank, error.c_str());
@@ -505,19 +561,27 @@ RunOutcome run_checks(const std::vector<const VariantDef*>& variants, const Chec
 #endif
     }
     RunOutcome out;
+    out.total = variants.size();
     const std::vector<Task> tasks = make_tasks(variants, plan);
     ProgressLine line(plan.progress);
     if (plan.jobs <= 1) {
-        std::vector<Report> reports;
-        for (const auto& t : tasks) reports.push_back(run_here(t, options, line));
-        out.reports = combine(std::move(reports), plan);
+        std::vector<std::optional<Report>> results(tasks.size());
+        for (std::size_t i = 0; i < tasks.size(); ++i) {
+            if (stop_cause() != StopCause::None) break;
+            Report r = run_here(tasks[i], options, line);
+            if (stop_cause() != StopCause::None && r.exploration == Exploration::CutShort) break;  // no result
+            results[i] = std::move(r);
+        }
+        out.reports = combine(finished_only(tasks, results, out.finished), plan);
+        out.stopped = out.finished < variants.size();
         // Witness graphs survive in this process: write witnesses of the final reports.
         if (hook)
             for (auto& r : out.reports) hook(r);
         return out;
     }
     out.processes = plan.jobs;
-    out.reports = combine(run_in_workers(tasks, options, plan.jobs, hook, line), plan);
+    auto results = run_in_workers(tasks, options, plan.jobs, hook, line, out.stopped);
+    out.reports = combine(finished_only(tasks, results, out.finished), plan);
     return out;
 }
 

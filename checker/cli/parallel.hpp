@@ -34,6 +34,11 @@ struct RunOutcome {
     std::vector<Report> reports;
     bool print = true;    ///< false on MPI ranks other than 0 (rank 0 prints the merged reports)
     unsigned processes = 1;  ///< processes that explored (jobs or MPI ranks)
+    /// stop_cause() ended the run early: `reports` holds the variants finished before it (every
+    /// shard of them), not the one it cut short, nor those not begun.
+    bool stopped = false;
+    std::size_t finished = 0;  ///< variants in `reports`
+    std::size_t total = 0;     ///< variants asked for
 };
 
 /// Called on every report in the process that explored it (worker processes included), before
@@ -43,6 +48,8 @@ using ReportHook = std::function<void(Report&)>;
 /// Runs check() on every variant as `plan` says. Under `mpirun -n K` (Open MPI; detected from
 /// the launcher's environment), each rank explores shard rank/K of every variant and rank 0
 /// merges. Throws std::runtime_error when a worker fails or MPI is asked for but not built in.
+/// When stop_cause() is set (SIGINT, SIGTERM), the workers are killed and waited for, and the run
+/// ends with the variants finished so far (RunOutcome::stopped).
 RunOutcome run_checks(const std::vector<const VariantDef*>& variants, const CheckOptions& options,
                       const RunPlan& plan, const ReportHook& hook);
 

@@ -44,6 +44,7 @@ th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; vertic
 th { background: #f3f3f3; }
 td.pass { color: #176f2c; font-weight: bold; } td.FAIL { color: #b00020; font-weight: bold; }
 td.incomplete { color: #a05a00; font-weight: bold; }
+p.stopped { color: #a05a00; border: 1px solid #a05a00; padding: 0.5em; }
 .note { color: #555; font-size: 0.85em; }
 figure { display: inline-block; margin: 0.5em 1em 1em 0; vertical-align: top; }
 figcaption { font-size: 0.85em; color: #444; max-width: 40em; }
@@ -61,24 +62,37 @@ std::vector<ModelSection> build_sections(const std::vector<ModelDef>& models, bo
     for (const auto& m : models) {
         ModelSection s{m.name, m.family, m.description, {}, {}, {}};
         for (const auto& v : m.variants) {
+            // Stopped (stop_cause(): an interrupt, the command's --timeout): a variant whose
+            // searches the stop reached is left out whole, as are those after it.
+            if (stop_cause() != StopCause::None) break;
             options.explore.model = model ? *model : default_memory_model(v, engine);
             Report r = check(v, options);
+            std::optional<NecessityReport> n;
             if (with_necessity && r.finding == Finding{Verdict::Never} && r.exploration == Exploration::Exhaustive &&
-                r.status == Status::Pass)
-                s.necessity.push_back(necessity(v, options));
-            if (r.witness) {
+                r.status == Status::Pass && stop_cause() == StopCause::None)
+                n = necessity(v, options);
+            std::optional<std::pair<Report, std::string>> witness;
+            if (r.witness && stop_cause() == StopCause::None) {
                 std::string note;
-                Report explained = explaining_report(v, r, models, options, note);
-                s.witnesses.emplace_back(std::move(explained), std::move(note));
+                try {
+                    Report explained = explaining_report(v, r, models, options, note);
+                    witness.emplace(std::move(explained), std::move(note));
+                } catch (const std::invalid_argument&) {
+                    if (stop_cause() == StopCause::None) throw;  // else its search was cut short
+                }
             }
+            if (stop_cause() != StopCause::None) break;
+            if (n) s.necessity.push_back(std::move(*n));
+            if (witness) s.witnesses.push_back(std::move(*witness));
             s.reports.push_back(std::move(r));
         }
-        out.push_back(std::move(s));
+        if (!s.reports.empty() || stop_cause() == StopCause::None) out.push_back(std::move(s));
+        if (stop_cause() != StopCause::None) break;
     }
     return out;
 }
 
-std::string render_html(const std::vector<ModelSection>& sections) {
+std::string render_html(const std::vector<ModelSection>& sections, const std::string& notice) {
     std::ostringstream o;
     std::size_t passed = 0, failed = 0, incomplete = 0;
     for (const auto& s : sections)
@@ -112,6 +126,7 @@ std::string render_html(const std::vector<ModelSection>& sections) {
       << passed << " passed, " << failed
       << " failed, " << incomplete << " incomplete.</p>\n";
     // Under LKMM alone there is no mapping to disagree with: the page speaks LKMM's words only.
+    if (!notice.empty()) o << "<p class=\"stopped\"><b>Partial report.</b> " << esc(notice) << "</p>\n";
     o << "<p class=\"note\">Only an <b>exhaustive</b> Never is a proof, within the semantics the engine explores "
          "(docs/limitations.md). "
       << (memory_model == "LKMM" ? "Known engine limitations are marked in the notes column.</p>\n"

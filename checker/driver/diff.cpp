@@ -14,7 +14,9 @@ DiffReport diff(const VariantDef& a, const VariantDef& b, const CheckOptions& op
     o.keep_outcome_witnesses = true;
     DiffReport d;
     d.a = check(a, o);
+    if (stop_cause() != StopCause::None) return d;  // interrupted, or the command's deadline: no comparison
     d.b = check(b, o);
+    if (stop_cause() != StopCause::None) return d;
     if (d.a.observable_names != d.b.observable_names)
         throw std::invalid_argument(a.id() + " and " + b.id() +
                                     " observe different values; only variants of one model can be compared");

@@ -36,7 +36,9 @@ struct DiffReport {
 };
 
 /// Explores both variants and compares their outcome sets exactly. Throws std::invalid_argument
-/// when the two do not observe the same values (different observables cannot be compared).
+/// when the two do not observe the same values (different observables cannot be compared). When
+/// stop_cause() is set (an interrupt, the command's --timeout) it returns at once, comparing
+/// nothing (B unexplored when the stop came during A).
 DiffReport diff(const VariantDef& a, const VariantDef& b, const CheckOptions& options);
 
 }  // namespace oc

@@ -122,6 +122,10 @@ NecessityReport necessity(const VariantDef& variant, const CheckOptions& options
     CheckOptions base_options = options;
     base_options.collect_sites = true;
     out.base = check(variant, base_options);
+    if (out.base.exploration == Exploration::CutShort && stop_cause() != StopCause::None) {
+        out.stopped = true;
+        return out;
+    }
     if (out.base.finding != Finding{Verdict::Never} || out.base.exploration != Exploration::Exhaustive)
         throw std::invalid_argument(variant.id() + " is not proved (verdict " +
                                     (out.base.finding ? to_string(*out.base.finding) : std::string("none")) + ", " +
@@ -130,6 +134,11 @@ NecessityReport necessity(const VariantDef& variant, const CheckOptions& options
                                     "outcome is Never in an exhaustive search");
     for (const auto& [site, kinds] : out.base.sites)
         for (Weakening w : weakenings_for(kinds)) {
+            if (stop_cause() != StopCause::None) {
+                out.stopped = true;
+                out.not_finished.emplace_back(site, w);
+                continue;
+            }
             NecessityRow row;
             row.site = site;
             row.weakening = w;
@@ -144,6 +153,12 @@ NecessityReport necessity(const VariantDef& variant, const CheckOptions& options
                 row.result = Necessity::NotNeeded;
             else
                 row.result = Necessity::NotDecided;
+            if (row.result == Necessity::NotDecided && row.report.exploration == Exploration::CutShort &&
+                stop_cause() != StopCause::None) {
+                out.stopped = true;  // the stop cut it short (a witness found before would still count)
+                out.not_finished.emplace_back(site, w);
+                continue;
+            }
             // Under LKMM the answer is the kernel's own: no mapping caveat applies.
             if (row.result == Necessity::NotNeeded && options.explore.model != ModelKind::Lkmm) {
                 if (w == Weakening::ToAcquireFence)

@@ -52,10 +52,16 @@ std::string result_label(const NecessityRow& row);
 struct NecessityReport {
     Report base;                    ///< the variant as written
     std::vector<NecessityRow> rows; ///< one per (site, weakening), in site order
+    /// stop_cause() ended it early (an interrupt, the command's --timeout): `rows` holds the
+    /// weakenings run to the end (or witnessed needed before the stop), `not_finished` the others.
+    /// With the base itself cut short, both are empty.
+    bool stopped = false;
+    std::vector<std::pair<Site, Weakening>> not_finished;
 };
 
 /// Explores `variant` (which must be Never in an exhaustive search), then each weakening of each
-/// ordering site. Throws std::invalid_argument when the base variant is not a proof.
+/// ordering site. Throws std::invalid_argument when the base variant is not a proof (unless the
+/// stop cut its search short: then `stopped` is set and nothing else).
 NecessityReport necessity(const VariantDef& variant, const CheckOptions& options);
 
 /// "shrinker_bit/merged with smp_mb__after_atomic() removed": a declared mutant as its base weakened.

@@ -5,6 +5,8 @@
 // graphs, each consistent one once, under a named memory model).
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -83,6 +85,52 @@ struct ExploreOptions {
     ProgressSink progress;
     double progress_interval = 0.5;
 };
+
+/// Why every search of this process is to stop now. A search that sees it ends as at its own
+/// timeout: cut short, settling nothing (never a verdict).
+enum class StopCause : int {
+    None = 0,
+    Interrupt = 1,  ///< SIGINT or SIGTERM: the command line's handler (checker/cli/commands.cpp)
+    Deadline = 2,   ///< the whole command's --timeout ran out (set_stop_deadline())
+};
+
+namespace stop_detail {
+inline std::atomic<int> cause{0};
+/// steady_clock ticks since its epoch; 0: no deadline.
+inline std::atomic<std::int64_t> deadline{0};
+static_assert(std::atomic<int>::is_always_lock_free, "request_stop() runs in a signal handler");
+}  // namespace stop_detail
+
+/// Asks every search to stop. Async-signal-safe: a store to a lock-free atomic. An interrupt
+/// overrides a deadline (the command then exits as interrupted).
+inline void request_stop(StopCause cause) noexcept {
+    stop_detail::cause.store(static_cast<int>(cause), std::memory_order_relaxed);
+}
+
+/// Every search stops `seconds` from now (0: no deadline): the whole command's --timeout.
+inline void set_stop_deadline(double seconds) {
+    using Clock = std::chrono::steady_clock;
+    stop_detail::deadline.store(
+        seconds > 0 ? (Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds)))
+                          .time_since_epoch()
+                          .count()
+                    : 0,
+        std::memory_order_relaxed);
+}
+
+/// What stopped the searches, or None. The engines check it where they check their timeout (once
+/// per execution); so does every loop of the commands over variants, tests and weakenings.
+inline StopCause stop_cause() noexcept {
+    const int c = stop_detail::cause.load(std::memory_order_relaxed);
+    if (c != 0) return static_cast<StopCause>(c);
+    const std::int64_t d = stop_detail::deadline.load(std::memory_order_relaxed);
+    if (d != 0 && std::chrono::steady_clock::now().time_since_epoch().count() >= d) {
+        int none = 0;
+        stop_detail::cause.compare_exchange_strong(none, static_cast<int>(StopCause::Deadline));
+        return static_cast<StopCause>(stop_detail::cause.load(std::memory_order_relaxed));
+    }
+    return StopCause::None;
+}
 
 /// The final state of one completed execution.
 struct FinalState {

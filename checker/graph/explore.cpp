@@ -768,6 +768,7 @@ void GraphEngine::try_revisit(const Graph& g, EventId a, EventId rid, const std:
 
 bool GraphEngine::budget_exhausted() const {
     if (options_.max_executions != 0 && executions_ >= options_.max_executions) return true;
+    if (stop_cause() != StopCause::None) return true;  // interrupted, or the command's deadline
     if (options_.timeout_seconds > 0) {
         const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start_;
         if (elapsed.count() >= options_.timeout_seconds) return true;

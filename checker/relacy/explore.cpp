@@ -292,10 +292,11 @@ struct Host {
     ~Host() { g.engine->leave_host(); }
 };
 
-/// Stops the search when a budget or the timeout is reached.
+/// Stops the search when a budget or the timeout is reached, or the command is stopped.
 bool budget_exhausted() {
     const ExploreOptions& o = *g.options;
     if (o.max_executions != 0 && g.executions >= o.max_executions) return true;
+    if (stop_cause() != StopCause::None) return true;  // interrupted, or the command's deadline
     if (o.timeout_seconds > 0) {
         const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - g.start;
         if (elapsed.count() >= o.timeout_seconds) return true;
