@@ -291,6 +291,15 @@ private:
         // A spinlock_t or a srcu_struct is that in every declaration.
         const auto special = [](LocType x) { return x == LocType::Lock || x == LocType::Srcu; };
         const auto type_name = [](LocType x) { return x == LocType::Lock ? std::string("a spinlock_t") : std::string("a struct srcu_struct"); };
+        // herd7 takes spin_lock() on any location: a spinlock_t may be declared `int *` elsewhere
+        // (the analysis then requires that only the spinlock operations use it)
+        const auto lock_and_int = [](LocType a, LocType b) {
+            return (a == LocType::Lock && b == LocType::Int) || (a == LocType::Int && b == LocType::Lock);
+        };
+        if (ti.any && lock_and_int(ti.type, t)) {
+            ti.type = l.type = LocType::Lock;
+            return;
+        }
         if (ti.any && (special(ti.type) || special(t)) && ti.type != t)
             error(pos, "location '" + l.name + "' is " + (special(ti.type) ? type_name(ti.type) : "not " + type_name(t)) + " at " +
                            pos_text(ti.pos) + " but " + (special(t) ? type_name(t) : "not " + type_name(ti.type)) + " here");
@@ -1484,6 +1493,9 @@ private:
             }
             if (locked && !other) loc.type = LocType::Lock;
         }
+        for (const Location& loc : p_.locations)
+            if (loc.type == LocType::Lock && loc.init != 0)
+                error(loc.declared, "unsupported: an initial value for a spinlock_t ('" + loc.name + "' starts unlocked)");
         for (const Access& a : p_.accesses) {
             if (!a.plain && is_srcu_prim(a.prim) && a.target < 0)
                 error(a.pos, "unsupported: " + a.name + "() on a srcu_struct reached through a register; "

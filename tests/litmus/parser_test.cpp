@@ -194,7 +194,7 @@ TEST_SUITE("litmus parser") {
              "t.litmus:3:23: error: unsupported: integer constant out of range (constants must stay below 2^32 in magnitude)"},
             {std::string("C t\n{}\nP0(int *x) { \0 }", sizeof("C t\n{}\nP0(int *x) { \0 }") - 1),
              "t.litmus:3:14: error: unexpected NUL character"},
-            {"C t\n{}\nP0(spinlock_t *x) {}\nP1(int *x) {}\nexists (x=1)",
+            {"C t\n{}\nP0(spinlock_t *x) {}\nP1(atomic_t *x) {}\nexists (x=1)",
              "t.litmus:4:4: error: location 'x' is a spinlock_t at 3:4 but not a spinlock_t here"},
         };
         for (const Case& c : cases) {
@@ -439,6 +439,13 @@ TEST_SUITE("litmus parser") {
         CHECK(p.locations[1].type == LocType::Int);
         CHECK(error_of("C t\n{ l = 1; }\nP0(int *l)\n{\n\tspin_lock(l);\n}\nexists (l=1)\n") ==
               "t.litmus:5:2: error: spin_lock() needs a spinlock_t, but 'l' is not one (declare it spinlock_t *l)");
+        // declared spinlock_t in one process and int in another: a spinlock_t, starting unlocked
+        const Program mixed = parse("C t\n{}\nP0(spinlock_t *l)\n{\n\tspin_lock(l);\n}\nP1(int *l)\n{\n\tspin_unlock(l);\n}\nexists (l=0)\n", "t");
+        CHECK(mixed.locations[0].type == LocType::Lock);
+        CHECK(error_of("C t\n{ int l = 1; }\nP0(spinlock_t *l)\n{\n\tspin_lock(l);\n}\nP1(int *l) {}\nexists (l=1)\n") ==
+              "t.litmus:2:7: error: unsupported: an initial value for a spinlock_t ('l' starts unlocked)");
+        CHECK(error_of("C t\n{}\nP0(spinlock_t *l)\n{\n\tspin_lock(l);\n}\nP1(atomic_t *l) {}\nexists (l=1)\n").find(
+                  "location 'l' is a spinlock_t at") != std::string::npos);
         // two accesses in one statement when one is an operand of the other: the read runs first
         const Program copy = parse(with_body("*y = *x;\nWRITE_ONCE(*x, READ_ONCE(*y));", "exists (x=1)"), "t");
         REQUIRE(copy.accesses.size() == 4u);
