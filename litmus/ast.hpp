@@ -5,6 +5,7 @@
 // allocating. Engine-free and dependency-free (the fuzz target builds it alone).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -18,10 +19,27 @@ namespace oc::litmus {
 using Value = std::int64_t;
 
 /// The value of a pointer to location `loc` (numbered in order of declaration from 0):
-/// address_base + loc, which traces show as 1000000000000 + loc. Constants in a test must stay
-/// below address_limit in magnitude, so an address never collides with a constant.
+/// address_base + loc * address_stride, which traces show as (loc + 1) * 10^12. Constants in a
+/// test must stay below address_limit in magnitude, so an address never collides with a
+/// constant, and pointer arithmetic off one location (`y + r2`) never lands on another one: herd
+/// makes `y+-1` a location of its own, which the interpreter runs as a computed location
+/// (Program::computes_addresses).
 inline constexpr Value address_base = 1'000'000'000'000;
+inline constexpr Value address_stride = 1'000'000'000'000;
 inline constexpr Value address_limit = Value{1} << 32;
+/// The address of location `loc`.
+constexpr Value address_of(std::size_t loc) { return address_base + static_cast<Value>(loc) * address_stride; }
+/// The location whose address is `v`, or -1 when `v` is not the address of one of the first
+/// `count` locations.
+constexpr std::int64_t location_at(Value v, std::size_t count) {
+    if (v < address_base || (v - address_base) % address_stride != 0) return -1;
+    const Value loc = (v - address_base) / address_stride;
+    return loc < static_cast<Value>(count) ? loc : -1;
+}
+/// Computed locations: what a test's pointer arithmetic reaches besides its own locations (herd:
+/// `y+-1`, a location of its own that starts at 0). Up to this many distinct addresses per
+/// execution (each address always takes the same one: address mod this count).
+inline constexpr unsigned max_computed_locations = 4;
 
 /// Limits that keep the interpreter allocation-free and its recursion shallow (the engine runs
 /// every thread on a 64 KiB fibre stack).
@@ -232,6 +250,9 @@ struct Program {
     std::int32_t filter = -1;               ///< -1: none
     std::vector<Operand> locations_clause;  ///< `locations [...]`
     std::vector<Operand> observed;          ///< what a state shows: locations clause, then the condition's
+    /// Some access's address is computed by arithmetic or comes from a read (not a parameter
+    /// or a register holding one): the run declares the computed locations too.
+    bool computes_addresses = false;
     bool uses_rcu = false;
     bool uses_srcu = false;
     // annotations found in comments

@@ -101,6 +101,11 @@ public:
                 kinds_[i] = SlotKind::Atomic;
             }
         }
+        if (p_.computes_addresses)
+            for (std::size_t k = 0; k < max_computed_locations; ++k) {
+                ::new (static_cast<void*>(slots_[nl + k].bytes)) Atomic<long>(computed_names[k], 0, source_location_of(c_.spots.back()));
+                kinds_[nl + k] = SlotKind::Atomic;
+            }
         for (std::size_t pi = 0; pi < p_.processes.size(); ++pi)
             for (std::size_t r = 0; r < p_.processes[pi].regs.size(); ++r) {
                 const Register& reg = p_.processes[pi].regs[r];
@@ -128,7 +133,7 @@ public:
         if (p_.uses_rcu) rcu().~rcu_domain();
         for (std::size_t pi = 0; pi < p_.processes.size(); ++pi)
             for (std::size_t r = 0; r < p_.processes[pi].regs.size(); ++r) reg(static_cast<unsigned>(pi), r).~Reg();
-        for (std::size_t i = 0; i < p_.locations.size(); ++i) {
+        for (std::size_t i = 0; i < p_.locations.size() + (p_.computes_addresses ? max_computed_locations : 0); ++i) {
             switch (kinds_[i]) {
             case SlotKind::Atomic: atomic_slot(i).~Atomic(); break;
             case SlotKind::Plain: plain_slot(i).~Plain(); break;
@@ -421,11 +426,27 @@ private:
     // ---- accesses ----
     /// The location an access's address expression designates; `taint` gets the reads the
     /// address came from (an addr dependency).
+    /// An address off one of the test's locations (`y + r2` with r2 = -1) is a location of its own,
+    /// as herd's `y+-1`: a computed location (slot nl + address mod max_computed_locations), which
+    /// starts at 0.
     std::size_t resolve(unsigned proc, const Access& a, std::source_location where, Taint& taint) {
         const Value v = eval(proc, a.addr, taint);
-        if (v < address_base || v >= address_base + static_cast<Value>(p_.locations.size()))
+        const std::size_t nl = p_.locations.size();
+        if (const std::int64_t l = location_at(v, nl); l >= 0) return static_cast<std::size_t>(l);
+        const Value from = v - address_base;
+        const Value nearest = from + address_stride / 2 >= 0 ? (from + address_stride / 2) / address_stride : -1;
+        const Value offset = from - nearest * address_stride;
+        if (nearest < 0 || nearest >= static_cast<Value>(nl) || offset <= -address_limit || offset >= address_limit)
             runtime().fail("dereference of a value that is not the address of a location", where);
-        return static_cast<std::size_t>(v - address_base);
+        if (!p_.computes_addresses)
+            runtime().fail("unsupported: an address computed off a location outside an access's address expression", where);
+        const auto k = static_cast<std::size_t>(static_cast<std::uint64_t>(v) % max_computed_locations);
+        if (computed_[k] != 0 && computed_[k] != v)
+            runtime().fail("unsupported: two computed addresses share a computed location (ordercheck runs up to 4 "
+                           "addresses off the test's locations per execution)",
+                           where);
+        computed_[k] = v;
+        return nl + k;
     }
     /// A bit number of a bitop: 0..62 (the model's words are longs; bit 63 is the sign).
     static unsigned bit_number(Value nr, std::source_location where) {
@@ -449,8 +470,9 @@ private:
     Value access(unsigned proc, std::size_t ai, Taint& result) {
         const Access& a = p_.accesses[ai];
         const std::source_location where = source_location_of(c_.spots[ai]);
-        // The operands first, with the reads each came from. They contain no access (the parser
-        // allows one per statement), so no event is recorded before the primitive's own.
+        // The operands first, with the reads each came from: an access among them (`*z2 = *z1`,
+        // the only kind of second access the parser allows in a statement) runs here, before
+        // this one, and its value's taint is a data or addr dependency of this access.
         Taint addr, data, unwritten;
         Value v0 = 0, v1 = 0;
         if (a.vals[0] >= 0) v0 = eval(proc, a.vals[0], written_operand(a, 0) ? data : unwritten);
@@ -654,8 +676,10 @@ private:
 
     const Compiled& c_;
     const Program& p_;
-    LocationSlot slots_[max_test_locations];
-    SlotKind kinds_[max_test_locations] = {};
+    static constexpr const char* computed_names[max_computed_locations] = {"computed0", "computed1", "computed2", "computed3"};
+    LocationSlot slots_[max_test_locations + max_computed_locations];
+    SlotKind kinds_[max_test_locations + max_computed_locations] = {};
+    Value computed_[max_computed_locations] = {};  ///< the address each computed location stands for (0: none yet)
     LocationRef observed_[max_test_locations];
     Taint reg_taint_[max_processes][max_registers] = {};  ///< the reads each register's value came from
     Taint ctrl_[max_processes] = {};  ///< the reads the conditions of the enclosing branches came from

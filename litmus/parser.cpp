@@ -291,6 +291,15 @@ private:
         // A spinlock_t or a srcu_struct is that in every declaration.
         const auto special = [](LocType x) { return x == LocType::Lock || x == LocType::Srcu; };
         const auto type_name = [](LocType x) { return x == LocType::Lock ? std::string("a spinlock_t") : std::string("a struct srcu_struct"); };
+        // herd7 takes spin_lock() on any location: a spinlock_t may be declared `int *` elsewhere
+        // (the analysis then requires that only the spinlock operations use it)
+        const auto lock_and_int = [](LocType a, LocType b) {
+            return (a == LocType::Lock && b == LocType::Int) || (a == LocType::Int && b == LocType::Lock);
+        };
+        if (ti.any && lock_and_int(ti.type, t)) {
+            ti.type = l.type = LocType::Lock;
+            return;
+        }
         if (ti.any && (special(ti.type) || special(t)) && ti.type != t)
             error(pos, "location '" + l.name + "' is " + (special(ti.type) ? type_name(ti.type) : "not " + type_name(t)) + " at " +
                            pos_text(ti.pos) + " but " + (special(t) ? type_name(t) : "not " + type_name(ti.type)) + " here");
@@ -407,7 +416,7 @@ private:
             prog_.locations[static_cast<std::size_t>(loc)].escapes = true;
             is_address = true;
             advance();
-            return address_base + loc;
+            return address_of(static_cast<std::size_t>(loc));
         }
         unexpected("an initial value (a number, a location or ATOMIC_INIT(n))");
     }
@@ -574,7 +583,7 @@ private:
         Register& reg = proc().regs[r];
         reg.is_param = true;
         reg.loc = static_cast<std::uint16_t>(loc);
-        reg.init = address_base + loc;
+        reg.init = address_of(static_cast<std::size_t>(loc));
         advance();
         if (tok_.kind == Tok::LBracket) error(tok_.pos, "unsupported: arrays");
     }
@@ -641,6 +650,22 @@ private:
         }
         case Tok::Ident: break;
         case Tok::Star: out.push_back(plain_store()); return;
+        case Tok::LParen:
+            if (peek().kind == Tok::Ident && peek().text == "void") {
+                // `(void)expr;`, as herd7 7.56 and later read it: the expression for its effect,
+                // its value discarded (`(void)atomic_add_unless(v, 1, 0);`)
+                Stmt s;
+                s.kind = StmtKind::Expr;
+                s.pos = tok_.pos;
+                advance();
+                advance();
+                expect(Tok::RParen, "')' to close '(void'");
+                s.expr = tok_.kind == Tok::Ident && peek().kind == Tok::LParen ? call(/*allow_void=*/true, 0) : expression(0);
+                expect(Tok::Semi, "';' after the expression");
+                out.push_back(add_stmt(s));
+                return;
+            }
+            unexpected("a statement");
         default: unexpected("a statement");
         }
         const std::string_view w = tok_.text;
@@ -711,6 +736,7 @@ private:
 
     std::int32_t plain_store() {
         const SourcePos pos = tok_.pos;
+        const std::size_t first_operand = prog_.accesses.size();
         advance();
         const std::int32_t addr = unary(1);
         if (tok_.kind != Tok::Assign) unexpected("'=' after '*...' (a plain store *x = v;)");
@@ -727,7 +753,7 @@ private:
         Stmt s;
         s.kind = StmtKind::Store;
         s.pos = pos;
-        s.access = add_access(std::move(a));
+        s.access = add_access(std::move(a), first_operand);
         s.expr = value;
         return add_stmt(s);
     }
@@ -808,10 +834,15 @@ private:
     }
 
     // ---- expressions ----
-    std::int32_t add_access(Access a) {
+    /// Adds access `a`, whose operands were parsed from access number `first_operand` on: the
+    /// accesses among its operands run before it (`*z2 = *z1;`, `WRITE_ONCE(*y, READ_ONCE(*x))`:
+    /// the read, then the write), but two accesses of one statement that are not nested in each
+    /// other (`READ_ONCE(*x) + READ_ONCE(*y)`) have no order C gives them.
+    std::int32_t add_access(Access a, std::size_t first_operand) {
+        stmt_accesses_ -= static_cast<unsigned>(prog_.accesses.size() - first_operand);
         if (++stmt_accesses_ > 1)
-            error(a.pos, "unsupported: two shared-memory accesses in one statement (C leaves their order "
-                         "unspecified); split it into two statements");
+            error(a.pos, "unsupported: two shared-memory accesses in one statement that are not nested in each other "
+                         "(C leaves their order unspecified); split it into two statements");
         if (accesses_in_process_ >= max_accesses)
             error(a.pos, "unsupported: more than " + std::to_string(max_accesses) + " shared-memory accesses in one process");
         a.process = static_cast<std::uint16_t>(prog_.processes.size() - 1);
@@ -899,6 +930,7 @@ private:
             advance();
             return unary(depth + 1);
         case Tok::Star: {
+            const std::size_t first_operand = prog_.accesses.size();
             advance();
             const std::int32_t addr = unary(depth + 1);
             Access a;
@@ -907,7 +939,7 @@ private:
             a.pos = e.pos;
             a.addr = addr;
             e.kind = ExprKind::Deref;
-            e.a = add_access(std::move(a));
+            e.a = add_access(std::move(a), first_operand);
             return add_expr(e);
         }
         case Tok::Amp: error(tok_.pos, "unsupported: '&' (address-of) in process code; parameters already point to their locations");
@@ -995,6 +1027,7 @@ private:
             error(tok_.pos, std::string(name) + "() returns no value; call it as a statement");
         advance();  // name
         advance();  // (
+        const std::size_t first_operand = prog_.accesses.size();
         Access a;
         a.prim = spec->prim;
         a.order = order;
@@ -1029,7 +1062,7 @@ private:
         Expr e;
         e.kind = ExprKind::Call;
         e.pos = name_tok.pos;
-        e.a = add_access(std::move(a));
+        e.a = add_access(std::move(a), first_operand);
         return add_expr(e);
     }
 
@@ -1071,6 +1104,7 @@ private:
             unexpected("the final condition (exists, ~exists or forall), 'locations [...]' or 'filter'");
         advance();
         prog_.condition = prop_implies(0);
+        if (tok_.kind == Tok::Semi) advance();  // herd accepts one ';' after the condition
         if (tok_.kind != Tok::End) unexpected("end of file after the final condition");
         // What a state shows: the locations clause, then every register and location the
         // condition mentions, each once.
@@ -1238,7 +1272,7 @@ private:
             if (loc < 0) error(tok_.pos, "unknown location '" + std::string(tok_.text) + "' in the condition");
             o.kind = Operand::Kind::Address;
             o.loc = static_cast<std::uint16_t>(loc);
-            o.value = address_base + loc;
+            o.value = address_of(static_cast<std::size_t>(loc));
             advance();
             return o;
         }
@@ -1378,6 +1412,9 @@ private:
         for (Access& a : p_.accesses) {
             if (a.addr < 0) continue;
             const Expr& e = p_.exprs[static_cast<std::size_t>(a.addr)];
+            // `y + r2`: an address computed by arithmetic may leave the test's locations
+            if (e.kind == ExprKind::Unary || e.kind == ExprKind::Binary || e.kind == ExprKind::Ternary)
+                p_.computes_addresses = true;
             if (e.kind != ExprKind::Reg) continue;
             const Register& r = p_.processes[a.process].regs[e.reg];
             if (r.is_param && !r.assigned) a.target = r.loc;
@@ -1392,8 +1429,8 @@ private:
         }
         for (const Process& proc : p_.processes)
             for (const Register& r : proc.regs)
-                if (!r.is_param && r.init >= address_base && r.init < address_base + static_cast<Value>(p_.locations.size()))
-                    p_.locations[static_cast<std::size_t>(r.init - address_base)].escapes = true;
+                if (const std::int64_t l = r.is_param ? -1 : location_at(r.init, p_.locations.size()); l >= 0)
+                    p_.locations[static_cast<std::size_t>(l)].escapes = true;
     }
     void mark_escapes(const Process& proc, std::int32_t stmt, const std::vector<bool>& is_addr) {
         const Stmt& s = p_.stmts[static_cast<std::size_t>(stmt)];
@@ -1443,6 +1480,22 @@ private:
     }
 
     void check_static_types() {
+        // herd7 takes spin_lock() on any location (`int *l`): one that only spin_lock(),
+        // spin_unlock(), spin_trylock() and spin_is_locked() use, whose address is not a value
+        // and which starts at 0 (unlocked), is a spinlock_t
+        for (std::size_t l = 0; l < p_.locations.size(); ++l) {
+            Location& loc = p_.locations[l];
+            if (loc.type != LocType::Int || loc.escapes || loc.init != 0) continue;
+            bool locked = false, other = false;
+            for (const Access& a : p_.accesses) {
+                if (a.target != static_cast<std::int32_t>(l)) continue;
+                (!a.plain && is_lock_prim(a.prim) ? locked : other) = true;
+            }
+            if (locked && !other) loc.type = LocType::Lock;
+        }
+        for (const Location& loc : p_.locations)
+            if (loc.type == LocType::Lock && loc.init != 0)
+                error(loc.declared, "unsupported: an initial value for a spinlock_t ('" + loc.name + "' starts unlocked)");
         for (const Access& a : p_.accesses) {
             if (!a.plain && is_srcu_prim(a.prim) && a.target < 0)
                 error(a.pos, "unsupported: " + a.name + "() on a srcu_struct reached through a register; "
@@ -1659,8 +1712,7 @@ std::string_view primitive_name(Prim p, Order o) {
 }
 
 std::string format_value(const Program& p, Value v) {
-    if (v >= address_base && v < address_base + static_cast<Value>(p.locations.size()))
-        return p.locations[static_cast<std::size_t>(v - address_base)].name;
+    if (const std::int64_t l = location_at(v, p.locations.size()); l >= 0) return p.locations[static_cast<std::size_t>(l)].name;
     return std::to_string(v);
 }
 

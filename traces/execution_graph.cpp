@@ -237,6 +237,7 @@ std::string names(std::uint32_t tags) {
         {ReadLocked, "RL"},
         {ReadUnlocked, "RU"},
         {IfRmwSucceeds, "if-rmw-succeeds"},
+        {ConditionalRmw, "conditional-rmw"},
     };
     std::string out;
     for (const auto& [bit, name] : table)

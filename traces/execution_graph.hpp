@@ -51,7 +51,7 @@ std::string_view short_name(EventKind kind);  // "R", "W", "U", "F"
 
 /// The annotations the Linux-kernel memory model (LKMM, tools/memory-model) gives an event, as
 /// linux-kernel.bell and lock.cat name them. Every event carries them next to its C++11 order:
-/// kernel primitives set them (checker/model/lkmm_tags.cpp), a C++-level operation gets them from
+/// kernel primitives set them (checker/model/runtime.cpp: lkmm_tags_of()), a C++-level operation gets them from
 /// its memory order. The LKMM predicate (checker/graph/lkmm.cpp) reads only these; RC11 and
 /// Relacy read only the C++11 order.
 namespace lkmm {
@@ -82,6 +82,12 @@ enum Tag : std::uint32_t {
     /// The fence before a fully ordered conditional RMW (cmpxchg): a strong fence only when the
     /// RMW of the same call succeeds (LKMM: a failed cmpxchg is an unordered read).
     IfRmwSucceeds = 1u << 23,
+    /// An event of a conditional RMW (the cmpxchg family, atomic_add_unless()). Where it is a read
+    /// (the RMW failed), linux-kernel.bell's RMW set still holds it, as herd7 makes a failed
+    /// conditional RMW's read an atomic access: smp_mb__before_atomic()/after_atomic() order
+    /// through it. It carries no ordering of its own (herd: once; lkmmv2 calls it FailedRMW).
+    /// Ignored on an RMW event (a successful one is in RMW anyway).
+    ConditionalRmw = 1u << 24,
 };
 /// "once", "acquire", "mb", "rcu-lock", "LKR+LKW"...: the tags' names as the cat files spell
 /// them, joined by '+'; "" for none.

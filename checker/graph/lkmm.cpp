@@ -183,8 +183,15 @@ Relations relations(const ExecutionGraph& g, Depth depth) {
             add(r.W, i);
             continue;
         }
+        // A conditional RMW that failed is a read here; herd7 makes it an atomic access, which
+        // linux-kernel.bell's RMW set holds (before-atomic and after-atomic order through it),
+        // with no ordering of its own (once; lkmmv2: FailedRMW, Acquire = ACQUIRE \ FailedRMW)
+        const bool failed_rmw = e.kind == EventKind::Read && (t & ConditionalRmw) != 0;
         switch (e.kind) {
-        case EventKind::Read: add(r.R, i); break;
+        case EventKind::Read:
+            add(r.R, i);
+            if (failed_rmw) add(r.RMW, i);
+            break;
         case EventKind::Write: add(r.W, i); break;
         case EventKind::Rmw:
             add(wpart ? r.W : r.R, i);
@@ -203,7 +210,7 @@ Relations relations(const ExecutionGraph& g, Depth depth) {
         }
         const bool read_side = e.kind == EventKind::Read || (e.kind == EventKind::Rmw && !wpart);
         const bool write_side = e.kind == EventKind::Write || (e.kind == EventKind::Rmw && wpart);
-        if ((t & Acquire) != 0 && read_side) add(r.Acquire, i);
+        if ((t & Acquire) != 0 && read_side && !failed_rmw) add(r.Acquire, i);
         if ((t & Release) != 0 && write_side) add(r.Release, i);
         if ((t & Noreturn) != 0 && read_side) add(r.Noreturn, i);
         if ((t & LockRmw) != 0) add(read_side ? r.LKR : r.LKW, i);

@@ -68,14 +68,17 @@ void void_rmw(Atomic<T>& v, RmwOp op, T operand, const char* name, SrcLoc where)
 template <class T>
 bool cmpxchg_impl(Atomic<T>& v, T& expected, T desired, Ordering o, const char* name, SrcLoc where) {
     PrimitiveScope scope(name, where);
-    // cmpxchg is fully ordered on success only; a failed attempt is unordered. The leading
-    // fence is emitted on every attempt (slightly stronger than LKMM on failure).
+    // A conditional RMW is unordered on failure (atomic_t.txt), whatever its ordering: a failed
+    // cmpxchg_acquire() is no acquire, so the failure order is relaxed. The leading fence of
+    // the fully ordered form is emitted on every attempt (slightly stronger than LKMM on
+    // failure under the C++11 mapping; under LKMM it counts only when the RMW succeeds).
     if (o == Ordering::Full) {
         runtime().add_lkmm_tags_to_next(lkmm::IfRmwSucceeds);  // LKMM: a failed cmpxchg is unordered
         fence(seq_cst, where);
     }
-    const bool ok = v.compare_exchange(expected, desired, rmw_order(o), o == Ordering::Acquire ? acquire : relaxed,
-                                       where);
+    // LKMM: a failed attempt is still in the RMW set (herd7), for smp_mb__{before,after}_atomic()
+    runtime().add_lkmm_tags_to_next(lkmm::ConditionalRmw);
+    const bool ok = v.compare_exchange(expected, desired, rmw_order(o), relaxed, where);
     if (ok && o == Ordering::Full) fence(seq_cst, where);
     return ok;
 }
@@ -627,6 +630,8 @@ template <class T, class A, class U> bool atomic_add_unless(Atomic<T>& v, A a, U
     PrimitiveScope s("atomic_add_unless", where);
     for (;;) {
         spin_iteration();
+        // LKMM: when it reads u, this read is the failed RMW (herd7: in the RMW set, once)
+        runtime().add_lkmm_tags_to_next(lkmm::ConditionalRmw);
         const T old = v.load(relaxed, where);
         if (old == static_cast<T>(u)) return false;
         T expected = old;

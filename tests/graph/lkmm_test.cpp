@@ -487,6 +487,35 @@ TEST_CASE("lkmm IfRmwSucceeds: cmpxchg's leading smp_mb() orders only when an RM
     CHECK(t.edges(r.mb) == t.expect({{a, c}, {a, wpart(c)}, {a, e}, {c, e}, {wpart(c), e}}));
 }
 
+TEST_CASE("lkmm ConditionalRmw: a failed conditional RMW's read is in RMW (herd7 7.57), never in Acquire") {
+    G t({"P0", "P1", "P2"});
+    const auto x = t.loc("x"), y = t.loc("y"), a = t.loc("a"), b = t.loc("b");
+    constexpr std::uint32_t cond = L::Once | L::ConditionalRmw;
+    // P0: W x ; a failed cmpxchg_relaxed(a) ; smp_mb__after_atomic() ; R y
+    const auto p = t.w(0, x, 1);
+    const auto q = t.r(0, a, 1, t.init(a), cond);
+    t.f(0, L::AfterAtomic);
+    const auto s0 = t.r(0, y, 0, t.init(y));
+    // P1: W y ; smp_mb__before_atomic() ; a failed cmpxchg_relaxed(b) ; R x
+    const auto u = t.w(1, y, 1);
+    t.f(1, L::BeforeAtomic);
+    const auto v = t.r(1, b, 1, t.init(b), cond);
+    const auto w = t.r(1, x, 0, t.init(x));
+    // P2: a failed read tagged acquire too (an ordering form's read): still no acquire; and a
+    // successful conditional RMW, in RMW as every RMW
+    const auto c = t.r(2, a, 1, t.init(a), L::Acquire | L::ConditionalRmw);
+    const auto d = t.r(2, x, 0, t.init(x));
+    const auto e = t.u(2, b, 1, 2, t.init(b), cond);
+    const auto& r = t.rel();
+    CHECK(t.members(r.RMW) == t.expect_set({q, v, c, e, wpart(e)}));
+    CHECK(t.members(r.Acquire).empty());
+    CHECK_FALSE(t.has(r.acq_po, c, d));
+    // [M] ; po? ; [RMW] ; fencerel(After-atomic) ; [M] and [M] ; fencerel(Before-atomic) ; [RMW] ; po? ; [M]
+    CHECK(t.edges(r.mb) == t.expect({{p, s0}, {q, s0}, {u, v}, {u, w}}));
+    // store buffering through them is forbidden
+    CHECK(t.axiom() == "propagation");
+}
+
 TEST_CASE("lkmm gp and strong-fence: gp = po ; [Sync-rcu | Sync-srcu] ; po?, strong-fence = mb | gp") {
     G t({"P0", "P1", "P2", "P3"});
     const auto x = t.loc("x"), y = t.loc("y");

@@ -7,8 +7,11 @@ Flag lines. Tests herd7 could not judge (an error or a timeout) are listed, not 
   herd_agreement_test.py ORDERCHECK TSV BASE [--kernel-tarball TARBALL]
 
 BASE is the directory the TSV's file column is relative to. With --kernel-tarball, BASE is
-tools/memory-model inside that tarball, extracted into a temporary directory (Debian's
-linux-source-6.1); the test is skipped (exit 77) when the tarball is not installed.
+tools/memory-model inside that tarball (Debian's linux-source-6.1), whose
+tools/memory-model/litmus-tests and Documentation/litmus-tests (the TSV names them
+../../Documentation/litmus-tests/...) are extracted into a temporary directory: the kernel's
+files (GPL-2.0) are never copied into the repository. The test is skipped (exit 77) when the
+tarball is not installed.
 """
 import os
 import subprocess
@@ -90,7 +93,8 @@ if tarball is not None:
         sys.exit(77)
     with tempfile.TemporaryDirectory() as tmp:
         with tarfile.open(tarball) as t:
-            members = [m for m in t.getmembers() if "/tools/memory-model/litmus-tests/" in m.name]
+            members = [m for m in t.getmembers()
+                       if "/tools/memory-model/litmus-tests/" in m.name or "/Documentation/litmus-tests/" in m.name]
             t.extractall(tmp, members=members)
         roots = [os.path.join(tmp, d, "tools", "memory-model") for d in os.listdir(tmp)]
         sys.exit(main(roots[0]))

@@ -462,6 +462,83 @@ TEST_SUITE("litmus interpreter") {
         CHECK(run_source(s("WRITE_ONCE(*x, r0 ? 1 : 1);")).observation == Verdict::Sometimes);
     }
 
+    TEST_CASE("a failed conditional RMW: unordered, but in the RMW set that before/after-atomic use (herd7 7.57)") {
+        const auto verdict = [](const std::string& source, ModelKind model) {
+            LitmusOptions o;
+            o.model = model;
+            const LitmusResult r = run(compile(parse(source, "t.litmus")), o);
+            REQUIRE(r.error.empty());
+            return r.observation;
+        };
+        // MP whose reader's cmpxchg_acquire() reads the flag: it fails when it expected another
+        // value, and a failed cmpxchg_acquire() is no acquire (herd7: Sometimes 1 3, Never 0 3)
+        const auto mp_cmpxchg = [](const char* expected) {
+            return mp("WRITE_ONCE(*x, 1); smp_wmb(); WRITE_ONCE(*y, 1);",
+                      std::string("r0 = cmpxchg_acquire(y, ") + expected + ", 2); r1 = READ_ONCE(*x);", "Maybe");
+        };
+        for (const ModelKind m : {ModelKind::Lkmm, ModelKind::Rc11}) {
+            CAPTURE(static_cast<int>(m));
+            CHECK(verdict(mp_cmpxchg("0"), m) == Verdict::Sometimes);
+            CHECK(verdict(mp_cmpxchg("1"), m) == Verdict::Never);
+        }
+        // SB with a cmpxchg that always fails (a, b are 1) between each write and read: ordered by
+        // a following smp_mb__after_atomic() or a preceding smp_mb__before_atomic(), not alone
+        const auto sb = [](const std::string& before, const std::string& rmw, const std::string& after) {
+            std::string procs;
+            for (const char* const side : {"0", "1"}) {
+                const std::string me = side[0] == '0' ? "x" : "y", other = side[0] == '0' ? "y" : "x",
+                                  word = side[0] == '0' ? "a" : "b";
+                std::string call = rmw;
+                call.replace(call.find('@'), 1, word);
+                procs += "P" + std::string(side) + "(int *x, int *y, int *" + word + ") { int r0; int r1; WRITE_ONCE(*" + me +
+                         ", 1); " + before + " r1 = " + call + "; " + after + " r0 = READ_ONCE(*" + other + "); }\n";
+            }
+            return "C sb\n(* Result: Maybe *)\n{ a = 1; b = 1; }\n" + procs + "exists (0:r0=0 /\\ 1:r0=0)\n";
+        };
+        CHECK(verdict(sb("", "cmpxchg_relaxed(@, 0, 2)", "smp_mb__after_atomic();"), ModelKind::Lkmm) == Verdict::Never);
+        CHECK(verdict(sb("smp_mb__before_atomic();", "cmpxchg_relaxed(@, 0, 2)", ""), ModelKind::Lkmm) == Verdict::Never);
+        CHECK(verdict(sb("", "atomic_add_unless(@, 1, 1)", "smp_mb__after_atomic();"), ModelKind::Lkmm) == Verdict::Never);
+        CHECK(verdict(sb("", "cmpxchg_relaxed(@, 0, 2)", ""), ModelKind::Lkmm) == Verdict::Sometimes);
+        // a failed cmpxchg() has no fence under LKMM; the C++11 mapping runs its leading F_sc
+        CHECK(verdict(sb("", "cmpxchg(@, 0, 2)", ""), ModelKind::Lkmm) == Verdict::Sometimes);
+        CHECK(verdict(sb("", "cmpxchg(@, 0, 2)", ""), ModelKind::Rc11) == Verdict::Never);
+        // the C++11 mapping ties smp_mb__after_atomic() to a void RMW only
+        CHECK(verdict(sb("", "cmpxchg_relaxed(@, 0, 2)", "smp_mb__after_atomic();"), ModelKind::Rc11) == Verdict::Sometimes);
+
+        // the events: the failed cmpxchg_acquire() is a read tagged once and conditional-rmw
+        const auto test = compile(parse(mp_cmpxchg("0"), "t.litmus"));
+        CheckOptions o;
+        o.keep_first_execution = true;
+        o.explore.engine = EngineKind::Graph;
+        o.explore.model = ModelKind::Lkmm;
+        const Report rep = check(make_variant(test, RunMode::RaceCheck), o);
+        REQUIRE(rep.first_execution);
+        const Event& cas = rep.first_execution->thread(2).front();
+        CHECK(cas.kind == EventKind::Read);
+        CHECK(cas.lkmm == (lkmm::Once | lkmm::ConditionalRmw));
+    }
+
+    TEST_CASE("pointer arithmetic off a location reaches a location of its own, as herd's y+-1") {
+        // P0 stores through y + (r0 - 1): y when it reads x=1, else y-1, which is not x (declared
+        // just before y): two executions, as herd7 7.57 gives (Positive 1, Negative 1)
+        const char* const src = "C t\n(* Result: Sometimes *)\n{}\n"
+                                "P0(int *x, atomic_t *y) { int r0; int r2; r0 = READ_ONCE(*x); r2 = r0 - 1; atomic_set(y + r2, 1); }\n"
+                                "P1(int *x) { WRITE_ONCE(*x, 1); }\nexists (0:r0=0 /\\ x=1 /\\ y=0)\n";
+        for (const ModelKind m : {ModelKind::Lkmm, ModelKind::Rc11}) {
+            LitmusOptions o;
+            o.model = m;
+            const LitmusResult r = run(compile(parse(src, "t.litmus")), o);
+            REQUIRE(r.error.empty());
+            CHECK(r.positive == 1);
+            CHECK(r.negative == 1);
+        }
+        // an address far from every location is still no address
+        const LitmusResult far = run_source("C t\n(* Result: Never *)\n{}\n"
+                                            "P0(int *x) { int r0; r0 = READ_ONCE(*x); WRITE_ONCE(*(x + 4000000000 * 4), 1); }\n"
+                                            "P1(int *x) {}\nexists (x=1)\n");
+        CHECK(far.error.find("dereference of a value that is not the address of a location") != std::string::npos);
+    }
+
     TEST_CASE("LKMM dependencies: a read at po index 64 or later cannot head one") {
         // Each fully ordered RMW records a fence, the RMW and a fence: the read of x lands past 64.
         std::string body;

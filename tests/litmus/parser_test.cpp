@@ -82,7 +82,7 @@ TEST_SUITE("litmus parser") {
         REQUIRE(p.locations.size() == 3);  // x, p, y (y named by p's initial value)
         CHECK(p.locations[0].name == "x");
         CHECK(p.locations[1].name == "p");
-        CHECK(p.locations[1].init == address_base + 2);
+        CHECK(p.locations[1].init == address_of(2));
         CHECK(p.locations[2].name == "y");
         CHECK(p.locations[2].escapes);
         CHECK(p.processes[0].regs[2].init == 2);  // 0:r0 = 2 (after the parameters x and p)
@@ -194,7 +194,7 @@ TEST_SUITE("litmus parser") {
              "t.litmus:3:23: error: unsupported: integer constant out of range (constants must stay below 2^32 in magnitude)"},
             {std::string("C t\n{}\nP0(int *x) { \0 }", sizeof("C t\n{}\nP0(int *x) { \0 }") - 1),
              "t.litmus:3:14: error: unexpected NUL character"},
-            {"C t\n{}\nP0(spinlock_t *x) {}\nP1(int *x) {}\nexists (x=1)",
+            {"C t\n{}\nP0(spinlock_t *x) {}\nP1(atomic_t *x) {}\nexists (x=1)",
              "t.litmus:4:4: error: location 'x' is a spinlock_t at 3:4 but not a spinlock_t here"},
         };
         for (const Case& c : cases) {
@@ -228,16 +228,19 @@ TEST_SUITE("litmus parser") {
             {"srcu_read_lock(x);", "srcu_read_lock() needs a struct srcu_struct, but 'x' is not one (declare it struct srcu_struct *x)"},
             {"frobnicate(x);", "unsupported: unknown primitive 'frobnicate' (docs/litmus.md lists the supported ones)"},
             {"r0 = READ_ONCE(*x) + READ_ONCE(*y);",
-             "unsupported: two shared-memory accesses in one statement (C leaves their order unspecified); split it into two statements"},
-            {"WRITE_ONCE(*x, READ_ONCE(*y));",
-             "unsupported: two shared-memory accesses in one statement (C leaves their order unspecified); split it into two statements"},
+             "unsupported: two shared-memory accesses in one statement that are not nested in each other (C leaves their "
+             "order unspecified); split it into two statements"},
+            {"WRITE_ONCE(*x, READ_ONCE(*y) + *y);",
+             "unsupported: two shared-memory accesses in one statement that are not nested in each other (C leaves their "
+             "order unspecified); split it into two statements"},
             {"r0 = x->next;", "unsupported: structures ('->')"},
             {"#define A 1", "unsupported: preprocessor directives ('#')"},
             {"r0 = 1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1;",
              "unsupported: expression nested deeper than 24 levels"},
             {"r0 = " + std::string(100, '(') + "1" + std::string(100, ')') + ";",
              "unsupported: parentheses or unary operators nested too deeply"},
-            {"spin_lock(x);", "spin_lock() needs a spinlock_t, but 'x' is not one (declare it spinlock_t *x)"},
+            {"spin_lock(x); r0 = READ_ONCE(*x);", "spin_lock() needs a spinlock_t, but 'x' is not one (declare it spinlock_t *x)"},
+            {"(int)r0;", "expected a statement, found '('"},
             {"r0 = READ_ONCE(*s);",
              "'s' is a spinlock_t: only spin_lock(), spin_unlock(), spin_trylock() and spin_is_locked() may use it"},
         };
@@ -374,7 +377,7 @@ TEST_SUITE("litmus parser") {
         CHECK(access_named(p, 1, "READ_ONCE", 0).dep_head);                  // the cast keeps the address dependency
         REQUIRE(p.locations.size() == 3);                                    // x1, y1 (named by x1's value), u0
         CHECK(p.locations[2].escapes);                                       // u0's address is stored
-        CHECK(p.locations[0].init == address_base + 1);                      // x1=y1
+        CHECK(p.locations[0].init == address_of(1));                      // x1=y1
 
         // A cast binds as a unary operator; any type words and stars; (void *)0 is NULL.
         const Program q = parse(with_body("int *r1; r0 = (int)READ_ONCE(*(int *)x) + 1; r1 = (void *)0; "
@@ -409,7 +412,7 @@ TEST_SUITE("litmus parser") {
         REQUIRE(p0.regs.size() == 5);  // x, y, z, r1, r2
         CHECK(p0.regs[3].name == "r1");
         CHECK(p0.regs[3].implicit);
-        CHECK(p0.regs[3].init == address_base + 0);  // 0:r1 = z (z is the first location named)
+        CHECK(p0.regs[3].init == address_of(0));  // 0:r1 = z (z is the first location named)
         CHECK(p0.regs[4].name == "r2");
         CHECK(p0.regs[4].implicit);
         CHECK(p0.regs[4].assigned);
@@ -423,6 +426,42 @@ TEST_SUITE("litmus parser") {
               "t.litmus:3:29: error: unknown identifier 'r7': not a parameter or a register declared in P0");
         CHECK(error_of("C t\n{ 0:x = 1; }\nP0(int *x) {}\nexists (x=1)") ==
               "t.litmus:2:3: error: unsupported: initialising parameter x (it points to location x)");
+    }
+
+    TEST_CASE("herd7's constructs: spin_lock() on an int, nested accesses, (void)expr, ';' after the condition") {
+        // spin_lock() on a location declared `int *l`: a spinlock_t when only the spinlock
+        // operations use it, starts at 0 and its address is no value
+        const std::string locks = "C t\n{}\nP0(int *l, int *x)\n{\n\tspin_lock(l);\n\tWRITE_ONCE(*x, 1);\n\tspin_unlock(l);\n}\n"
+                                  "P1(int *l)\n{\n\tint r0;\n\tr0 = spin_trylock(l);\n}\nexists (1:r0=1)\n";
+        const Program p = parse(locks, "t");
+        CHECK(p.locations[0].name == "l");
+        CHECK(p.locations[0].type == LocType::Lock);
+        CHECK(p.locations[1].type == LocType::Int);
+        CHECK(error_of("C t\n{ l = 1; }\nP0(int *l)\n{\n\tspin_lock(l);\n}\nexists (l=1)\n") ==
+              "t.litmus:5:2: error: spin_lock() needs a spinlock_t, but 'l' is not one (declare it spinlock_t *l)");
+        // declared spinlock_t in one process and int in another: a spinlock_t, starting unlocked
+        const Program mixed = parse("C t\n{}\nP0(spinlock_t *l)\n{\n\tspin_lock(l);\n}\nP1(int *l)\n{\n\tspin_unlock(l);\n}\nexists (l=0)\n", "t");
+        CHECK(mixed.locations[0].type == LocType::Lock);
+        CHECK(error_of("C t\n{ int l = 1; }\nP0(spinlock_t *l)\n{\n\tspin_lock(l);\n}\nP1(int *l) {}\nexists (l=1)\n") ==
+              "t.litmus:2:7: error: unsupported: an initial value for a spinlock_t ('l' starts unlocked)");
+        CHECK(error_of("C t\n{}\nP0(spinlock_t *l)\n{\n\tspin_lock(l);\n}\nP1(atomic_t *l) {}\nexists (l=1)\n").find(
+                  "location 'l' is a spinlock_t at") != std::string::npos);
+        // two accesses in one statement when one is an operand of the other: the read runs first
+        const Program copy = parse(with_body("*y = *x;\nWRITE_ONCE(*x, READ_ONCE(*y));", "exists (x=1)"), "t");
+        REQUIRE(copy.accesses.size() == 4u);
+        CHECK(copy.accesses[0].name == "plain read");
+        CHECK(copy.accesses[1].name == "plain write");
+        CHECK(copy.accesses[2].name == "READ_ONCE");
+        CHECK(copy.accesses[3].name == "WRITE_ONCE");
+        CHECK(error_of(with_body("r0 = READ_ONCE(*x) | *y;")).find("not nested in each other") != std::string::npos);
+        // (void)expr: a call made for its effect, its value discarded
+        const Program v = parse(with_body("(void)atomic_add_unless(x, 1, 0);\n(void) xchg(y, 1);\n(void)r0;"), "t");
+        CHECK(access_named(v, 0, "atomic_add_unless").prim == Prim::AddUnless);
+        CHECK(access_named(v, 0, "xchg").prim == Prim::Xchg);
+        CHECK(error_of(with_body("(void atomic_inc(x);")) == "t.litmus:6:7: error: expected ')' to close '(void', found 'atomic_inc'");
+        // one ';' after the final condition
+        CHECK(error_of(with_body("", "exists (x=1);")) == "");
+        CHECK(error_of(with_body("", "exists (x=1);;")) == "t.litmus:11:14: error: expected end of file after the final condition, found ';'");
     }
 
     TEST_CASE("the primitives added from linux-kernel.def") {

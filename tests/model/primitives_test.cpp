@@ -76,9 +76,81 @@ ModelDef sb_rmw_model() {
                           {"xchg", {WriteKind::Xchg}, expect::never("xchg is fully ordered")}});
 }
 
+// A failed conditional RMW in a C++ model: MP whose reader takes the flag with a
+// cmpxchg_acquire() expecting 0 (it fails on reading 1), and SB with a cmpxchg_relaxed() that
+// always fails followed by smp_mb__after_atomic(). The same rule as in litmus tests (herd7
+// 7.57): unordered, but in LKMM's RMW set.
+enum class FailedKind { MpAcquire, SbAfterAtomic };
+struct FailedRmw {
+    struct Config {
+        FailedKind kind;
+    };
+    explicit FailedRmw(const Config& c) : cfg(c) {}
+    const Config cfg;
+    atomic_t x{"x", 0};
+    atomic_t y{"y", 0};
+    atomic_t a{"a", 1};
+    Reg r0{"r0"};
+    Reg r1{"r1"};
+    void p0() {
+        if (cfg.kind == FailedKind::MpAcquire) {
+            WRITE_ONCE(x, 1);
+            smp_wmb();
+            WRITE_ONCE(y, 1);
+            return;
+        }
+        WRITE_ONCE(x, 1);
+        cmpxchg_relaxed(a, 0, 2);
+        smp_mb__after_atomic();
+        r0 = READ_ONCE(y);
+    }
+    void p1() {
+        if (cfg.kind == FailedKind::MpAcquire) {
+            r0 = atomic_cmpxchg_acquire(y, 0, 2);
+            r1 = READ_ONCE(x);
+            return;
+        }
+        WRITE_ONCE(y, 1);
+        cmpxchg_relaxed(a, 0, 2);
+        smp_mb__after_atomic();
+        r1 = READ_ONCE(x);
+    }
+    bool bad_outcome() const { return cfg.kind == FailedKind::MpAcquire ? r0 == 1 && r1 == 0 : r0 == 0 && r1 == 0; }
+    static constexpr std::array<Thread<FailedRmw>, 2> threads{{{"P0", &FailedRmw::p0}, {"P1", &FailedRmw::p1}}};
+};
+
+ModelDef failed_rmw_model() {
+    return define<FailedRmw>("FailedRmw", "test", "failed conditional RMWs",
+                             {{"mp_acquire", {FailedKind::MpAcquire}, expect::sometimes("a failed cmpxchg_acquire is no acquire")},
+                              {"sb_after_atomic", {FailedKind::SbAfterAtomic},
+                               expect::sometimes("C++11 mapping").under_lkmm(Verdict::Never, "RMW set")}});
+}
+
 }  // namespace
 
 TEST_SUITE("primitives") {
+    TEST_CASE("a failed conditional RMW: unordered; under LKMM in the RMW set, tagged as in litmus") {
+        const ModelDef m = failed_rmw_model();
+        for (const ModelKind model : {ModelKind::Lkmm, ModelKind::Rc11}) {
+            CAPTURE(static_cast<int>(model));
+            CheckOptions o;
+            o.explore.engine = EngineKind::Graph;
+            o.explore.model = model;
+            o.keep_first_execution = true;
+            const Report mp = check(m.variants.at(0), o);
+            CHECK(mp.finding == Finding{Verdict::Sometimes});
+            const Report sb = check(m.variants.at(1), o);
+            CHECK(sb.finding == Finding{model == ModelKind::Lkmm ? Verdict::Never : Verdict::Sometimes});
+            CHECK(sb.exploration == Exploration::Exhaustive);
+            if (model != ModelKind::Lkmm) continue;
+            // P0's cmpxchg_relaxed() in SB always fails: a read tagged once and conditional-rmw
+            REQUIRE(sb.first_execution);
+            const Event& failed = sb.first_execution->thread(1).at(1);
+            CHECK(failed.kind == EventKind::Read);
+            CHECK(failed.lkmm == (lkmm::Once | lkmm::ConditionalRmw));
+        }
+    }
+
     TEST_CASE("a fully ordered RMW forbids SB's bad outcome; a void RMW does not") {
         const auto rs = run(sb_rmw_model());
         CHECK(by_name(rs, "SB+rmw/void").finding == Finding{Verdict::Sometimes});
