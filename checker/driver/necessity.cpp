@@ -249,6 +249,23 @@ Site derivation_site(const VariantDef& variant, const VariantDef& base, const st
     return candidates.front();
 }
 
+namespace {
+/// The ordering sites `base` reaches: an exploration that collects them and keeps nothing else.
+Report sites_of(const VariantDef& base, const CheckOptions& options) {
+    CheckOptions site_options = options;
+    site_options.collect_sites = true;
+    site_options.keep_first_execution = false;
+    return check(base, site_options);
+}
+}  // namespace
+
+Site declared_site(const VariantDef& variant, const std::vector<ModelDef>& models) {
+    const VariantDef& base = derivation_base(variant, models);
+    CheckOptions options;
+    options.explore.model = default_memory_model(base, options.explore.engine);
+    return derivation_site(variant, base, sites_of(base, options).sites);
+}
+
 Report check_as_weakened_base(const VariantDef& variant, const std::vector<ModelDef>& models,
                               const CheckOptions& options) {
     return check_as_weakened_base(variant, derivation_base(variant, models), options);
@@ -257,11 +274,7 @@ Report check_as_weakened_base(const VariantDef& variant, const std::vector<Model
 Report check_as_weakened_base(const VariantDef& variant, const VariantDef& base, const CheckOptions& options) {
     if (!variant.derived || base.model != variant.model || base.name != variant.derived.base)
         throw std::invalid_argument(variant.id() + " is not a declared mutant of " + base.id());
-    CheckOptions site_options = options;
-    site_options.collect_sites = true;
-    site_options.keep_first_execution = false;
-    const Report sites = check(base, site_options);
-    const Site found = derivation_site(variant, base, sites.sites);
+    const Site found = derivation_site(variant, base, sites_of(base, options).sites);
     CheckOptions o = options;
     o.explore.mutation = Mutation{found, variant.derived.weakening};
     Report r = check(base, o);

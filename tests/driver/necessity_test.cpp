@@ -5,6 +5,7 @@
 #include <array>
 #include <stdexcept>
 
+#include "checker/cli/commands.hpp"
 #include "checker/driver/diff.hpp"
 #include "checker/driver/necessity.hpp"
 #include "checker/model/kernel.hpp"
@@ -85,6 +86,14 @@ TEST_SUITE("necessity") {
             CHECK(weakened.finding == written.finding);
             CHECK(weakened.outcomes.size() == written.outcomes.size());
             CHECK(derivation_label(mutant).find("smp_mb() at line ") != std::string::npos);
+        }
+        {
+            // check rejects what explain, diff and report would reject, before any work (exit 2)
+            char prog[] = "ordercheck", cmd[] = "check", all[] = "--all", quiet[] = "--no-progress";
+            char* argv[] = {prog, cmd, all, quiet};
+            CHECK_THROWS_AS((void)declared_site(two_mb("smp_mb").variants[1], {two_mb("smp_mb")}), std::invalid_argument);
+            CHECK(oc::cli::main(4, argv, {two_mb("smp_mb")}) == 2);
+            CHECK(oc::cli::main(4, argv, {two_mb(TwoMb::p1_mb)}) == 0);
         }
         for (const char* bad : {"smp_mb@1", "smp_mb@x", "@12", "smp_mb@"}) {
             INFO(bad);
