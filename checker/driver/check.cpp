@@ -69,6 +69,7 @@ Expectation expectation_for(const Expectation& e, EngineKind engine, ModelKind m
     g.engine.reset();
     g.engine_note = {};
     g.engine_inconsistency_note = {};
+    if (model == ModelKind::Lkmm && !e.lkmm_why.empty()) g.why = e.lkmm_why;
     if (model == ModelKind::Lkmm && e.lkmm) {
         g.memory_model = *e.lkmm;
         if (!e.lkmm_note.empty()) g.why = e.lkmm_note;

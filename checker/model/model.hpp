@@ -44,6 +44,9 @@ struct Expectation {
     std::optional<Verdict> lkmm;
     std::string_view lkmm_note;
     std::string_view why;  ///< the justification, from the memory model
+    /// The same verdict argued in LKMM's own terms (ppo, hb, pb, strong-fence...), where `why`
+    /// argues it through the C++11 mapping's fences and sw edges: what reports give under LKMM.
+    std::string_view lkmm_why;
     /// Set when the engine is known to report executions RC11 forbids for this program (Relacy:
     /// SC fences against SC accesses); certification rejects them and the check still passes.
     std::string_view engine_inconsistency_note;
@@ -77,6 +80,12 @@ struct Expectation {
         Expectation e = *this;
         e.lkmm_engine = found;
         e.lkmm_engine_note = note;
+        return e;
+    }
+    /// The LKMM argument for the same verdict, where `why` speaks of the C++11 mapping.
+    Expectation because_under_lkmm(std::string_view argument) const {
+        Expectation e = *this;
+        e.lkmm_why = argument;
         return e;
     }
     /// Records the LKMM answer where it differs from the C++11 mapping (a mapping blind spot).

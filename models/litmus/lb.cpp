@@ -102,7 +102,9 @@ ModelDef lb() {
         {"fenced", C{relaxed, relaxed, true, true},
          expect::never("F_acq_rel between each read and write: F1 ->sb W x ->rf R x ->sb F0 is an sw edge "
                        "(release fence to acquire fence), and so is F0 ->sb W y ->rf R y ->sb F1, so "
-                       "hb = (sb | sw)+ is cyclic. Forbidden by C++20 as well, and by LKMM with smp_mb()."),
+                       "hb = (sb | sw)+ is cyclic. Forbidden by C++20 as well, and by LKMM with smp_mb().")
+             .because_under_lkmm("Under LKMM an acq_rel fence counts as smp_mb(): R x ->mb W y ->rfe R y ->mb "
+                                 "W x ->rfe R x is an hb cycle (LB+fencembonceonces)."),
          "relaxed accesses; F_acq_rel between the read and the write in both threads"},
     });
 }

@@ -54,15 +54,24 @@ ModelDef mp() {
         {"fenced", C{relaxed, relaxed, true, true},
          expect::never("Fence synchronisation: F_rel ->sb W y ->rf R y ->sb F_acq is an sw edge from the "
                        "release fence to the acquire fence, so W x is hb-before R x and coherence (hb;fr "
-                       "irreflexive) forbids R x reading the initial write."),
+                       "irreflexive) forbids R x reading the initial write.")
+             .because_under_lkmm("Under LKMM P0's F_rel counts as smp_wmb() and P1's F_acq as smp_rmb() "
+                                 "(MP+wmb+rmb): R x ->fre W x ->wmb W y ->rfe R y is prop, so R x "
+                                 "->hb R y within P1, and R y ->rmb R x closes an hb cycle."),
          "relaxed accesses; F_rel between P0's writes, F_acq between P1's reads"},
         {"release_only", C{release, relaxed, false, false},
          expect::sometimes("A release write with no acquire on the reading side makes no sw edge (sw needs an "
-                           "acquire read or an acquire fence after the read): W x is not hb-before R x."),
+                           "acquire read or an acquire fence after the read): W x is not hb-before R x.")
+             .because_under_lkmm("P0's release write orders W x before W y (po-rel), but P1's two once reads "
+                                 "are unordered (no ppo between them): no hb or pb cycle forbids R x reading "
+                                 "the initial write."),
          "release write of y, relaxed reads"},
         {"fence_one_side", C{relaxed, relaxed, true, false},
          expect::sometimes("A release fence with no acquire on the reading side makes no sw edge: W x is not "
-                           "hb-before R x, so R x may read the initial write."),
+                           "hb-before R x, so R x may read the initial write.")
+             .because_under_lkmm("Under LKMM P0's fence counts as smp_wmb(), which orders W x before W y, but "
+                                 "P1's two once reads are unordered (no ppo between them): no hb or pb cycle "
+                                 "forbids R x reading the initial write."),
          "F_rel in P0 only"},
     });
 }

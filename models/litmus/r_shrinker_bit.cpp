@@ -74,7 +74,11 @@ ModelDef r_shrinker_bit() {
         {"no_before_atomic", C{B::None, A::MbAfterAtomic},
          expect::sometimes("Without P0's barrier set_bit is a relaxed RMW with no release fence before it, so "
                            "set_bit ->rf clear_bit is no sw edge: W nr is not hb-before R nr, a single SC fence "
-                           "makes no psc cycle, and R nr may read 0 (LKMM allows it too: W->W unordered)."),
+                           "makes no psc cycle, and R nr may read 0 (LKMM allows it too: W->W unordered).")
+             .because_under_lkmm("Without P0's barrier nothing orders W nr before set_bit (a void RMW: W nr "
+                                 "->po set_bit is not in ppo, and no strong or cumulative fence lies between), "
+                                 "so R nr ->fre W nr reaches no strong fence: no pb cycle, no hb cycle, and "
+                                 "R nr may read 0 (the R shape with a strong fence on P1's side only)."),
          "smp_mb__before_atomic() removed (mutant M2)",
          weakens("merged", "smp_mb__before_atomic", Weakening::Remove)},
         {"no_after_atomic", C{B::MbBeforeAtomic, A::None},
@@ -112,7 +116,12 @@ ModelDef r_shrinker_bit() {
         {"after_atomic_as_wmb", C{B::MbBeforeAtomic, A::Wmb},
          expect::sometimes("smp_wmb() is F_rel, which acquires nothing: F0 ->sb set_bit ->rf clear_bit reaches "
                            "no acquire fence or read, so there is no sw edge, a single SC fence makes no psc "
-                           "cycle, and R nr may read 0 (LKMM allows it too: smp_wmb orders only W->W)."),
+                           "cycle, and R nr may read 0 (LKMM allows it too: smp_wmb orders only W->W).")
+             .because_under_lkmm("smp_wmb() orders only writes before writes: clear_bit ->po R nr is not in "
+                                 "ppo and P1 has no strong fence. R nr ->fre W nr ->mb set_bit is a pb step, "
+                                 "but nothing leads from set_bit back to R nr (set_bit ->rfe clear_bit ends "
+                                 "there): no pb or hb cycle, and R nr may read 0 (the R shape with a strong "
+                                 "fence on P0's side only)."),
          "smp_wmb() instead of smp_mb__after_atomic() (mutant M6)",
          weakens("merged", "smp_mb__after_atomic", Weakening::ToReleaseFence)},
     });

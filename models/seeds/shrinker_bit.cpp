@@ -266,7 +266,12 @@ ModelDef shrinker_bit() {
                        "sequence of S, acquire fence) and W nr ->sb F_add ->sw F_rcl ->sb R2: W nr ->hb R2, and "
                        "R2 reading 0 (R2 ->fr W nr) violates coherence. Also a psc cycle: F_add ->psc F_rcl by "
                        "the sw edge, F_rcl ->sb R2 ->fr W nr ->sb F_add. LKMM forbids it too (R shape with "
-                       "strong fences on both sides)."),
+                       "strong fences on both sides).")
+             .because_under_lkmm("S, C, R2 as above. S ->coe C is prop and smp_mb__after_atomic() makes C ->mb "
+                                 "R2 a strong fence, so S ->pb R2; R2 reading 0 is R2 ->fre W nr (prop), and "
+                                 "smp_mb__before_atomic() makes W nr ->mb S a strong fence, so R2 ->pb S: a pb "
+                                 "cycle, forbidden by propagation (the R shape with strong fences on both "
+                                 "sides, R+fencembonceonces)."),
          "as merged: clear_bit; smp_mb__after_atomic(); count again; set_bit again if non-empty"},
         {"no_after_atomic", C{OnEmpty::ClearRecheck, Before::MbBeforeAtomic, After::None},
          expect::sometimes("Without RCL's barrier nothing acquires after C's relaxed read: S ->rf C is no sw "
@@ -279,7 +284,11 @@ ModelDef shrinker_bit() {
          expect::sometimes("Without ADD's barrier S is a relaxed RMW with no release fence before it: "
                            "S ->rf C into RCL's F_sc is no sw edge, a single SC fence makes no psc cycle, and "
                            "R2 may read 0 although W nr is sb-before S (W->W unordered; mutant M2; LKMM allows "
-                           "it too). nlru->lock does not help: spin_unlock comes after set_bit."),
+                           "it too). nlru->lock does not help: spin_unlock comes after set_bit.")
+             .because_under_lkmm("Without ADD's barrier nothing orders W nr before S (a void RMW: W nr ->po S "
+                                 "is not in ppo, and no strong or cumulative fence lies between), so R2 ->fre "
+                                 "W nr reaches no strong fence: no pb or hb cycle, and R2 may read 0 (mutant "
+                                 "M2). nlru->lock does not help: spin_unlock comes after set_bit."),
          "smp_mb__before_atomic() removed (mutant M2)",
          weakens("merged", "smp_mb__before_atomic", Weakening::Remove)},
         {"no_recheck", C{OnEmpty::ClearOnly},
@@ -293,7 +302,12 @@ ModelDef shrinker_bit() {
                        "sequence, C ->sb F_sc (an "
                        "acquire fence too): F_rel ->sw F_sc, so W nr ->hb R2 and R2 cannot read 0 (coherence). "
                        "LKMM forbids it as well: R2 ->fre W nr ->wmb S ->rfe C ->mb R2 is a pb cycle (mutant "
-                       "M5)."),
+                       "M5).")
+             .because_under_lkmm("S, C, R2 as in merged; C' = the RCL RMW just after S in co reads S "
+                                 "(atomicity), and C' is C or po-before it. R2 ->fre W nr ->wmb S ->rfe C' is "
+                                 "prop (smp_wmb() is a cumulative fence), and smp_mb__after_atomic() orders "
+                                 "every access po-before C before R2 (strong fence): R2 ->pb R2, a pb cycle "
+                                 "(mutant M5)."),
          "smp_wmb() instead of smp_mb__before_atomic() (mutant M5)",
          weakens("merged", "smp_mb__before_atomic", Weakening::ToReleaseFence)},
         {"after_atomic_as_rmb", C{OnEmpty::ClearRecheck, Before::MbBeforeAtomic, After::Rmb},
@@ -310,7 +324,10 @@ ModelDef shrinker_bit() {
         {"after_atomic_as_wmb", C{OnEmpty::ClearRecheck, Before::MbBeforeAtomic, After::Wmb},
          expect::sometimes("smp_wmb() is F_rel, which acquires nothing: S ->rf C reaches no acquire fence or "
                            "acquire read, so no sw edge, ADD's F_sc is the only SC fence, and R2 may read 0 "
-                           "(mutant M6; LKMM allows it too: smp_wmb orders only W->W)."),
+                           "(mutant M6; LKMM allows it too: smp_wmb orders only W->W).")
+             .because_under_lkmm("smp_wmb() orders only writes before writes: C ->po R2 is not in ppo and RCL "
+                                 "has no strong fence. R2 ->fre W nr ->mb S is a pb step, but nothing leads "
+                                 "from S back to R2: no pb or hb cycle, and R2 may read 0 (mutant M6)."),
          "smp_wmb() instead of smp_mb__after_atomic() (mutant M6)",
          weakens("merged", "smp_mb__after_atomic", Weakening::ToReleaseFence)},
         {"locked_count", C{OnEmpty::ClearRecheck, Before::None, After::None, true, true, 2},

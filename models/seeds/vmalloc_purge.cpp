@@ -412,7 +412,16 @@ ModelDef vmalloc_drain() {
              "accesses. The cycle W root ->po F_sc ->po xchg ->fr W PENDING=0 ->po R root ->fr W root (the xchg "
              "reads the initial value that KW's clear overwrites) has an SC fence on F's side only: store "
              "buffering, allowed by RC11 and LKMM. F sees PENDING still set and queues nothing, KW's pre-check "
-             "misses area 1, which is stranded. Not Always: if F's xchg reads KW's clear, it queues."),
+             "misses area 1, which is stranded. Not Always: if F's xchg reads KW's clear, it queues.")
+             .because_under_lkmm(
+                 "Mutant M5 (ghost PENDING, pre-346c09f80459): KW's smp_wmb() orders only its earlier writes "
+                 "before its clear of PENDING, and nothing orders the clear before its read of the root (W->R "
+                 "program order is not in ppo). F: W root; xchg PENDING (fully ordered: mb) reads 1, the initial "
+                 "value KW's clear overwrites (xchg ->fre W PENDING=0); KW: W PENDING=0; R root = empty (R root "
+                 "->fre W root). R root ->fre W root ->mb xchg is a pb step, but from W PENDING=0 no strong "
+                 "fence leads on: store buffering with a strong fence on F's side only, allowed. F sees PENDING "
+                 "still set and queues nothing, KW's pre-check misses area 1, which is stranded. Not Always: if "
+                 "F's xchg reads KW's clear, it queues."),
          "M5: the worker's smp_mb() after clearing PENDING removed (the ghost PENDING)"},
         {"locked_take_unordered_pending", C{.lockless_precheck = false, .unordered_on_failure = true},
          expect::never(
