@@ -16,6 +16,22 @@ namespace {
 
 LitmusResult run_source(const std::string& source) { return run(compile(parse(source, "t.litmus")), LitmusOptions{}); }
 
+/// A litmus source compiled and checked under LKMM, its first execution kept: `test` owns what
+/// the report's events point into (primitive names, source files).
+struct FirstExecution {
+    std::shared_ptr<const Compiled> test;
+    Report report;
+};
+FirstExecution first_execution_under_lkmm(const std::string& source) {
+    FirstExecution f{compile(parse(source, "t.litmus")), {}};
+    CheckOptions o;
+    o.keep_first_execution = true;
+    o.explore.engine = EngineKind::Graph;
+    o.explore.model = ModelKind::Lkmm;
+    f.report = check(make_variant(f.test, RunMode::RaceCheck), o);
+    return f;
+}
+
 /// MP with the given P1 body (P1 declares r0, r1) and `result` as the Result: line.
 std::string mp(const std::string& writer, const std::string& reader, const std::string& result,
                const std::string& cond = "exists (1:r0=1 /\\ 1:r1=0)") {
@@ -385,12 +401,8 @@ TEST_SUITE("litmus interpreter") {
                                 "  r3 = r0 || cmpxchg_relaxed(z, r0 + 1, r1);\n"   // 11
                                 "  WRITE_ONCE(*y, r3 - r3);\n"                     // 12
                                 "}\nexists (x=1)\n";
-        const auto test = compile(parse(src, "t.litmus"));  // the report's events point into it
-        CheckOptions o;
-        o.keep_first_execution = true;
-        o.explore.engine = EngineKind::Graph;
-        o.explore.model = ModelKind::Lkmm;
-        const Report rep = check(make_variant(test, RunMode::RaceCheck), o);
+        const FirstExecution first = first_execution_under_lkmm(src);
+        const Report& rep = first.report;
         REQUIRE(rep.first_execution);
         const std::vector<Event>& p0 = rep.first_execution->thread(1);
         const auto at = [&](unsigned line) {
@@ -506,12 +518,8 @@ TEST_SUITE("litmus interpreter") {
         CHECK(verdict(sb("", "cmpxchg_relaxed(@, 0, 2)", "smp_mb__after_atomic();"), ModelKind::Rc11) == Verdict::Sometimes);
 
         // the events: the failed cmpxchg_acquire() is a read tagged once and conditional-rmw
-        const auto test = compile(parse(mp_cmpxchg("0"), "t.litmus"));
-        CheckOptions o;
-        o.keep_first_execution = true;
-        o.explore.engine = EngineKind::Graph;
-        o.explore.model = ModelKind::Lkmm;
-        const Report rep = check(make_variant(test, RunMode::RaceCheck), o);
+        const FirstExecution first = first_execution_under_lkmm(mp_cmpxchg("0"));
+        const Report& rep = first.report;
         REQUIRE(rep.first_execution);
         const Event& cas = rep.first_execution->thread(2).front();
         CHECK(cas.kind == EventKind::Read);
