@@ -490,17 +490,6 @@ int cmd_check(const std::vector<std::string>& args, const cli::Program& program)
     } else if (!resolve_ids(models, ids, selected)) {
         return cli::exit_usage;
     }
-    // A declared mutant must name one ordering site of its base (explain, diff and report weaken
-    // it there): a declaration they would reject is rejected here too, before any work.
-    for (const VariantDef* v : selected) {
-        if (!v->derived) continue;
-        try {
-            (void)declared_site(*v, models);
-        } catch (const std::invalid_argument& e) {
-            std::cerr << "ordercheck: " << e.what() << '\n';
-            return cli::exit_usage;
-        }
-    }
 
     CheckOptions options;
     options.explore.search = search == "full" ? SearchKind::Full : search == "bound" ? SearchKind::Bound : SearchKind::Random;
@@ -535,6 +524,17 @@ int cmd_check(const std::vector<std::string>& args, const cli::Program& program)
     options.certify = vm.count("no-certify") == 0;
     options.explore.reduction = vm.count("no-por") == 0;
     options.keep_execution_hashes = vm.count("execution-hashes") != 0 || vm.count("shard") != 0;
+    // A declared mutant must name one ordering site of its base (explain, diff and report weaken
+    // it there): a declaration they would reject is rejected here too, before the run.
+    for (const VariantDef* v : selected) {
+        if (!v->derived) continue;
+        try {
+            (void)declared_site(*v, models, options.explore);
+        } catch (const std::invalid_argument& e) {
+            std::cerr << "ordercheck: " << e.what() << '\n';
+            return cli::exit_usage;
+        }
+    }
 
     cli::RunPlan plan;
     plan.jobs = jobs;

@@ -259,11 +259,17 @@ Report sites_of(const VariantDef& base, const CheckOptions& options) {
 }
 }  // namespace
 
-Site declared_site(const VariantDef& variant, const std::vector<ModelDef>& models) {
+std::optional<Site> declared_site(const VariantDef& variant, const std::vector<ModelDef>& models,
+                                  const ExploreOptions& budget) {
     const VariantDef& base = derivation_base(variant, models);
     CheckOptions options;
-    options.explore.model = default_memory_model(base, options.explore.engine);
-    return derivation_site(variant, base, sites_of(base, options).sites);
+    options.explore.engine = EngineKind::Graph;  // the sites are the program's, whichever engine checks it
+    options.explore.model = default_memory_model(base, EngineKind::Graph);
+    options.explore.max_executions = budget.max_executions;
+    options.explore.timeout_seconds = budget.timeout_seconds;
+    const Report sites = sites_of(base, options);
+    if (sites.exploration != Exploration::Exhaustive) return std::nullopt;  // sites may be missing: no verdict
+    return derivation_site(variant, base, sites.sites);
 }
 
 Report check_as_weakened_base(const VariantDef& variant, const std::vector<ModelDef>& models,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -76,11 +77,14 @@ const VariantDef& derivation_base(const VariantDef& variant, const std::vector<M
 /// none or (without a line) more than one.
 Site derivation_site(const VariantDef& variant, const VariantDef& base, const std::map<Site, SiteKinds>& sites);
 
-/// The ordering site a declared mutant weakens, found in its base's exploration (under the
-/// base's default memory model): check_as_weakened_base()'s lookup alone, so that `check` rejects
-/// a declaration that explain, diff and report would reject. Throws std::invalid_argument as
-/// derivation_base() and derivation_site() do.
-Site declared_site(const VariantDef& variant, const std::vector<ModelDef>& models);
+/// The ordering site a declared mutant weakens, found in its base's exploration (graph engine,
+/// the base's default memory model, within `budget`'s max_executions and timeout):
+/// check_as_weakened_base()'s lookup alone, so that `check` rejects a declaration that explain,
+/// diff and report would reject. nullopt when that exploration was cut short (a site may be
+/// missing: nothing is decided). Throws std::invalid_argument as derivation_base() and
+/// derivation_site() do.
+std::optional<Site> declared_site(const VariantDef& variant, const std::vector<ModelDef>& models,
+                                  const ExploreOptions& budget);
 
 /// A declared mutant (VariantDef::derived) explored as its base with the barrier weakened, as
 /// necessity weakens it: the same program as the mutant, with the weakened barrier kept in the
