@@ -52,11 +52,11 @@ cmd=${1:-check}
 case "$cmd" in
 check)
     build build
-    exec ./build/checker/cli/ordercheck check --all "$@"
+    exec ./build/cli/ordercheck check --all "$@"
     ;;
 run)
     build build
-    exec ./build/checker/cli/ordercheck "$@"
+    exec ./build/cli/ordercheck "$@"
     ;;
 test)
     build build

@@ -98,7 +98,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=3,
                     help="run each catalogue model's processes N times and keep the fastest (default 3)")
     a = ap.parse_args()
-    exe = os.path.join(a.build, "checker", "cli", "ordercheck")
+    exe = os.path.join(a.build, "bench", "ordercheck-bench")
     bare = os.path.join(a.build, "bench", "bare_relacy")
     for f in (exe, bare):
         if not os.access(f, os.X_OK):

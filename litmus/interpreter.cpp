@@ -280,7 +280,7 @@ private:
             for (std::uint32_t i = first_; i < next.index; ++i) {
                 const EventId id{next.thread, i};
                 // Without capture (--no-capture) the runtime keeps no graph: every event of the
-                // call counts, and the LKMM judge keeps only the reads (checker/graph/lkmm.cpp).
+                // call counts, and the LKMM judge keeps only the reads (checker/memory_model/lkmm.cpp).
                 if (g.contains(id) && !g.event(id).is_read()) continue;
                 if (i < 64) result_.reads |= std::uint64_t{1} << i;
                 else result_.beyond = true;

@@ -9,7 +9,7 @@ set -eu
 cd "$(dirname "$0")/.."
 file=${1:-litmus/tests/MP+wmb+rmb.litmus}
 n=${2:-50}
-exe=build/checker/cli/ordercheck
+exe=build/cli/ordercheck
 [ -x "$exe" ] || { echo "bench-litmus: build first (ninja -C build)" >&2; exit 2; }
 
 echo "== in process: $exe litmus --quiet --repeat $n $file"

@@ -56,8 +56,8 @@ try:
     lib = under(dest, libdir)
     pc = os.path.join(lib, "pkgconfig", "ordercheck.pc")
     for path in ("checker/model/model.hpp", "checker/model/primitives.hpp", "checker/model/kernel.hpp",
-                 "checker/model/runtime.hpp", "checker/explore/explore.hpp", "checker/driver/check.hpp",
-                 "checker/cli/commands.hpp", "checker/version.hpp", "traces/execution_graph.hpp"):
+                 "checker/model/runtime.hpp", "checker/explore/exploration.hpp", "checker/driver/check.hpp",
+                 "cli/commands.hpp", "checker/version.hpp", "traces/execution_graph.hpp"):
         expect(f"installed include/ordercheck/{path}", os.path.isfile(os.path.join(inc, path)), inc)
     expect("installed libordercheck.a", os.path.isfile(os.path.join(lib, "libordercheck.a")), lib)
     expect("installed pkgconfig/ordercheck.pc", os.path.isfile(pc), pc)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "traces/execution_graph.hpp"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <utility>
 #include <stdexcept>
@@ -129,6 +131,7 @@ ExecutionGraph with_events_edited(const ExecutionGraph& g, const std::function<v
     std::vector<std::string> names;
     for (std::size_t t = 1; t < g.thread_count(); ++t) names.push_back(g.thread_name(t));
     out.set_thread_names(std::move(names));
+    out.set_tag_namer(g.tag_namer());
     for (std::size_t t = 0; t < g.thread_count(); ++t)
         for (Event e : g.thread(t)) {
             edit(e);
@@ -137,6 +140,14 @@ ExecutionGraph with_events_edited(const ExecutionGraph& g, const std::function<v
     for (std::size_t l = 0; l < g.location_count(); ++l)
         out.set_co(static_cast<LocationId>(l), g.co(static_cast<LocationId>(l)));
     return out;
+}
+
+std::string ExecutionGraph::tag_names(std::uint32_t tags) const {
+    if (tags == 0) return "";
+    if (tag_namer_ != nullptr) return tag_namer_(tags);
+    char hex[2 + 8 + 1];
+    std::snprintf(hex, sizeof hex, "%x", tags);
+    return std::string("tags:0x") + hex;
 }
 
 std::string to_string(const ExecutionGraph& g, EventId id) {
@@ -171,9 +182,9 @@ std::string_view lkmm_word(const Event& e, MemoryOrder o) {
 
 }  // namespace
 
-std::string lkmm_written_name(const Event& e) {
+std::string lkmm_written_name(const ExecutionGraph& g, const Event& e) {
     if (e.primitive && *e.primitive) return e.primitive;
-    return e.weakened_from ? std::string(lkmm_word(e, *e.weakened_from)) : lkmm::names(e.lkmm);
+    return e.weakened_from ? std::string(lkmm_word(e, *e.weakened_from)) : g.tag_names(e.lkmm);
 }
 
 std::string event_label(const ExecutionGraph& g, const Event& e, Vocabulary vocabulary) {
@@ -187,12 +198,12 @@ std::string event_label(const ExecutionGraph& g, const Event& e, Vocabulary voca
             s += ')';
         }
     } else if (e.lkmm != 0) {
-        s += '[' + lkmm::names(e.lkmm) + ']';
+        s += '[' + g.tag_names(e.lkmm) + ']';
     }
     // Under LKMM the weakening follows the location and values (`R[once] x=1 (weakened from ...)`).
     std::string weakened;
     if (vocabulary == Vocabulary::Lkmm && e.weakened_from)
-        weakened = (is_removed_fence(e) ? " (removed: " : " (weakened from ") + lkmm_written_name(e) + ")";
+        weakened = (is_removed_fence(e) ? " (removed: " : " (weakened from ") + lkmm_written_name(g, e) + ")";
     if (!e.location) return s + weakened;
     s += ' ';
     s += g.location_name(*e.location);
@@ -208,44 +219,3 @@ std::string event_label(const ExecutionGraph& g, const Event& e, Vocabulary voca
 }
 
 }  // namespace oc
-
-namespace oc::lkmm {
-
-std::string names(std::uint32_t tags) {
-    static constexpr std::pair<std::uint32_t, const char*> table[] = {
-        {Once, "once"},
-        {Acquire, "acquire"},
-        {Release, "release"},
-        {Noreturn, "noreturn"},
-        {Mb, "mb"},
-        {Rmb, "rmb"},
-        {Wmb, "wmb"},
-        {Barrier, "barrier"},
-        {BeforeAtomic, "before-atomic"},
-        {AfterAtomic, "after-atomic"},
-        {AfterSpinlock, "after-spinlock"},
-        {AfterUnlockLock, "after-unlock-lock"},
-        {RcuLock, "rcu-lock"},
-        {RcuUnlock, "rcu-unlock"},
-        {SyncRcu, "sync-rcu"},
-        {SrcuLock, "srcu-lock"},
-        {SrcuUnlock, "srcu-unlock"},
-        {SyncSrcu, "sync-srcu"},
-        {LockRmw, "LKR+LKW"},
-        {Unlock, "UL"},
-        {LockFail, "LF"},
-        {ReadLocked, "RL"},
-        {ReadUnlocked, "RU"},
-        {IfRmwSucceeds, "if-rmw-succeeds"},
-        {ConditionalRmw, "conditional-rmw"},
-    };
-    std::string out;
-    for (const auto& [bit, name] : table)
-        if ((tags & bit) != 0) {
-            if (!out.empty()) out += '+';
-            out += name;
-        }
-    return out;
-}
-
-}  // namespace oc::lkmm

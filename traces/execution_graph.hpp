@@ -49,51 +49,6 @@ enum class EventKind : std::uint8_t { Read, Write, Rmw, Fence };
 
 std::string_view short_name(EventKind kind);  // "R", "W", "U", "F"
 
-/// The annotations the Linux-kernel memory model (LKMM, tools/memory-model) gives an event, as
-/// linux-kernel.bell and lock.cat name them. Every event carries them next to its C++11 order:
-/// kernel primitives set them (checker/model/runtime.cpp: lkmm_tags_of()), a C++-level operation gets them from
-/// its memory order. The LKMM predicate (checker/graph/lkmm.cpp) reads only these; RC11 and
-/// Relacy read only the C++11 order.
-namespace lkmm {
-enum Tag : std::uint32_t {
-    Once = 1u << 0,            ///< READ_ONCE, WRITE_ONCE, relaxed RMWs, atomic_read/set
-    Acquire = 1u << 1,         ///< smp_load_acquire, _acquire RMWs (their read part)
-    Release = 1u << 2,         ///< smp_store_release, _release RMWs (their write part)
-    Noreturn = 1u << 3,        ///< the read part of a void RMW (atomic_inc, set_bit...)
-    Mb = 1u << 4,              ///< smp_mb(), and the fences around a fully ordered RMW
-    Rmb = 1u << 5,             ///< smp_rmb()
-    Wmb = 1u << 6,             ///< smp_wmb()
-    Barrier = 1u << 7,         ///< barrier()
-    BeforeAtomic = 1u << 8,    ///< smp_mb__before_atomic()
-    AfterAtomic = 1u << 9,     ///< smp_mb__after_atomic()
-    AfterSpinlock = 1u << 10,  ///< smp_mb__after_spinlock()
-    AfterUnlockLock = 1u << 11,  ///< smp_mb__after_unlock_lock()
-    RcuLock = 1u << 12,        ///< rcu_read_lock()
-    RcuUnlock = 1u << 13,      ///< rcu_read_unlock()
-    SyncRcu = 1u << 14,        ///< synchronize_rcu()
-    SrcuLock = 1u << 15,       ///< srcu_read_lock()
-    SrcuUnlock = 1u << 16,     ///< srcu_read_unlock()
-    SyncSrcu = 1u << 17,       ///< synchronize_srcu()
-    LockRmw = 1u << 18,        ///< spin_lock(), successful spin_trylock(): LKR (read part) + LKW (write part)
-    Unlock = 1u << 19,         ///< spin_unlock(): UL
-    LockFail = 1u << 20,       ///< failed spin_trylock(): LF
-    ReadLocked = 1u << 21,     ///< spin_is_locked() returning true: RL
-    ReadUnlocked = 1u << 22,   ///< spin_is_locked() returning false: RU
-    /// The fence before a fully ordered conditional RMW (cmpxchg): a strong fence only when the
-    /// RMW of the same call succeeds (LKMM: a failed cmpxchg is an unordered read).
-    IfRmwSucceeds = 1u << 23,
-    /// An event of a conditional RMW (the cmpxchg family, atomic_add_unless()). Where it is a read
-    /// (the RMW failed), linux-kernel.bell's RMW set still holds it, as herd7 makes a failed
-    /// conditional RMW's read an atomic access: smp_mb__before_atomic()/after_atomic() order
-    /// through it. It carries no ordering of its own (herd: once; lkmmv2 calls it FailedRMW).
-    /// Ignored on an RMW event (a successful one is in RMW anyway).
-    ConditionalRmw = 1u << 24,
-};
-/// "once", "acquire", "mb", "rcu-lock", "LKR+LKW"...: the tags' names as the cat files spell
-/// them, joined by '+'; "" for none.
-std::string names(std::uint32_t tags);
-}  // namespace lkmm
-
 /// Where an event came from in the model source.
 struct SourceSpot {
     const char* file = "";
@@ -121,7 +76,11 @@ struct Event {
     /// written gives it. A removed fence stays in the graph as a relaxed fence (which orders
     /// nothing), so that the explaining cycle can put the barrier back.
     std::optional<MemoryOrder> weakened_from;
-    /// LKMM annotations (lkmm::Tag bits); 0 for an unannotated plain access.
+    /// The memory model's annotations beyond the C++11 order: LKMM's tags as linux-kernel.bell
+    /// and lock.cat name them (bits of lkmm::Tag, checker/memory_model/lkmm_tags.hpp, which also
+    /// maps each kernel primitive to its tags); 0 for an unannotated plain access. The LKMM
+    /// predicate reads only these; RC11 and Relacy read only the C++11 order. The graph's
+    /// tag_names() spells them.
     std::uint32_t lkmm = 0;
     /// Dependencies (LKMM's addr, data, ctrl): bit i set when this event depends on the read at
     /// po index i of its own thread. Only the litmus front end computes them; a C++ model states
@@ -151,6 +110,11 @@ public:
     void set_co(LocationId loc, std::vector<EventId> order);
     /// Drops every event; keeps locations' and threads' names and capacity.
     void clear_events();
+    /// How Event::lkmm is spelled ("once+noreturn"): the memory model that defines the bits sets
+    /// it (the model runtime sets lkmm::names). Copies of the graph keep it.
+    using TagNamer = std::string (*)(std::uint32_t tags);
+    void set_tag_namer(TagNamer namer) { tag_namer_ = namer; }
+    TagNamer tag_namer() const { return tag_namer_; }
 
     // ---- queries ----
     std::size_t thread_count() const { return threads_.size(); }      ///< including init
@@ -173,6 +137,9 @@ public:
     std::size_t size() const;
     /// Events in the order the engine executed them (by step; init first).
     std::vector<EventId> in_execution_order() const;
+    /// The names of the tag bits `tags` as the graph's tag namer spells them; "" for none, and
+    /// "tags:0x..." in a graph that was given no namer.
+    std::string tag_names(std::uint32_t tags) const;
 
     friend bool operator==(const ExecutionGraph&, const ExecutionGraph&) = default;
 
@@ -181,6 +148,7 @@ private:
     std::vector<std::string> thread_names_{"init"};
     std::vector<std::vector<Event>> threads_{1};
     std::vector<std::vector<EventId>> co_;
+    TagNamer tag_namer_ = nullptr;
 };
 
 /// A copy of `g` in which `edit` has changed every event (its id excepted), the coherence order
@@ -209,7 +177,7 @@ std::string event_label(const ExecutionGraph& g, const Event& e, Vocabulary voca
 /// The kernel primitive (or, with none, the LKMM tag) the program as written has at a weakened
 /// event: "smp_mb", "smp_load_acquire", "mb", "acquire". For an event that is not weakened, its
 /// primitive, or its tags' names.
-std::string lkmm_written_name(const Event& e);
+std::string lkmm_written_name(const ExecutionGraph& g, const Event& e);
 
 /// A fence that a weakening removed: kept in the graph (relaxed, weakened_from set) so that the
 /// explaining cycle can put it back, but the program run does not have it.

@@ -20,8 +20,8 @@ nlohmann::json event_json(const ExecutionGraph& g, const Event& e, Vocabulary vo
         j["order"] = std::string(short_name(e.order));
         if (e.weakened_from) j["weakened_from"] = std::string(short_name(*e.weakened_from));
     } else {
-        j["tags"] = lkmm::names(e.lkmm);
-        if (e.weakened_from) j["weakened_from"] = lkmm_written_name(e);
+        j["tags"] = g.tag_names(e.lkmm);
+        if (e.weakened_from) j["weakened_from"] = lkmm_written_name(g, e);
     }
     j["location"] = e.location ? nlohmann::json(g.location_name(*e.location)) : nlohmann::json(nullptr);
     j["read_value"] = e.read_value;

@@ -9,9 +9,9 @@
 #include <unordered_map>
 
 #include "checker/driver/necessity.hpp"
-#include "checker/graph/memory_model.hpp"
-#include "traces/consistency.hpp"
-#include "checker/relacy/explore.hpp"
+#include "checker/memory_model/memory_model.hpp"
+#include "checker/memory_model/rc11_certify.hpp"
+#include "checker/engines/engines.hpp"
 
 namespace oc {
 
@@ -317,8 +317,8 @@ Report cross_check(const VariantDef& variant, const CheckOptions& options) {
     };
     ExploreOptions eo = r.explore;
     eo.progress = nullptr;
-    if (variant.thread_count() > relacy_max_threads) {
-        cc.relacy_exploration = "not run: Relacy runs at most " + std::to_string(relacy_max_threads) + " threads";
+    if (const unsigned most = capabilities(EngineKind::Relacy).max_threads; variant.thread_count() > most) {
+        cc.relacy_exploration = "not run: Relacy runs at most " + std::to_string(most) + " threads";
         report.cross_check = std::move(cc);
         return report;
     }

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "checker/model/model.hpp"
-#include "checker/explore/explore.hpp"
+#include "checker/engines/engines.hpp"
 #include "traces/execution_graph.hpp"
 
 namespace oc {

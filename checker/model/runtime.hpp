@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/memory_model/lkmm_tags.hpp"
 #include "traces/execution_graph.hpp"
 
 namespace oc {
@@ -282,10 +283,6 @@ public:
     /// The model thread quiescence work is attributed to.
     unsigned quiescence_model_thread() const { return quiescence_thread_ == 0 ? 0u : quiescence_thread_ - 1u; }
 };
-
-/// The LKMM tags (lkmm::Tag) of an event, from the kernel primitive that made it, its kind and its
-/// C++11 order (a weakened barrier keeps what remains of it): the table of docs/lkmm.md.
-std::uint32_t lkmm_tags_of(const Event& e);
 
 /// Installs `rt` as the current runtime for its lifetime (backend use).
 class RuntimeInstallation {

@@ -4,8 +4,8 @@
 
 #include <stdexcept>
 
-#include "checker/cli/catalogue_select.hpp"
-#include "checker/cli/format.hpp"
+#include "cli/catalogue_select.hpp"
+#include "cli/format.hpp"
 #include "checker/driver/check.hpp"
 #include "checker/model/primitives.hpp"
 #include "models/catalogue.hpp"

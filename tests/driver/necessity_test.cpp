@@ -5,7 +5,7 @@
 #include <array>
 #include <stdexcept>
 
-#include "checker/cli/commands.hpp"
+#include "cli/commands.hpp"
 #include "checker/driver/diff.hpp"
 #include "checker/driver/necessity.hpp"
 #include "checker/model/kernel.hpp"

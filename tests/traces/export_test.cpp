@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "traces/export.hpp"
 
+#include "checker/memory_model/lkmm_tags.hpp"
 #include "tests/traces/graph_builder.hpp"
 
 #include <doctest/doctest.h>
@@ -200,7 +201,9 @@ TEST_CASE("event labels speak the memory model's words: C++11 orders, or LKMM's 
     b.at("mp.c", 9, "smp_load_acquire", 1).read(1, flag, 1, w, MemoryOrder::Relaxed);  // weakened below
     b.at("mp.c", 10, "smp_mb", 2).fence(1, MemoryOrder::Relaxed);                       // removed below
     b.at("mp.c", 11, "READ_ONCE", 3).read(1, x, 0, b.init(x));
-    const ExecutionGraph g = with_events_edited(b.graph(), [](Event& e) {
+    ExecutionGraph base = b.graph();
+    base.set_tag_namer(&lkmm::names);  // as the model runtime names them
+    const ExecutionGraph g = with_events_edited(base, [](Event& e) {
         if (e.id == EventId{2, 0}) e.weakened_from = MemoryOrder::Acquire;
         if (e.id == EventId{2, 1}) e.weakened_from = MemoryOrder::SeqCst;
         // the tags the runtime gives these (lkmm_tags_of)

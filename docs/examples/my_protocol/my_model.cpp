@@ -13,7 +13,7 @@
 #include <array>
 #include <vector>
 
-#include "checker/cli/commands.hpp"  // ORDERCHECK_MAIN
+#include "cli/commands.hpp"  // ORDERCHECK_MAIN
 #include "checker/model/kernel.hpp"  // WRITE_ONCE, READ_ONCE, smp_store_release, smp_load_acquire
 #include "checker/model/model.hpp"   // define, expect, Thread
 

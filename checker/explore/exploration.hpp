@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+// The engine-neutral exploration interface: what the driver, necessity, diff, report, litmus,
+// --jobs, shards and MPI ask of an engine, and what they get back. Two engines implement it:
+// checker/relacy/ (Relacy's exhaustive scheduler, interleavings) and checker/graph/ (execution
+// graphs, each consistent one once, under a named memory model). checker/engines/engines.hpp
+// hands a variant to one of them (explore()) and says what each can do (capabilities()).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "checker/model/model.hpp"
+#include "traces/execution_graph.hpp"
+
+namespace oc {
+
+/// Which engine explores a variant.
+enum class EngineKind : std::uint8_t {
+    Relacy,  ///< Relacy's scheduler: interleavings under C++11 (checker/relacy/)
+    Graph,   ///< execution graphs, each consistent one exactly once (checker/graph/)
+};
+std::string_view to_string(EngineKind e);
+/// "relacy" or "graph"; nullopt otherwise.
+std::optional<EngineKind> parse_engine(std::string_view s);
+
+
+/// Which memory model judges the executions.
+enum class ModelKind : std::uint8_t {
+    Rc11,  ///< C++11 as RC11 (with the kernel primitives mapped onto C++11; Relacy: C++11 itself)
+    Lkmm,  ///< the Linux-kernel memory model (graph engine only)
+    Sc,    ///< sequential consistency (graph engine only; explain's "is any reordering needed?")
+};
+std::string_view to_string(ModelKind m);
+/// "rc11" or "lkmm"; nullopt otherwise.
+std::optional<ModelKind> parse_model(std::string_view s);
+
+/// Which of the engine's searches to run.
+enum class SearchKind : std::uint8_t {
+    Full,    ///< exhaustive DFS over every scheduling and stale-read decision
+    Bound,   ///< the same DFS with at most `context_bound` preemptions per execution
+    Random,  ///< `random_executions` random executions
+};
+
+/// Where a running search is, for progress displays.
+struct ExploreProgress {
+    std::uint64_t interleavings = 0;  ///< engine iterations run so far (redundant ones included)
+    std::uint64_t executions = 0;     ///< completed executions handed to the sink so far
+    double elapsed_seconds = 0;
+    /// Estimated fraction of the search tree done (0..1, monotone), or a negative number when
+    /// the search cannot estimate it (random search).
+    double fraction = -1;
+};
+using ProgressSink = std::function<void(const ExploreProgress&)>;
+
+struct ExploreOptions {
+    EngineKind engine = EngineKind::Relacy;
+    ModelKind model = ModelKind::Rc11;
+    SearchKind search = SearchKind::Full;
+    std::uint64_t max_executions = 0;      ///< 0: no limit (Full/Bound); cut short when reached
+    double timeout_seconds = 0;            ///< 0: none; cut short when exceeded (checked per execution)
+    unsigned context_bound = 2;            ///< preemptions per execution (Bound)
+    std::uint64_t random_executions = 100000;  ///< executions drawn by Random
+    bool capture = true;                   ///< record execution graphs (off only to measure its cost)
+    /// Graph engine: a data race (as the memory model defines it) ends the exploration with
+    /// EngineFailure::DataRace. Off: the execution counts and the race is a flag (herd's LKMM
+    /// semantics for litmus tests; Report::flags).
+    bool race_ends_execution = true;
+    std::optional<Mutation> mutation;      ///< weaken one ordering site (barrier necessity)
+    /// Sleep-set partial-order reduction (Full search only): skip interleavings that only reorder
+    /// independent steps. It explores at least one interleaving of every execution the full
+    /// search explores (docs/performance.md).
+    bool reduction = true;
+    /// Prefix sharding (Full and Bound search): explore only shard `shard_index` of
+    /// `shard_count`. The shards of one variant together explore exactly the interleavings the
+    /// unsharded search explores, each exactly once.
+    unsigned shard_index = 0;
+    unsigned shard_count = 1;
+    /// Called about every `progress_interval` seconds while the search runs (host code; it may
+    /// allocate but must not throw).
+    ProgressSink progress;
+    double progress_interval = 0.5;
+};
+
+/// Why every search of this process is to stop now. A search that sees it ends as at its own
+/// timeout: cut short, settling nothing (never a verdict).
+enum class StopCause : int {
+    None = 0,
+    Interrupt = 1,  ///< SIGINT or SIGTERM: the command line's handler (cli/commands.cpp)
+    Deadline = 2,   ///< the whole command's --timeout ran out (set_stop_deadline())
+};
+
+namespace stop_detail {
+inline std::atomic<int> cause{0};
+/// steady_clock ticks since its epoch; 0: no deadline.
+inline std::atomic<std::int64_t> deadline{0};
+static_assert(std::atomic<int>::is_always_lock_free, "request_stop() runs in a signal handler");
+}  // namespace stop_detail
+
+/// Asks every search to stop. Async-signal-safe: a store to a lock-free atomic. An interrupt
+/// overrides a deadline (the command then exits as interrupted).
+inline void request_stop(StopCause cause) noexcept {
+    stop_detail::cause.store(static_cast<int>(cause), std::memory_order_relaxed);
+}
+
+/// Every search stops `seconds` from now (0: no deadline): the whole command's --timeout.
+inline void set_stop_deadline(double seconds) {
+    using Clock = std::chrono::steady_clock;
+    stop_detail::deadline.store(
+        seconds > 0 ? (Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds)))
+                          .time_since_epoch()
+                          .count()
+                    : 0,
+        std::memory_order_relaxed);
+}
+
+/// What stopped the searches, or None. The engines check it where they check their timeout (once
+/// per execution); so does every loop of the commands over variants, tests and weakenings.
+inline StopCause stop_cause() noexcept {
+    const int c = stop_detail::cause.load(std::memory_order_relaxed);
+    if (c != 0) return static_cast<StopCause>(c);
+    const std::int64_t d = stop_detail::deadline.load(std::memory_order_relaxed);
+    if (d != 0 && std::chrono::steady_clock::now().time_since_epoch().count() >= d) {
+        int none = 0;
+        stop_detail::cause.compare_exchange_strong(none, static_cast<int>(StopCause::Deadline));
+        return static_cast<StopCause>(stop_detail::cause.load(std::memory_order_relaxed));
+    }
+    return StopCause::None;
+}
+
+/// The final state of one completed execution.
+struct FinalState {
+    bool bad_outcome = false;
+    std::vector<Value> observables;  ///< in the order of ExploreResult::observable_names
+    std::vector<Value> metrics;      ///< in the order of ExploreResult::metric_names
+    /// spin_yield() calls in this execution: failed iterations of spin loops. The graph engine
+    /// never runs one (a failed iteration blocks the thread); Relacy does.
+    unsigned spin_failures = 0;
+};
+
+/// Receives every completed execution. Called inside the exploration, between two executions'
+/// steps; it may allocate (the backend brackets it as host code) but must not throw.
+using ExecutionSink = std::function<void(const ExecutionGraph&, const FinalState&)>;
+
+struct ExploreResult {
+    EngineKind engine = EngineKind::Relacy;
+    ModelKind model = ModelKind::Rc11;
+    std::uint64_t executions = 0;    ///< executions run to the end (the failing one excluded)
+    /// Graph engine: executions in which some thread stayed blocked at an await (a failed spin
+    /// iteration) while the awaited value could still change in another branch. Not complete
+    /// executions: not handed to the sink, counted apart.
+    std::uint64_t blocked = 0;
+    bool completed = false;          ///< the search ran to its natural end
+    bool cut_short = false;          ///< a budget or the timeout stopped it
+    std::optional<EngineFailure> failure;
+    std::string failure_detail;      ///< what the engine said, and where
+    ExecutionGraph failure_graph;    ///< the execution that failed, up to the failing step
+    std::vector<std::string> observable_names;
+    std::vector<std::string> metric_names;
+    std::string replay;              ///< engine decision string of the failing execution
+    double seconds = 0;
+
+    // ---- accounting ----
+    /// Engine iterations run (each one interleaving): completed, redundant and failing ones.
+    std::uint64_t interleavings = 0;
+    /// Of them, those the reduction knew to be redundant when it ran them (every runnable thread
+    /// was asleep: an equivalent interleaving is explored elsewhere).
+    std::uint64_t redundant = 0;
+    bool reduction = false;          ///< the sleep-set reduction was active
+    double fraction = 0;             ///< estimated fraction of the (shard's) tree done at the end
+
+    // ---- sharding (shard_count > 1) ----
+    unsigned shard_index = 0;
+    unsigned shard_count = 1;
+    unsigned prefix_depth = 0;       ///< scheduling decisions fixed by a prefix
+    std::uint64_t prefixes = 0;      ///< prefixes of the whole tree
+    std::uint64_t shard_prefixes = 0;  ///< ... this shard explored
+    std::uint64_t enumeration_iterations = 0;  ///< iterations spent enumerating the prefixes
+    /// The prefix enumeration met an engine failure: shard 0 explores the whole tree, the others
+    /// nothing (their union is still exactly the unsharded search).
+    bool whole_tree_in_shard_zero = false;
+};
+
+/// Largest number of shared locations one model may declare.
+inline constexpr unsigned max_locations = 64;
+
+}  // namespace oc

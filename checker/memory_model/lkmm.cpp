@@ -1,0 +1,565 @@
+// SPDX-License-Identifier: MIT
+// LKMM over bit matrices: linux-kernel.bell, lock.cat and linux-kernel.cat (linux-source 6.1),
+// one relation per `let`, in the cat file's order and under its names. Read it beside
+// tools/memory-model/linux-kernel.cat; docs/lkmm.md says what differs and why.
+#include "checker/memory_model/lkmm.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
+#include "checker/memory_model/memory_model.hpp"
+
+namespace oc::lkmm {
+
+namespace {
+
+NodeSet empty_set(std::size_t n) { return NodeSet((n + 63) / 64, 0); }
+bool in(const NodeSet& s, std::size_t i) { return (s[i / 64] >> (i % 64) & 1u) != 0; }
+void add(NodeSet& s, std::size_t i) { s[i / 64] |= std::uint64_t{1} << (i % 64); }
+NodeSet operator|(NodeSet a, const NodeSet& b) {
+    for (std::size_t k = 0; k < a.size(); ++k) a[k] |= b[k];
+    return a;
+}
+NodeSet minus(NodeSet a, const NodeSet& b) {
+    for (std::size_t k = 0; k < a.size(); ++k) a[k] &= ~b[k];
+    return a;
+}
+/// The complement of `a` within 0..n-1.
+NodeSet complement(const NodeSet& a, std::size_t n) {
+    NodeSet c = empty_set(n);
+    for (std::size_t i = 0; i < n; ++i)
+        if (!in(a, i)) add(c, i);
+    return c;
+}
+
+BitRel operator|(BitRel a, const BitRel& b) {
+    a.unite(b);
+    return a;
+}
+BitRel operator&(BitRel a, const BitRel& b) {
+    a.intersect(b);
+    return a;
+}
+/// a ; b
+BitRel seq(const BitRel& a, const BitRel& b) { return a.compose(b); }
+/// r \ s
+BitRel minus(BitRel r, const BitRel& s) {
+    r.subtract(s);
+    return r;
+}
+/// r? (r | id)
+BitRel opt(BitRel r) {
+    r.add_identity();
+    return r;
+}
+/// r* (reflexive-transitive closure)
+BitRel star(BitRel r) {
+    r.close();
+    r.add_identity();
+    return r;
+}
+/// [dom] ; r ; [ran] (a null set: no restriction on that side)
+BitRel restrict(const BitRel& r, const NodeSet* dom, const NodeSet* ran) {
+    const std::size_t n = r.size();
+    BitRel out(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (dom != nullptr && !in(*dom, i)) continue;
+        std::uint64_t* dst = out.row(i);
+        const std::uint64_t* src = r.row(i);
+        for (std::size_t w = 0; w < r.words(); ++w) dst[w] = src[w] & (ran != nullptr ? (*ran)[w] : ~std::uint64_t{0});
+    }
+    return out;
+}
+BitRel dom(const BitRel& r, const NodeSet& s) { return restrict(r, &s, nullptr); }
+BitRel ran(const BitRel& r, const NodeSet& s) { return restrict(r, nullptr, &s); }
+BitRel both(const BitRel& r, const NodeSet& a, const NodeSet& b) { return restrict(r, &a, &b); }
+/// [s] as a relation
+BitRel id_on(const NodeSet& s, std::size_t n) {
+    BitRel r(n);
+    for (std::size_t i = 0; i < n; ++i)
+        if (in(s, i)) r.set(i, i);
+    return r;
+}
+/// a * b (every pair)
+BitRel cross(const NodeSet& a, const NodeSet& b, std::size_t n) {
+    BitRel r(n);
+    for (std::size_t i = 0; i < n; ++i)
+        if (in(a, i))
+            for (std::size_t w = 0; w < b.size(); ++w) r.row(i)[w] = b[w];
+    return r;
+}
+bool acyclic(const BitRel& r) { return r.acyclic(); }
+bool irreflexive(const BitRel& r) { return !r.reflexive_somewhere(); }
+
+}  // namespace
+
+std::size_t Nodes::of(EventId id, bool write) const {
+    const std::size_t node = first.at(id.thread).at(id.index);
+    return write && write_part.size() > node + 1 && write_part[node + 1] && event[node + 1] == id ? node + 1 : node;
+}
+
+Relations::Relations(std::size_t n)
+    : po(n), po_loc(n), loc(n), int_(n), ext(n), rf(n), co(n), fr(n), rmw(n), addr(n), data(n), ctrl(n),
+      rfe(n), rfi(n), coe(n), fre(n), acq_po(n), po_rel(n), po_unlock_lock_po(n), rmb(n), wmb(n), mb(n), gp(n),
+      strong_fence(n), nonrw_fence(n), fence(n), ppo(n), cumul_fence(n), prop(n), hb(n), pb(n), rcu_rscs(n),
+      srcu_rscs(n), rcu_link(n), rcu_order(n), rcu_fence(n), rb(n), xbstar(n), plain_incoh(n), data_race(n) {
+    for (NodeSet* s : {&R, &W, &M, &F, &IW, &Marked, &Plain, &Acquire, &Release, &Noreturn, &RMW, &LKR, &LKW, &UL})
+        *s = empty_set(n);
+}
+
+namespace {
+
+Nodes number(const ExecutionGraph& g) {
+    Nodes nodes;
+    nodes.first.resize(g.thread_count());
+    for (std::size_t t = 0; t < g.thread_count(); ++t)
+        for (const Event& e : g.thread(t)) {
+            nodes.first[t].push_back(nodes.event.size());
+            nodes.event.push_back(e.id);
+            nodes.write_part.push_back(false);
+            if (e.kind == EventKind::Rmw) {
+                nodes.event.push_back(e.id);
+                nodes.write_part.push_back(true);
+            }
+        }
+    return nodes;
+}
+
+/// fencerel(S) = po ; [S] ; po
+BitRel fencerel(const BitRel& po, const NodeSet& s) {
+    const std::size_t n = po.size();
+    return seq(seq(po, id_on(s, n)), po);
+}
+
+/// Matches nested lock/unlock events per thread (and per location, for SRCU) as the bell's
+/// recursive `matched` does: innermost pairs first, which is a stack per thread. Returns the
+/// lock -> unlock pairs; `unbalanced` is set when some lock or unlock stays unmatched.
+BitRel match_nesting(const ExecutionGraph& g, const Nodes& nodes, std::uint32_t lock_tag, std::uint32_t unlock_tag,
+                     bool per_location, bool& unbalanced) {
+    const std::size_t n = nodes.size();
+    BitRel pairs(n);
+    for (std::size_t t = 1; t < g.thread_count(); ++t) {
+        std::vector<std::pair<std::optional<LocationId>, std::size_t>> open;
+        for (const Event& e : g.thread(t)) {
+            const std::optional<LocationId> where = per_location ? e.location : std::nullopt;
+            if ((e.lkmm & lock_tag) != 0) {
+                open.emplace_back(where, nodes.of(e.id));
+            } else if ((e.lkmm & unlock_tag) != 0) {
+                auto it = std::find_if(open.rbegin(), open.rend(), [&](const auto& o) { return o.first == where; });
+                if (it == open.rend()) {
+                    unbalanced = true;
+                    continue;
+                }
+                // with SRCU, locks of other srcu_structs may be open in between: herd matches
+                // per location (`& loc`), so they stay open
+                pairs.set(it->second, nodes.of(e.id));
+                open.erase(std::next(it).base());
+            }
+        }
+        if (!open.empty()) unbalanced = true;
+    }
+    return pairs;
+}
+
+}  // namespace
+
+Relations relations(const ExecutionGraph& g, Depth depth) {
+    Nodes nodes = number(g);
+    const std::size_t n = nodes.size();
+    Relations r(n);
+    r.nodes = std::move(nodes);
+    const Nodes& N = r.nodes;
+    auto ev = [&](std::size_t i) -> const Event& { return g.event(N.event[i]); };
+
+    // ---- sets: linux-kernel.bell, lock.cat ----
+    NodeSet effective_fences = empty_set(n);  // fences whose tags apply (see IfRmwSucceeds)
+    for (std::size_t i = 0; i < n; ++i) {
+        const Event& e = ev(i);
+        const bool wpart = N.write_part[i];
+        const std::uint32_t t = e.lkmm;
+        if (e.id.thread == EventId::init_thread) {
+            add(r.IW, i);
+            add(r.W, i);
+            continue;
+        }
+        // A conditional RMW that failed is a read here; herd7 makes it an atomic access, which
+        // linux-kernel.bell's RMW set holds (before-atomic and after-atomic order through it),
+        // with no ordering of its own (once; lkmmv2: FailedRMW, Acquire = ACQUIRE \ FailedRMW)
+        const bool failed_rmw = e.kind == EventKind::Read && (t & ConditionalRmw) != 0;
+        switch (e.kind) {
+        case EventKind::Read:
+            add(r.R, i);
+            if (failed_rmw) add(r.RMW, i);
+            break;
+        case EventKind::Write: add(r.W, i); break;
+        case EventKind::Rmw:
+            add(wpart ? r.W : r.R, i);
+            add(r.RMW, i);
+            break;
+        case EventKind::Fence: {
+            add(r.F, i);
+            bool effective = true;
+            if ((t & IfRmwSucceeds) != 0) {
+                const auto& thread = g.thread(e.id.thread);
+                effective = e.id.index + 1 < thread.size() && thread[e.id.index + 1].kind == EventKind::Rmw;
+            }
+            if (effective) add(effective_fences, i);
+            break;
+        }
+        }
+        const bool read_side = e.kind == EventKind::Read || (e.kind == EventKind::Rmw && !wpart);
+        const bool write_side = e.kind == EventKind::Write || (e.kind == EventKind::Rmw && wpart);
+        if ((t & Acquire) != 0 && read_side && !failed_rmw) add(r.Acquire, i);
+        if ((t & Release) != 0 && write_side) add(r.Release, i);
+        if ((t & Noreturn) != 0 && read_side) add(r.Noreturn, i);
+        if ((t & LockRmw) != 0) add(read_side ? r.LKR : r.LKW, i);
+        if ((t & Unlock) != 0 && write_side) add(r.UL, i);
+    }
+    r.M = r.R | r.W;
+    // lock.cat: LKR has Acquire ordering, UL Release ordering
+    r.Acquire = r.Acquire | r.LKR;
+    r.Release = r.Release | r.UL;
+    // Marked = (~M) | IW | Once | Release | Acquire | domain(rmw) | range(rmw) | LKR | LKW | UL | LF | RL | RU
+    for (std::size_t i = 0; i < n; ++i) {
+        const Event& e = ev(i);
+        constexpr std::uint32_t marking = Once | LockRmw | Unlock | LockFail | ReadLocked | ReadUnlocked | SrcuLock |
+                                          SrcuUnlock | SyncSrcu;
+        if (!in(r.M, i) || in(r.IW, i) || in(r.RMW, i) || in(r.Acquire, i) || in(r.Release, i) ||
+            (e.lkmm & marking) != 0 || (e.lkmm & (Acquire | Release)) != 0)
+            add(r.Marked, i);
+    }
+    r.Plain = minus(r.M, r.Marked);
+    auto fence_set = [&](std::uint32_t tag) {
+        NodeSet s = empty_set(n);
+        for (std::size_t i = 0; i < n; ++i)
+            if (in(effective_fences, i) && (ev(i).lkmm & tag) != 0) add(s, i);
+        return s;
+    };
+
+    // ---- base relations ----
+    for (std::size_t i = 0; i < n; ++i) {
+        const Event& a = ev(i);
+        for (std::size_t j = 0; j < n; ++j) {
+            if (i == j) continue;
+            const Event& b = ev(j);
+            const bool same_thread = a.id.thread == b.id.thread && a.id.thread != EventId::init_thread;
+            if (same_thread) {
+                r.int_.set(i, j);
+                if (i < j) r.po.set(i, j);  // nodes are numbered in po order within a thread
+            } else {
+                r.ext.set(i, j);
+            }
+            if (a.location && b.location && *a.location == *b.location && in(r.M, i) && in(r.M, j)) r.loc.set(i, j);
+        }
+    }
+    for (std::size_t i = 0; i < n; ++i)
+        if (in(r.M, i)) r.loc.set(i, i);
+    // int holds (e, e), as herd's same-process relation does: `xbstar & int` in vis keeps
+    // xbstar's identity (explanation.txt: "Z and Y are the same event")
+    r.int_.add_identity();
+    r.po_loc = r.po & r.loc;
+    for (std::size_t i = 0; i < n; ++i) {
+        const Event& e = ev(i);
+        if (N.write_part[i]) continue;
+        if (e.kind == EventKind::Rmw) r.rmw.set(i, i + 1);
+        if (e.is_read() && e.reads_from && g.contains(*e.reads_from)) r.rf.set(N.of(*e.reads_from, true), i);
+    }
+    for (std::size_t l = 0; l < g.location_count(); ++l) {
+        const auto& order = g.co(static_cast<LocationId>(l));
+        for (std::size_t a = 0; a < order.size(); ++a)
+            for (std::size_t b = a + 1; b < order.size(); ++b) r.co.set(N.of(order[a], true), N.of(order[b], true));
+    }
+    r.fr = seq(r.rf.inverse(), r.co);
+    // dependencies: from the read (an RMW's read part) to the dependent access; data goes to
+    // the write (part)
+    for (std::size_t i = 0; i < n; ++i) {
+        const Event& e = ev(i);
+        if (e.is_fence() || e.id.thread == EventId::init_thread) continue;
+        const bool wpart = N.write_part[i];
+        auto edges = [&](std::uint64_t mask, BitRel& rel) {
+            for (std::uint64_t bits = mask; bits != 0; bits &= bits - 1) {
+                const auto idx = static_cast<std::uint32_t>(__builtin_ctzll(bits));
+                const EventId src{e.id.thread, idx};
+                if (idx < e.id.index && g.contains(src) && g.event(src).is_read()) rel.set(N.of(src), i);
+            }
+        };
+        edges(e.addr_deps, r.addr);
+        if (e.kind != EventKind::Rmw || wpart) edges(e.data_deps, r.data);
+        edges(e.ctrl_deps, r.ctrl);
+    }
+    r.rfe = r.rf & r.ext;
+    r.rfi = r.rf & r.int_;
+    r.coe = r.co & r.ext;
+    r.fre = r.fr & r.ext;
+
+    // ---- linux-kernel.cat: basic relations ----
+    r.acq_po = both(r.po, r.Acquire, r.M);
+    r.po_rel = both(r.po, r.M, r.Release);
+    // po-unlock-lock-po = po ; [UL] ; (po|rf) ; [LKR] ; po
+    r.po_unlock_lock_po = seq(seq(seq(seq(r.po, id_on(r.UL, n)), r.po | r.rf), id_on(r.LKR, n)), r.po);
+    // fences
+    const NodeSet R4rmb = minus(r.R, r.Noreturn);
+    r.rmb = both(fencerel(r.po, fence_set(Rmb)), R4rmb, R4rmb);
+    r.wmb = both(fencerel(r.po, fence_set(Wmb)), r.W, r.W);
+    {
+        const BitRel idM = id_on(r.M, n), idRMW = id_on(r.RMW, n);
+        BitRel mb = both(fencerel(r.po, fence_set(Mb)), r.M, r.M);
+        // [M] ; fencerel(Before-atomic) ; [RMW] ; po? ; [M]
+        mb.unite(seq(seq(seq(idM, fencerel(r.po, fence_set(BeforeAtomic))), idRMW), ran(opt(r.po), r.M)));
+        // [M] ; po? ; [RMW] ; fencerel(After-atomic) ; [M]
+        mb.unite(seq(seq(dom(opt(r.po), r.M), idRMW), ran(fencerel(r.po, fence_set(AfterAtomic)), r.M)));
+        // [M] ; po? ; [LKW] ; fencerel(After-spinlock) ; [M]
+        mb.unite(seq(seq(dom(opt(r.po), r.M), id_on(r.LKW, n)), ran(fencerel(r.po, fence_set(AfterSpinlock)), r.M)));
+        // [M] ; po ; [UL] ; (co | po) ; [LKW] ; fencerel(After-unlock-lock) ; [M]
+        mb.unite(seq(seq(seq(seq(dom(r.po, r.M), id_on(r.UL, n)), r.co | r.po), id_on(r.LKW, n)),
+                     ran(fencerel(r.po, fence_set(AfterUnlockLock)), r.M)));
+        r.mb = std::move(mb);
+    }
+    {
+        // gp = po ; [Sync-rcu | Sync-srcu] ; po?
+        const NodeSet sync = fence_set(SyncRcu) | fence_set(SyncSrcu);
+        r.gp = seq(seq(r.po, id_on(sync, n)), opt(r.po));
+    }
+    r.strong_fence = r.mb | r.gp;
+    r.nonrw_fence = r.strong_fence | r.po_rel | r.acq_po;
+    r.fence = r.nonrw_fence | r.wmb | r.rmb;
+
+    // ---- preserved program order ----
+    const BitRel dep = r.addr | r.data;
+    const BitRel rwdep = ran(dep | r.ctrl, r.W);
+    const BitRel overwrite = r.co | r.fr;
+    // to-w = rwdep | (overwrite & int) | (addr ; [Plain] ; wmb)
+    const BitRel to_w = rwdep | (overwrite & r.int_) | seq(ran(r.addr, r.Plain), r.wmb);
+    // to-r = addr | (dep ; [Marked] ; rfi)
+    const BitRel to_r = r.addr | seq(ran(dep, r.Marked), r.rfi);
+    r.ppo = to_r | to_w | r.fence | (r.po_unlock_lock_po & r.int_);
+
+    // ---- propagation ----
+    // A-cumul(x) = (rfe ; [Marked])? ; x
+    auto a_cumul = [&](const BitRel& x) { return seq(opt(ran(r.rfe, r.Marked)), x); };
+    r.cumul_fence = both(a_cumul(r.strong_fence | r.po_rel) | r.wmb | r.po_unlock_lock_po, r.Marked, r.Marked);
+    // prop = [Marked] ; (overwrite & ext)? ; cumul-fence* ; [Marked] ; rfe? ; [Marked]
+    r.prop = both(seq(seq(opt(overwrite & r.ext), star(r.cumul_fence)), both(opt(r.rfe), r.Marked, r.Marked)), r.Marked,
+                  r.Marked);
+    // hb = [Marked] ; (ppo | rfe | ((prop \ id) & int)) ; [Marked]
+    {
+        BitRel prop_int = r.prop & r.int_;
+        for (std::size_t i = 0; i < n; ++i) prop_int.reset(i, i);
+        r.hb = both(r.ppo | r.rfe | prop_int, r.Marked, r.Marked);
+    }
+    const BitRel hb_star = star(r.hb);
+    // pb = prop ; strong-fence ; hb* ; [Marked]
+    r.pb = ran(seq(seq(r.prop, r.strong_fence), hb_star), r.Marked);
+    const BitRel pb_star = star(r.pb);
+
+    // ---- RCU ----
+    bool unbalanced = false;
+    r.rcu_rscs = match_nesting(g, N, RcuLock, RcuUnlock, false, unbalanced);
+    r.unbalanced_rcu = unbalanced;
+    unbalanced = false;
+    r.srcu_rscs = match_nesting(g, N, SrcuLock, SrcuUnlock, true, unbalanced);
+    r.unbalanced_srcu = unbalanced;
+    const NodeSet sync_rcu = fence_set(SyncRcu);
+    NodeSet sync_srcu = empty_set(n);
+    for (std::size_t i = 0; i < n; ++i)
+        if ((ev(i).lkmm & SyncSrcu) != 0) add(sync_srcu, i);
+    r.has_rcu = !r.rcu_rscs.empty() || !r.srcu_rscs.empty() || sync_rcu != empty_set(n) || sync_srcu != empty_set(n);
+    if (r.has_rcu) {
+        const BitRel rcu_gp = id_on(sync_rcu, n), srcu_gp = id_on(sync_srcu, n);
+        const BitRel rcu_rscsi = r.rcu_rscs.inverse(), srcu_rscsi = r.srcu_rscs.inverse();
+        BitRel same_loc(n);  // loc over the SRCU events (they carry their srcu_struct as location)
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < n; ++j)
+                if (ev(i).location && ev(j).location && *ev(i).location == *ev(j).location) same_loc.set(i, j);
+        // rcu-link = po? ; hb* ; pb* ; prop ; po
+        r.rcu_link = seq(seq(seq(seq(opt(r.po), hb_star), pb_star), r.prop), r.po);
+        const BitRel& link = r.rcu_link;
+        // rcu-order: the least fixed point of the recursive definition
+        BitRel order = rcu_gp | srcu_gp;
+        for (;;) {
+            BitRel next = rcu_gp | srcu_gp;
+            next.unite(seq(seq(rcu_gp, link), rcu_rscsi));
+            next.unite(seq(seq(srcu_gp, link), srcu_rscsi) & same_loc);
+            next.unite(seq(seq(rcu_rscsi, link), rcu_gp));
+            next.unite(seq(seq(srcu_rscsi, link), srcu_gp) & same_loc);
+            const BitRel inner = seq(seq(link, order), link);
+            next.unite(seq(seq(rcu_gp, inner), rcu_rscsi));
+            next.unite(seq(seq(srcu_gp, inner), srcu_rscsi) & same_loc);
+            next.unite(seq(seq(rcu_rscsi, inner), rcu_gp));
+            next.unite(seq(seq(srcu_rscsi, inner), srcu_gp) & same_loc);
+            next.unite(seq(seq(order, link), order));
+            next.unite(order);
+            if (next == order) break;
+            order = std::move(next);
+        }
+        r.rcu_order = std::move(order);
+        // rcu-fence = po ; rcu-order ; po?
+        r.rcu_fence = seq(seq(r.po, r.rcu_order), opt(r.po));
+        // rb = prop ; rcu-fence ; hb* ; pb* ; [Marked]
+        r.rb = ran(seq(seq(seq(r.prop, r.rcu_fence), hb_star), pb_star), r.Marked);
+    }
+
+    // ---- plain accesses and data races ----
+    r.has_plain = r.Plain != empty_set(n);
+    if (r.has_plain) {
+        // after the RCU section: fence and strong-fence include rcu-fence; nonrw-fence does not
+        const BitRel fence2 = r.fence | r.rcu_fence;
+        const BitRel strong2 = r.strong_fence | r.rcu_fence;
+        r.xbstar = star(r.hb | r.pb | r.rb);
+        const BitRel& xb = r.xbstar;
+        const NodeSet not_noreturn = complement(r.Noreturn, n);
+        const BitRel rmb_like = both(fencerel(r.po, fence_set(Rmb)), R4rmb, not_noreturn);
+        const BitRel rmb_like_post = both(fencerel(r.po, fence_set(Rmb)), not_noreturn, R4rmb);
+        // vis = cumul-fence* ; rfe? ; [Marked] ; ((strong-fence ; [Marked] ; xbstar) | (xbstar & int))
+        const BitRel vis = seq(seq(star(r.cumul_fence), ran(opt(r.rfe), r.Marked)),
+                               seq(ran(strong2, r.Marked), xb) | (xb & r.int_));
+        const BitRel w_pre_bounded = dom(opt(r.addr | fence2), r.Marked);
+        const BitRel r_pre_bounded = dom(opt(r.addr | r.nonrw_fence | rmb_like), r.Marked);
+        const BitRel w_post_bounded = ran(opt(fence2), r.Marked);
+        const BitRel r_post_bounded = ran(opt(r.nonrw_fence | rmb_like_post), r.Marked);
+        const BitRel ww_vis = fence2 | seq(seq(strong2, xb), w_pre_bounded) | seq(seq(w_post_bounded, vis), w_pre_bounded);
+        const BitRel wr_vis = fence2 | seq(seq(strong2, xb), r_pre_bounded) | seq(seq(w_post_bounded, vis), r_pre_bounded);
+        const BitRel rw_xbstar = fence2 | seq(seq(r_post_bounded, xb), w_pre_bounded);
+        // pre-race = ext & ((Plain * M) | ((M \ IW) * Plain))
+        const BitRel pre_race = r.ext & (cross(r.Plain, r.M, n) | cross(minus(r.M, r.IW), r.Plain, n));
+        const BitRel wr_incoh = pre_race & r.rf & rw_xbstar.inverse();
+        const BitRel rw_incoh = pre_race & r.fr & wr_vis.inverse();
+        const BitRel ww_incoh = pre_race & r.co & ww_vis.inverse();
+        r.plain_incoh = wr_incoh | rw_incoh | ww_incoh;
+        if (depth == Depth::Flags) {
+            const BitRel ww_nonrace =
+                ww_vis & (cross(r.Marked, r.W, n) | rw_xbstar) & (cross(r.W, r.Marked, n) | wr_vis);
+            const BitRel ww_race = minus(pre_race & r.co, ww_nonrace);
+            const BitRel wr_race = minus(minus(pre_race & seq(opt(r.co), r.rf), wr_vis), rw_xbstar.inverse());
+            const BitRel rw_race = minus(pre_race & r.fr, rw_xbstar);
+            r.data_race = ww_race | wr_race | rw_race;
+        }
+    }
+    return r;
+}
+
+std::optional<std::string> violated_axiom(const Relations& r) {
+    // acyclic po-loc | com as coherence
+    {
+        BitRel coherence = r.po_loc;
+        for (const BitRel* x : {&r.rf, &r.co, &r.fr}) coherence.unite(*x);
+        if (!acyclic(coherence)) return "coherence";
+    }
+    // empty rmw & (fre ; coe) as atomic
+    if (!(r.rmw & seq(r.fre, r.coe)).empty()) return "atomic";
+    if (!acyclic(r.hb)) return "happens-before";
+    if (!acyclic(r.pb)) return "propagation";
+    if (r.has_rcu && !irreflexive(r.rb)) return "rcu";
+    if (r.has_plain && !r.plain_incoh.empty()) return "plain-coherence";
+    return std::nullopt;
+}
+
+}  // namespace oc::lkmm
+
+namespace oc {
+
+namespace {
+
+/// A cycle of `rel` (acyclicity violated) or a reflexive pair, as nodes; empty when none.
+std::vector<std::size_t> find_cycle(const BitRel& rel) {
+    const std::size_t n = rel.size();
+    for (std::size_t start = 0; start < n; ++start) {
+        // BFS from start's successors back to start
+        std::vector<std::size_t> parent(n, n);
+        std::vector<std::size_t> queue;
+        rel.for_each(start, [&](std::size_t j) {
+            if (parent[j] == n) {
+                parent[j] = start;
+                queue.push_back(j);
+            }
+        });
+        for (std::size_t q = 0; q < queue.size() && parent[start] == n; ++q)
+            rel.for_each(queue[q], [&](std::size_t j) {
+                if (parent[j] == n) {
+                    parent[j] = queue[q];
+                    queue.push_back(j);
+                }
+            });
+        if (parent[start] == n) continue;
+        std::vector<std::size_t> cycle{start};
+        for (std::size_t v = parent[start]; v != start; v = parent[v]) cycle.push_back(v);
+        std::reverse(cycle.begin() + 1, cycle.end());
+        return cycle;
+    }
+    return {};
+}
+
+class Lkmm final : public MemoryModel {
+public:
+    std::string_view name() const override { return "LKMM"; }
+    bool kernel_events() const override { return true; }
+    bool consistent(const ExecutionGraph& g) const override {
+        return !lkmm::violated_axiom(lkmm::relations(g, lkmm::Depth::Axioms));
+    }
+    std::optional<AxiomViolation> check(const ExecutionGraph& g) const override {
+        if (auto wf = check_well_formed(g)) return wf;
+        const lkmm::Relations r = lkmm::relations(g, lkmm::Depth::Axioms);
+        const auto axiom = lkmm::violated_axiom(r);
+        if (!axiom) return std::nullopt;
+        AxiomViolation v;
+        v.axiom = *axiom;
+        const BitRel* rel = nullptr;
+        BitRel coherence = r.po_loc;
+        for (const BitRel* x : {&r.rf, &r.co, &r.fr}) coherence.unite(*x);
+        if (*axiom == "coherence") rel = &coherence;
+        else if (*axiom == "happens-before") rel = &r.hb;
+        else if (*axiom == "propagation") rel = &r.pb;
+        else if (*axiom == "rcu") rel = &r.rb;
+        if (rel != nullptr)
+            for (std::size_t node : find_cycle(*rel)) {
+                const EventId id = r.nodes.event[node];
+                if (v.cycle.empty() || v.cycle.back() != id) v.cycle.push_back(id);
+            }
+        if (v.cycle.size() > 1 && v.cycle.front() == v.cycle.back()) v.cycle.pop_back();
+        v.explanation = "the execution violates LKMM's " + v.axiom + " axiom (linux-kernel.cat)";
+        return v;
+    }
+    /// LKMM's data-race flag. herd still judges such an execution (`Flag data-race`): the
+    /// litmus runner turns ExploreOptions::race_ends_execution off and reads flags() instead.
+    std::optional<std::pair<EventId, EventId>> race(const ExecutionGraph& g) const override {
+        const lkmm::Relations r = lkmm::relations(g, lkmm::Depth::Flags);
+        if (!r.has_plain) return std::nullopt;
+        for (std::size_t i = 0; i < r.nodes.size(); ++i) {
+            std::optional<std::size_t> other;
+            r.data_race.for_each(i, [&](std::size_t j) {
+                if (!other) other = j;
+            });
+            if (other) return std::make_pair(r.nodes.event[i], r.nodes.event[*other]);
+        }
+        return std::nullopt;
+    }
+    std::vector<std::string> flags(const ExecutionGraph& g) const override {
+        const lkmm::Relations r = lkmm::relations(g, lkmm::Depth::Flags);
+        std::vector<std::string> out;
+        if (r.has_plain && !r.data_race.empty()) out.emplace_back("data-race");
+        if (r.unbalanced_rcu) out.emplace_back("unbalanced-rcu-locking");
+        if (r.unbalanced_srcu) out.emplace_back("unbalanced-srcu-locking");
+        // flag ~empty different-values(srcu-rscs) as srcu-bad-nesting
+        for (std::size_t i = 0; i < r.nodes.size(); ++i) {
+            bool bad = false;
+            r.srcu_rscs.for_each(i, [&](std::size_t j) {
+                bad = bad || g.event(r.nodes.event[i]).written_value != g.event(r.nodes.event[j]).written_value;
+            });
+            if (bad) {
+                out.emplace_back("srcu-bad-nesting");
+                break;
+            }
+        }
+        return out;
+    }
+};
+
+}  // namespace
+
+const MemoryModel& lkmm_model() {
+    static const Lkmm model;
+    return model;
+}
+
+}  // namespace oc

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+// The Linux-kernel memory model (tools/memory-model: linux-kernel.cat, linux-kernel.bell,
+// lock.cat) as a predicate over one execution graph. Every relation is computed as a bit matrix
+// and named as the cat file names it (dashes become underscores), so that the two read side by
+// side. The graph's events carry their LKMM tags (Event::lkmm) and dependencies
+// (Event::addr_deps...); the C++11 orders are not read.
+//
+// LKMM speaks of reads and writes: an RMW event of the graph is two nodes here, its read part
+// and its write part, joined by `rmw` (for spin_lock(), lock.cat's LKR and LKW). Initial writes
+// (IW) are in no thread: external to every event, po-before nothing.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checker/memory_model/bitrel.hpp"
+#include "checker/memory_model/lkmm_tags.hpp"
+#include "traces/execution_graph.hpp"
+
+namespace oc::lkmm {
+
+/// A set of nodes as a bit row.
+using NodeSet = std::vector<std::uint64_t>;
+
+/// The nodes of one graph: each event once, an RMW twice (read part, then write part).
+struct Nodes {
+    std::vector<EventId> event;       ///< per node: its event
+    std::vector<bool> write_part;     ///< per node: the write part of an RMW
+    std::vector<std::vector<std::size_t>> first;  ///< [graph thread][po index]: the event's first node
+    std::size_t size() const { return event.size(); }
+    /// The node of event `id`: an RMW's read part, or with `write_part` its write part.
+    std::size_t of(EventId id, bool write_part = false) const;
+};
+
+/// Every relation and set of linux-kernel.cat that the axioms and the data-race flag use.
+struct Relations {
+    explicit Relations(std::size_t n);
+    Nodes nodes;
+    // sets (bell, lock.cat)
+    NodeSet R, W, M, F, IW, Marked, Plain, Acquire, Release, Noreturn, RMW, LKR, LKW, UL;
+    // base relations
+    BitRel po, po_loc, loc, int_, ext, rf, co, fr, rmw, addr, data, ctrl;
+    BitRel rfe, rfi, coe, fre;
+    // basic relations and fences
+    BitRel acq_po, po_rel, po_unlock_lock_po, rmb, wmb, mb, gp, strong_fence, nonrw_fence, fence;
+    // preserved program order, propagation, happens-before
+    BitRel ppo, cumul_fence, prop, hb, pb;
+    // RCU
+    BitRel rcu_rscs, srcu_rscs, rcu_link, rcu_order, rcu_fence, rb;
+    // plain accesses (computed only when the graph has plain accesses)
+    BitRel xbstar, plain_incoh, data_race;
+    bool has_rcu = false;
+    bool has_plain = false;
+    /// RCU or SRCU lock/unlock events that no nesting matches (herd: unbalanced-*-locking).
+    bool unbalanced_rcu = false, unbalanced_srcu = false;
+};
+
+/// How far to compute: the axioms only (the engine's check of every prefix) or also the
+/// plain-access flags (data-race) of a complete graph.
+enum class Depth : std::uint8_t { Axioms, Flags };
+
+/// The relations of `g`. With Depth::Axioms the plain-access section is left empty.
+Relations relations(const ExecutionGraph& g, Depth depth = Depth::Axioms);
+
+/// The first axiom of linux-kernel.cat that `r` violates, in the cat file's order: "coherence",
+/// "atomic", "happens-before", "propagation", "rcu", "plain-coherence"; nullopt when none.
+std::optional<std::string> violated_axiom(const Relations& r);
+
+}  // namespace oc::lkmm
+
+namespace oc {
+class MemoryModel;
+/// The Linux-kernel memory model (LKMM) of linux-source 6.1's tools/memory-model.
+const MemoryModel& lkmm_model();
+}  // namespace oc

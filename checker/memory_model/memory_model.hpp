@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+// The memory model as a named predicate over execution graphs, separate from the engine that
+// explores them. The graph engine asks `consistent()` of every graph it builds, prefixes
+// included, and cuts a branch as soon as its graph is inconsistent; `check()` names the axiom a
+// graph violates. RC11 is the first model; the kernel's (LKMM) plugs in here without touching
+// the engine.
+#pragma once
+
+#include <optional>
+#include <utility>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "checker/memory_model/rc11_certify.hpp"
+#include "traces/execution_graph.hpp"
+
+namespace oc {
+
+class MemoryModel {
+public:
+    virtual ~MemoryModel() = default;
+    /// The model's name as reports print it ("RC11").
+    virtual std::string_view name() const = 0;
+    /// True when `g` (complete or a prefix) satisfies every axiom of the model.
+    virtual bool consistent(const ExecutionGraph& g) const = 0;
+    /// The first violated axiom, nullopt when consistent (slower; for messages and tests).
+    virtual std::optional<AxiomViolation> check(const ExecutionGraph& g) const = 0;
+    /// A data race of the consistent graph `g` as the model defines it, nullopt if none.
+    virtual std::optional<std::pair<EventId, EventId>> race(const ExecutionGraph& g) const = 0;
+    /// True when the model judges the kernel's own events (LKMM): the runtime then records RCU
+    /// and the before/after-atomic fences as LKMM defines them (Runtime::set_lkmm).
+    virtual bool kernel_events() const { return false; }
+    /// The flags the model raises on the consistent, complete graph `g` (herd's `flag`
+    /// statements: LKMM's "data-race", "unbalanced-rcu-locking"...): warnings, not axioms.
+    virtual std::vector<std::string> flags(const ExecutionGraph&) const { return {}; }
+};
+
+/// RC11 (Lahav et al., PLDI 2017; herd's rc11.cat with C++20 release sequences), the axioms
+/// checker/memory_model/rc11_certify.hpp certifies, computed over bit-matrix relations: coherence, atomicity,
+/// no-thin-air (po | rf acyclic) and sc (psc acyclic).
+const MemoryModel& rc11_model();
+
+/// The Linux-kernel memory model (checker/memory_model/lkmm.hpp).
+const MemoryModel& lkmm_model();
+
+/// Sequential consistency: acyclic po | rf | co | fr (a subset of both RC11 and LKMM). Not a
+/// model to judge variants by; `explain` asks it whether a bad outcome needs reordering at all.
+const MemoryModel& sc_model();
+
+/// The memory model called `name` ("rc11", "lkmm", "sc", case-insensitive), nullptr if there is none.
+const MemoryModel* find_memory_model(std::string_view name);
+
+}  // namespace oc
