@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+// Static keys (include/linux/static_key.h, which is include/linux/jump_label.h):
+// static_branch_inc(), static_branch_dec(), static_branch_unlikely(), static_branch_likely().
+// Part of checker/model/kernel.hpp; each mapping is in docs/primitives.md.
+#pragma once
+
+#include "checker/model/kernel/atomic.hpp"
+#include "checker/model/kernel/mutex.hpp"
+
+namespace oc::kernel {
+
+#define OC_HERE SrcLoc where = SrcLoc::current()
+
+// ---- static keys -----------------------------------------------------------------------------
+
+/// A static key: the enable count. static_branch_inc/dec serialise on jump_label_mutex and
+/// update the count fully ordered. Weaker than the kernel: text patching synchronises every CPU
+/// before inc returns (like membarrier), which C++11 cannot express.
+struct static_key {
+    explicit static_key(const char* name, OC_HERE) : enabled(name, 0, where), jump_label_mutex("jump_label_mutex", where) {}
+    Atomic<int> enabled;
+    mutex jump_label_mutex;
+};
+inline void static_branch_inc(static_key& key, OC_HERE) {
+    PrimitiveScope s("static_branch_inc", where);
+    mutex_lock(key.jump_label_mutex, where);
+    detail::ordered_rmw(key.enabled, RmwOp::Add, 1, Ordering::Full, "static_branch_inc", where);
+    mutex_unlock(key.jump_label_mutex, where);
+}
+inline void static_branch_dec(static_key& key, OC_HERE) {
+    PrimitiveScope s("static_branch_dec", where);
+    mutex_lock(key.jump_label_mutex, where);
+    const int old = detail::ordered_rmw(key.enabled, RmwOp::Sub, 1, Ordering::Full, "static_branch_dec", where);
+    require(old > 0, "static_branch_dec: the key count went negative", where);
+    mutex_unlock(key.jump_label_mutex, where);
+}
+/// static_branch_unlikely/likely(&key): not a memory access in the kernel (a patched jump); a
+/// relaxed load of the count here.
+inline bool static_branch_unlikely(const static_key& key, OC_HERE) {
+    PrimitiveScope s("static_branch_unlikely", where);
+    return key.enabled.load(relaxed, where) > 0;
+}
+inline bool static_branch_likely(const static_key& key, OC_HERE) {
+    PrimitiveScope s("static_branch_likely", where);
+    return key.enabled.load(relaxed, where) > 0;
+}
+
+#undef OC_HERE
+}  // namespace oc::kernel
