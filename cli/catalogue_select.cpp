@@ -55,8 +55,8 @@ std::string catalogue_hash(const std::vector<ModelDef>& models) {
             text += "variant " + v.id() + " threads " + std::to_string(v.thread_count()) +
                     (v.exact_dependencies ? " exact-dependencies" : "") + " rc11 " + to_string(e.memory_model) +
                     " engine " + finding(e.engine) + " lkmm " +
-                    (e.lkmm ? std::string(to_string(*e.lkmm)) : std::string("-")) + " lkmm-engine " +
-                    finding(e.lkmm_engine) + (e.judged ? " judged" : " unjudged") + "\n";
+                    (e.lkmm ? std::string(to_string(*e.lkmm)) : std::string("-")) +
+                    (e.judged ? " judged" : " unjudged") + "\n";
         }
     }
     return content_hash(text);

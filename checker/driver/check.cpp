@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
-#include "checker/driver/necessity.hpp"
+#include "checker/driver/sites.hpp"
 #include "checker/memory_model/memory_model.hpp"
 #include "checker/memory_model/rc11_certify.hpp"
 #include "checker/engines/engines.hpp"
@@ -77,10 +77,6 @@ Expectation expectation_for(const Expectation& e, EngineKind engine, ModelKind m
     if (model == ModelKind::Lkmm) {
         g.lkmm.reset();
         g.lkmm_note = {};
-        if (e.lkmm_engine) {
-            g.engine = e.lkmm_engine;
-            g.engine_note = e.lkmm_engine_note;
-        }
     }
     return g;
 }

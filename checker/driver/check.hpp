@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "checker/model/model.hpp"
+#include "checker/driver/sites.hpp"
 #include "checker/engines/engines.hpp"
 #include "traces/execution_graph.hpp"
 
@@ -48,12 +49,6 @@ struct MetricRange {
     std::string name;
     Value min = 0, max = 0;
     auto operator<=>(const MetricRange&) const = default;
-};
-
-/// What an exploration saw at one ordering site (see necessity.hpp).
-struct SiteKinds {
-    bool sc_fence = false, acquire_fence = false, release_fence = false;
-    bool acquire_access = false, release_access = false, rmw = false;
 };
 
 /// Whether partial-order reduction was used, as the report must say.
@@ -153,8 +148,6 @@ struct Report {
         return distinct_executions == 0 ? 0.0
                                         : static_cast<double>(interleavings) / static_cast<double>(distinct_executions);
     }
-    /// True when the variant's expectation carries a known engine limitation.
-    bool engine_limited() const { return expect.engine.has_value(); }
 };
 
 /// A progress snapshot of a running check.

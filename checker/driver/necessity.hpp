@@ -8,26 +8,9 @@
 #include <vector>
 
 #include "checker/driver/check.hpp"
+#include "checker/driver/sites.hpp"
 
 namespace oc {
-
-/// Every ordering site in `g`: fences and acquire/release accesses, grouped by primitive call site.
-/// Locks, work-queue internals and initialisation are not ordering sites.
-void collect_sites(const ExecutionGraph& g, std::map<Site, SiteKinds>& sites);
-
-/// The weakenings worth trying at a site: smp_mb-like fences -> removed / release / acquire;
-/// acquire or release fences -> removed; fully ordered RMWs -> relaxed form; acquire/release
-/// accesses -> relaxed.
-std::vector<Weakening> weakenings_for(const SiteKinds& kinds);
-
-/// "smp_mb__after_atomic() at shrinker_bit.cpp:57", "fence at sb.cpp:30".
-std::string site_label(const Site& site);
-/// "removed", "-> smp_wmb()", "-> atomic_xchg_relaxed() (unordered)": the weakening in the
-/// kernel's names (and, for a site of no primitive, as C++11 names it).
-std::string weakening_label(const Site& site, Weakening w);
-/// The same in the words of `vocabulary`: under Cpp11 a weakened kernel fence also says what it
-/// maps to ("-> smp_wmb() (release fence)").
-std::string weakening_label(const Site& site, Weakening w, Vocabulary vocabulary);
 
 enum class Necessity : std::uint8_t {
     Needed,     ///< the bad outcome becomes reachable (or the program breaks: an engine failure)

@@ -53,10 +53,6 @@ struct Expectation {
     /// False for a program that states no expectation (a litmus test without a Result: line):
     /// it is explored and reported, not judged.
     bool judged = true;
-    /// Set when the graph engine cannot produce LKMM's answer (an execution with a po | rf cycle:
-    /// load buffering): what it finds instead under --model lkmm, with why.
-    std::optional<Finding> lkmm_engine;
-    std::string_view lkmm_engine_note;
 
     /// What this engine must find for the check to pass.
     Finding engine_answer() const { return engine ? *engine : memory_model; }
@@ -72,14 +68,6 @@ struct Expectation {
     Expectation engine_reports_inconsistent(std::string_view note) const {
         Expectation e = *this;
         e.engine_inconsistency_note = note;
-        return e;
-    }
-    /// Marks a known limit of the graph engine under LKMM: LKMM says `lkmm` (or the RC11 answer),
-    /// the engine finds `found`.
-    Expectation lkmm_engine_finds(Finding found, std::string_view note) const {
-        Expectation e = *this;
-        e.lkmm_engine = found;
-        e.lkmm_engine_note = note;
         return e;
     }
     /// The LKMM argument for the same verdict, where `why` speaks of the C++11 mapping.
