@@ -1,141 +1,24 @@
 // SPDX-License-Identifier: MIT
+// The C litmus parser's entry points (parse(), parse_file()) and the test's outer structure: the
+// header line and herd's info lines, the initial state (locations, their types, register
+// initialisations), the processes and their parameters. Process bodies are parsed in
+// parse_code.cpp, the final condition and the annotations in parse_condition.cpp; the analysis
+// that follows is in analysis.cpp.
 #include "litmus/parser.hpp"
 
 #include <algorithm>
-#include <array>
 #include <fstream>
 #include <sstream>
 
-#include "litmus/lexer.hpp"
+#include "litmus/parser_internal.hpp"
 
 namespace oc::litmus {
 
-std::string_view to_string(Outcome o) {
-    switch (o) {
-    case Outcome::Always: return "Always";
-    case Outcome::Sometimes: return "Sometimes";
-    case Outcome::Never: return "Never";
-    case Outcome::Maybe: return "Maybe";
-    case Outcome::Deadlock: return "DEADLOCK";
-    }
-    return "?";
-}
+namespace detail {
 
-std::string_view to_string(Quantifier q) {
-    switch (q) {
-    case Quantifier::Exists: return "exists";
-    case Quantifier::NotExists: return "~exists";
-    case Quantifier::Forall: return "forall";
-    }
-    return "?";
-}
+std::string pos_text(SourcePos p) { return std::to_string(p.line) + ":" + std::to_string(p.column); }
 
 namespace {
-
-using A = ArgKind;
-
-/// One supported primitive. `orders`: it also exists as name_relaxed/_acquire/_release.
-struct PrimSpec {
-    std::string_view name;
-    Prim prim;
-    bool orders;
-    std::uint8_t nargs;
-    std::array<ArgKind, 3> args;
-};
-
-constexpr PrimSpec prim_table[] = {
-    {"READ_ONCE", Prim::ReadOnce, false, 1, {A::Lvalue}},
-    {"smp_load_acquire", Prim::LoadAcquire, false, 1, {A::Pointer}},
-    {"rcu_dereference", Prim::RcuDereference, false, 1, {A::Lvalue}},
-    {"atomic_read", Prim::AtomicRead, false, 1, {A::Pointer}},
-    {"atomic_read_acquire", Prim::AtomicReadAcquire, false, 1, {A::Pointer}},
-    {"WRITE_ONCE", Prim::WriteOnce, false, 2, {A::Lvalue, A::Value}},
-    {"smp_store_release", Prim::StoreRelease, false, 2, {A::Pointer, A::Value}},
-    {"rcu_assign_pointer", Prim::RcuAssignPointer, false, 2, {A::Lvalue, A::Value}},
-    {"smp_store_mb", Prim::StoreMb, false, 2, {A::Lvalue, A::Value}},
-    {"atomic_set", Prim::AtomicSet, false, 2, {A::Pointer, A::Value}},
-    {"atomic_set_release", Prim::AtomicSetRelease, false, 2, {A::Pointer, A::Value}},
-    {"smp_mb", Prim::Mb, false, 0, {}},
-    {"smp_rmb", Prim::Rmb, false, 0, {}},
-    {"smp_wmb", Prim::Wmb, false, 0, {}},
-    {"smp_mb__before_atomic", Prim::MbBeforeAtomic, false, 0, {}},
-    {"smp_mb__after_atomic", Prim::MbAfterAtomic, false, 0, {}},
-    {"smp_mb__after_spinlock", Prim::MbAfterSpinlock, false, 0, {}},
-    {"barrier", Prim::Barrier, false, 0, {}},
-    {"smp_mb__after_unlock_lock", Prim::MbAfterUnlockLock, false, 0, {}},
-    {"smp_mb__after_srcu_read_unlock", Prim::MbAfterSrcuReadUnlock, false, 0, {}},
-    {"atomic_add", Prim::AtomicAdd, false, 2, {A::Value, A::Pointer}},
-    {"atomic_sub", Prim::AtomicSub, false, 2, {A::Value, A::Pointer}},
-    {"atomic_inc", Prim::AtomicInc, false, 1, {A::Pointer}},
-    {"atomic_dec", Prim::AtomicDec, false, 1, {A::Pointer}},
-    {"atomic_and", Prim::AtomicAnd, false, 2, {A::Value, A::Pointer}},
-    {"atomic_or", Prim::AtomicOr, false, 2, {A::Value, A::Pointer}},
-    {"atomic_xor", Prim::AtomicXor, false, 2, {A::Value, A::Pointer}},
-    {"atomic_andnot", Prim::AtomicAndnot, false, 2, {A::Value, A::Pointer}},
-    // Bit operations (Documentation/atomic_bitops.txt; not in linux-kernel.def): set_bit() and
-    // clear_bit() are void RMWs, test_and_{set,clear}_bit() fully ordered (kernel.hpp).
-    {"set_bit", Prim::SetBit, false, 2, {A::Value, A::Pointer}},
-    {"clear_bit", Prim::ClearBit, false, 2, {A::Value, A::Pointer}},
-    {"test_and_set_bit", Prim::TestAndSetBit, false, 2, {A::Value, A::Pointer}},
-    {"test_and_clear_bit", Prim::TestAndClearBit, false, 2, {A::Value, A::Pointer}},
-    {"atomic_add_return", Prim::AddReturn, true, 2, {A::Value, A::Pointer}},
-    {"atomic_sub_return", Prim::SubReturn, true, 2, {A::Value, A::Pointer}},
-    {"atomic_inc_return", Prim::IncReturn, true, 1, {A::Pointer}},
-    {"atomic_dec_return", Prim::DecReturn, true, 1, {A::Pointer}},
-    {"atomic_fetch_add", Prim::FetchAdd, true, 2, {A::Value, A::Pointer}},
-    {"atomic_fetch_sub", Prim::FetchSub, true, 2, {A::Value, A::Pointer}},
-    {"atomic_fetch_inc", Prim::FetchInc, true, 1, {A::Pointer}},
-    {"atomic_fetch_dec", Prim::FetchDec, true, 1, {A::Pointer}},
-    {"atomic_fetch_and", Prim::FetchAnd, true, 2, {A::Value, A::Pointer}},
-    {"atomic_fetch_or", Prim::FetchOr, true, 2, {A::Value, A::Pointer}},
-    {"atomic_fetch_xor", Prim::FetchXor, true, 2, {A::Value, A::Pointer}},
-    {"atomic_fetch_andnot", Prim::FetchAndnot, true, 2, {A::Value, A::Pointer}},
-    {"atomic_xchg", Prim::AtomicXchg, true, 2, {A::Pointer, A::Value}},
-    {"xchg", Prim::Xchg, true, 2, {A::Pointer, A::Value}},
-    {"atomic_cmpxchg", Prim::AtomicCmpxchg, true, 3, {A::Pointer, A::Value, A::Value}},
-    {"cmpxchg", Prim::Cmpxchg, true, 3, {A::Pointer, A::Value, A::Value}},
-    {"atomic_sub_and_test", Prim::SubAndTest, false, 2, {A::Value, A::Pointer}},
-    {"atomic_dec_and_test", Prim::DecAndTest, false, 1, {A::Pointer}},
-    {"atomic_inc_and_test", Prim::IncAndTest, false, 1, {A::Pointer}},
-    {"atomic_add_negative", Prim::AddNegative, true, 2, {A::Value, A::Pointer}},
-    {"atomic_add_unless", Prim::AddUnless, false, 3, {A::Pointer, A::Value, A::Value}},
-    {"spin_lock", Prim::SpinLock, false, 1, {A::Pointer}},
-    {"spin_unlock", Prim::SpinUnlock, false, 1, {A::Pointer}},
-    {"spin_trylock", Prim::SpinTrylock, false, 1, {A::Pointer}},
-    {"spin_is_locked", Prim::SpinIsLocked, false, 1, {A::Pointer}},
-    {"rcu_read_lock", Prim::RcuReadLock, false, 0, {}},
-    {"rcu_read_unlock", Prim::RcuReadUnlock, false, 0, {}},
-    {"synchronize_rcu", Prim::SynchronizeRcu, false, 0, {}},
-    {"synchronize_rcu_expedited", Prim::SynchronizeRcu, false, 0, {}},
-    {"srcu_read_lock", Prim::SrcuReadLock, false, 1, {A::Pointer}},
-    {"srcu_down_read", Prim::SrcuReadLock, false, 1, {A::Pointer}},
-    {"srcu_read_unlock", Prim::SrcuReadUnlock, false, 2, {A::Pointer, A::Value}},
-    {"srcu_up_read", Prim::SrcuReadUnlock, false, 2, {A::Pointer, A::Value}},
-    {"synchronize_srcu", Prim::SynchronizeSrcu, false, 1, {A::Pointer}},
-    {"synchronize_srcu_expedited", Prim::SynchronizeSrcu, false, 1, {A::Pointer}},
-};
-
-/// Kernel functions that LKMM's linux-kernel.def does not define either (so herd7 rejects them
-/// too): named in the error, with what to write instead where there is something.
-struct NotInLkmm {
-    std::string_view name;
-    std::string_view instead;
-};
-constexpr NotInLkmm not_in_lkmm[] = {
-    {"atomic_inc_not_zero", "write atomic_add_unless(v, 1, 0), which is how the kernel defines it"},
-    {"atomic_fetch_add_unless", "write atomic_add_unless(v, a, u), which returns whether it added"},
-    {"atomic_dec_unless_positive", ""},
-    {"atomic_inc_unless_negative", ""},
-    {"atomic_dec_if_positive", ""},
-    {"try_cmpxchg", "write cmpxchg() and compare its result with the old value"},
-    {"atomic_try_cmpxchg", "write atomic_cmpxchg() and compare its result with the old value"},
-    {"spin_unlock_wait", "it was removed from the kernel in v4.13"},
-    {"call_rcu", ""}, {"rcu_barrier", ""}, {"smp_cond_load_acquire", ""}, {"smp_cond_load_relaxed", ""},
-    {"mutex_lock", ""}, {"mutex_unlock", ""}, {"raw_spin_lock", ""}, {"raw_spin_unlock", ""},
-    {"spin_lock_irqsave", ""}, {"spin_unlock_irqrestore", ""}, {"local_irq_disable", ""},
-    {"local_irq_enable", ""}, {"cmpxchg64", ""}, {"atomic64_read", ""}, {"atomic_long_read", ""},
-    {"atomic_long_set", ""}, {"kfree", "model the free as a store, e.g. WRITE_ONCE(*y, 0)"},
-};
 
 /// Words that may form a type in declarations and parameters.
 constexpr std::string_view type_words[] = {
@@ -144,1593 +27,385 @@ constexpr std::string_view type_words[] = {
     "atomic_long_t", "spinlock_t", "void",
 };
 
+}  // namespace
+
 bool is_type_word(std::string_view w) {
     return std::find(std::begin(type_words), std::end(type_words), w) != std::end(type_words);
 }
 
-const PrimSpec* find_prim(std::string_view name, Order& order) {
-    for (const auto& s : prim_table)
-        if (s.name == name) {
-            order = Order::Full;
-            return &s;
-        }
-    constexpr std::pair<std::string_view, Order> suffixes[] = {
-        {"_relaxed", Order::Relaxed}, {"_acquire", Order::Acquire}, {"_release", Order::Release}};
-    for (const auto& [suffix, o] : suffixes) {
-        if (name.size() <= suffix.size() || name.substr(name.size() - suffix.size()) != suffix) continue;
-        const std::string_view base = name.substr(0, name.size() - suffix.size());
-        for (const auto& s : prim_table)
-            if (s.orders && s.name == base) {
-                order = o;
-                return &s;
-            }
-    }
-    return nullptr;
+Program Parser::run() {
+    header();
+    metadata();
+    advance();
+    init_block();
+    while (tok_.kind == Tok::Ident && is_process_name(tok_.text)) process();
+    if (prog_.processes.empty())
+        error(tok_.pos, "expected the first process 'P0(...) { ... }', found " + describe(tok_));
+    apply_register_inits();
+    condition();
+    annotations();
+    return std::move(prog_);
 }
 
-std::string pos_text(SourcePos p) { return std::to_string(p.line) + ":" + std::to_string(p.column); }
+// ---- header -----------------------------------------------------------------------------------
 
-struct TypeInfo {
-    LocType type = LocType::Int;
-    bool any = false;
-    SourcePos pos;
-};
+void Parser::header() {
+    tok_ = lex_.next(true);
+    if (tok_.kind == Tok::Ident && tok_.text != "C")
+        error(tok_.pos, "unsupported: only C litmus tests are supported; this file starts with '" +
+                            std::string(tok_.text) + "' where 'C' and the test name were expected");
+    if (tok_.kind != Tok::Ident) unexpected("'C' and the test name on the first line");
+    const Token name = lex_.raw_word();
+    if (name.kind == Tok::End || name.pos.line != tok_.pos.line)
+        error(name.pos, "expected the test name after 'C' on the same line");
+    prog_.name = std::string(name.text);
+}
 
-class Parser {
-public:
-    Parser(std::string_view src, const std::string& file) : lex_(src, file) { prog_.file = file; }
-
-    Program run() {
-        header();
-        metadata();
-        advance();
-        init_block();
-        while (tok_.kind == Tok::Ident && is_process_name(tok_.text)) process();
-        if (prog_.processes.empty())
-            error(tok_.pos, "expected the first process 'P0(...) { ... }', found " + describe(tok_));
-        apply_register_inits();
-        condition();
-        annotations();
-        return std::move(prog_);
-    }
-
-private:
-    // ---- tokens ----
-    void advance() {
-        if (has_peek_) {
-            tok_ = peek_;
-            has_peek_ = false;
+/// herd's "info" between the name line and the initial state: a quoted doc string and
+/// `key=value` lines (diy7 writes Cycle=, Relax=, Safe=, Generator=, Prefetch=, Com=, Orig=),
+/// with comments in between. Kept in the Program; they mean nothing to the run.
+void Parser::metadata() {
+    MetaItem m;
+    while (lex_.metadata(m)) {
+        if (m.doc) {
+            if (!prog_.doc.empty()) prog_.doc += '\n';
+            prog_.doc += std::string(m.value);
         } else {
-            tok_ = lex_.next(ocaml_);
+            prog_.metadata.push_back(Metadata{std::string(m.key), std::string(m.value), m.pos});
         }
     }
-    const Token& peek() {
-        if (!has_peek_) {
-            peek_ = lex_.next(ocaml_);
-            has_peek_ = true;
-        }
-        return peek_;
-    }
-    [[noreturn]] void error(SourcePos pos, const std::string& msg) const { lex_.error(pos, msg); }
-    [[noreturn]] void unexpected(const std::string& what) const {
-        if (tok_.kind == Tok::Unsupported) unsupported_token();
-        error(tok_.pos, "expected " + what + ", found " + describe(tok_));
-    }
-    [[noreturn]] void unsupported_token() const {
-        const std::string_view t = tok_.text;
-        std::string what;
-        if (t == "++" || t == "--") what = "increment and decrement operators ('" + std::string(t) + "'); write r = r + 1";
-        else if (t == "->" || t == ".") what = "structures ('" + std::string(t) + "')";
-        else if (t == "#") what = "preprocessor directives ('#')";
-        else if (t == "'") what = "character constants";
-        else if (t.size() >= 2 && t.back() == '=') what = "compound assignment ('" + std::string(t) + "'); write r = r op v";
-        else what = "the character " + describe(tok_);
-        error(tok_.pos, "unsupported: " + what);
-    }
-    void expect(Tok kind, const std::string& what) {
-        if (tok_.kind != kind) unexpected(what);
-        advance();
-    }
-    bool is_word(std::string_view w) const { return tok_.kind == Tok::Ident && tok_.text == w; }
-    static bool is_process_name(std::string_view t) {
-        if (t.size() < 2 || t[0] != 'P') return false;
-        return std::all_of(t.begin() + 1, t.end(), [](char c) { return c >= '0' && c <= '9'; });
-    }
+}
 
-    // ---- header ----
-    void header() {
-        tok_ = lex_.next(true);
-        if (tok_.kind == Tok::Ident && tok_.text != "C")
-            error(tok_.pos, "unsupported: only C litmus tests are supported; this file starts with '" +
-                                std::string(tok_.text) + "' where 'C' and the test name were expected");
-        if (tok_.kind != Tok::Ident) unexpected("'C' and the test name on the first line");
-        const Token name = lex_.raw_word();
-        if (name.kind == Tok::End || name.pos.line != tok_.pos.line)
-            error(name.pos, "expected the test name after 'C' on the same line");
-        prog_.name = std::string(name.text);
-    }
+// ---- locations --------------------------------------------------------------------------------
 
-    /// herd's "info" between the name line and the initial state: a quoted doc string and
-    /// `key=value` lines (diy7 writes Cycle=, Relax=, Safe=, Generator=, Prefetch=, Com=, Orig=),
-    /// with comments in between. Kept in the Program; they mean nothing to the run.
-    void metadata() {
-        MetaItem m;
-        while (lex_.metadata(m)) {
-            if (m.doc) {
-                if (!prog_.doc.empty()) prog_.doc += '\n';
-                prog_.doc += std::string(m.value);
-            } else {
-                prog_.metadata.push_back(Metadata{std::string(m.key), std::string(m.value), m.pos});
-            }
-        }
-    }
+int Parser::find_location(std::string_view name) const {
+    for (std::size_t i = 0; i < prog_.locations.size(); ++i)
+        if (prog_.locations[i].name == name) return static_cast<int>(i);
+    return -1;
+}
 
-    // ---- locations ----
-    int find_location(std::string_view name) const {
-        for (std::size_t i = 0; i < prog_.locations.size(); ++i)
-            if (prog_.locations[i].name == name) return static_cast<int>(i);
-        return -1;
-    }
-    int add_location(std::string_view name, SourcePos pos) {
-        if (prog_.locations.size() >= max_test_locations)
-            error(pos, "unsupported: more than " + std::to_string(max_test_locations) + " shared locations");
-        Location l;
-        l.name = std::string(name);
-        l.declared = pos;
-        prog_.locations.push_back(std::move(l));
-        return static_cast<int>(prog_.locations.size() - 1);
-    }
-    int location_or_new(std::string_view name, SourcePos pos) {
-        const int i = find_location(name);
-        return i >= 0 ? i : add_location(name, pos);
-    }
-    /// Records that `loc` is used with type `t` (from a declaration or a parameter).
-    void type_location(int loc, LocType t, SourcePos pos) {
-        Location& l = prog_.locations[static_cast<std::size_t>(loc)];
-        TypeInfo& ti = types_[static_cast<std::size_t>(loc)];
-        // A spinlock_t or a srcu_struct is that in every declaration.
-        const auto special = [](LocType x) { return x == LocType::Lock || x == LocType::Srcu; };
-        const auto type_name = [](LocType x) { return x == LocType::Lock ? std::string("a spinlock_t") : std::string("a struct srcu_struct"); };
-        // herd7 takes spin_lock() on any location: a spinlock_t may be declared `int *` elsewhere
-        // (the analysis then requires that only the spinlock operations use it)
-        const auto lock_and_int = [](LocType a, LocType b) {
-            return (a == LocType::Lock && b == LocType::Int) || (a == LocType::Int && b == LocType::Lock);
-        };
-        if (ti.any && lock_and_int(ti.type, t)) {
-            ti.type = l.type = LocType::Lock;
-            return;
-        }
-        if (ti.any && (special(ti.type) || special(t)) && ti.type != t)
-            error(pos, "location '" + l.name + "' is " + (special(ti.type) ? type_name(ti.type) : "not " + type_name(t)) + " at " +
-                           pos_text(ti.pos) + " but " + (special(t) ? type_name(t) : "not " + type_name(ti.type)) + " here");
-        if (!ti.any || t == LocType::Atomic) {
-            if (!ti.any) ti.pos = pos;
-            ti.type = t;
-            ti.any = true;
-            l.type = t;
-        }
-    }
+int Parser::add_location(std::string_view name, SourcePos pos) {
+    if (prog_.locations.size() >= max_test_locations)
+        error(pos, "unsupported: more than " + std::to_string(max_test_locations) + " shared locations");
+    Location l;
+    l.name = std::string(name);
+    l.declared = pos;
+    prog_.locations.push_back(std::move(l));
+    return static_cast<int>(prog_.locations.size() - 1);
+}
 
-    /// Type words before a declarator; returns the location type they name (Int if none).
-    LocType type_words_here(bool& any) {
-        LocType t = LocType::Int;
-        any = false;
-        while (tok_.kind == Tok::Ident) {
-            if (tok_.text == "struct") {
-                // The one structure LKMM knows: struct srcu_struct, an opaque SRCU domain.
-                const Token& tag = peek();
-                if (tag.kind == Tok::Ident && tag.text == "srcu_struct") {
-                    advance();
-                    advance();
-                    t = LocType::Srcu;
-                    any = true;
-                    continue;
-                }
-                error(tok_.pos, "unsupported: struct types" +
-                                    (tag.kind == Tok::Ident ? " ('struct " + std::string(tag.text) + "'; the only one known is struct srcu_struct)"
-                                                            : std::string()));
-            }
-            if (tok_.text == "union" || tok_.text == "enum")
-                error(tok_.pos, "unsupported: " + std::string(tok_.text) + " types");
-            if (!is_type_word(tok_.text)) break;
-            if (tok_.text == "spinlock_t") t = LocType::Lock;
-            else if (tok_.text == "atomic_t" || tok_.text == "atomic_long_t") t = LocType::Atomic;
-            any = true;
-            advance();
-        }
-        return t;
-    }
+int Parser::location_or_new(std::string_view name, SourcePos pos) {
+    const int i = find_location(name);
+    return i >= 0 ? i : add_location(name, pos);
+}
 
-    // ---- init block ----
-    struct RegInit {
-        unsigned proc;
-        std::string reg;
-        Value value;
-        SourcePos pos;
+/// Records that `loc` is used with type `t` (from a declaration or a parameter).
+void Parser::type_location(int loc, LocType t, SourcePos pos) {
+    Location& l = prog_.locations[static_cast<std::size_t>(loc)];
+    TypeInfo& ti = types_[static_cast<std::size_t>(loc)];
+    // A spinlock_t or a srcu_struct is that in every declaration.
+    const auto special = [](LocType x) { return x == LocType::Lock || x == LocType::Srcu; };
+    const auto type_name = [](LocType x) { return x == LocType::Lock ? std::string("a spinlock_t") : std::string("a struct srcu_struct"); };
+    // herd7 takes spin_lock() on any location: a spinlock_t may be declared `int *` elsewhere
+    // (the analysis then requires that only the spinlock operations use it)
+    const auto lock_and_int = [](LocType a, LocType b) {
+        return (a == LocType::Lock && b == LocType::Int) || (a == LocType::Int && b == LocType::Lock);
     };
-    /// `N:reg = value` (or, typed, `int *N:reg;`, which only names the register): herd's
-    /// register initialisation. The register need not be declared in the process.
-    void register_init(bool typed) {
-        const SourcePos pos = tok_.pos;
-        const Value proc = tok_.value;
+    if (ti.any && lock_and_int(ti.type, t)) {
+        ti.type = l.type = LocType::Lock;
+        return;
+    }
+    if (ti.any && (special(ti.type) || special(t)) && ti.type != t)
+        error(pos, "location '" + l.name + "' is " + (special(ti.type) ? type_name(ti.type) : "not " + type_name(t)) + " at " +
+                       pos_text(ti.pos) + " but " + (special(t) ? type_name(t) : "not " + type_name(ti.type)) + " here");
+    if (!ti.any || t == LocType::Atomic) {
+        if (!ti.any) ti.pos = pos;
+        ti.type = t;
+        ti.any = true;
+        l.type = t;
+    }
+}
+
+/// Type words before a declarator; returns the location type they name (Int if none).
+LocType Parser::type_words_here(bool& any) {
+    LocType t = LocType::Int;
+    any = false;
+    while (tok_.kind == Tok::Ident) {
+        if (tok_.text == "struct") {
+            // The one structure LKMM knows: struct srcu_struct, an opaque SRCU domain.
+            const Token& tag = peek();
+            if (tag.kind == Tok::Ident && tag.text == "srcu_struct") {
+                advance();
+                advance();
+                t = LocType::Srcu;
+                any = true;
+                continue;
+            }
+            error(tok_.pos, "unsupported: struct types" +
+                                (tag.kind == Tok::Ident ? " ('struct " + std::string(tag.text) + "'; the only one known is struct srcu_struct)"
+                                                        : std::string()));
+        }
+        if (tok_.text == "union" || tok_.text == "enum")
+            error(tok_.pos, "unsupported: " + std::string(tok_.text) + " types");
+        if (!is_type_word(tok_.text)) break;
+        if (tok_.text == "spinlock_t") t = LocType::Lock;
+        else if (tok_.text == "atomic_t" || tok_.text == "atomic_long_t") t = LocType::Atomic;
+        any = true;
         advance();
-        expect(Tok::Colon, "':' in a register initialisation such as 0:r0=1");
-        if (tok_.kind != Tok::Ident) unexpected("a register name after '" + std::to_string(proc) + ":'");
-        const std::string reg(tok_.text);
+    }
+    return t;
+}
+
+// ---- init block -------------------------------------------------------------------------------
+
+/// `N:reg = value` (or, typed, `int *N:reg;`, which only names the register): herd's
+/// register initialisation. The register need not be declared in the process.
+void Parser::register_init(bool typed) {
+    const SourcePos pos = tok_.pos;
+    const Value proc = tok_.value;
+    advance();
+    expect(Tok::Colon, "':' in a register initialisation such as 0:r0=1");
+    if (tok_.kind != Tok::Ident) unexpected("a register name after '" + std::to_string(proc) + ":'");
+    const std::string reg(tok_.text);
+    advance();
+    Value v = 0;
+    if (!typed || tok_.kind == Tok::Assign) {
+        expect(Tok::Assign, "'=' and the register's initial value");
+        bool addr = false;
+        v = init_value(addr);
+    }
+    reg_inits_.push_back(RegInit{static_cast<unsigned>(std::min<Value>(proc, 1000)), reg, v, pos});
+}
+
+void Parser::init_block() {
+    if (tok_.kind != Tok::LBrace) unexpected("'{' to open the initial state");
+    advance();
+    types_.assign(max_test_locations, TypeInfo{});
+    while (tok_.kind != Tok::RBrace) {
+        if (tok_.kind == Tok::Semi) {
+            advance();
+            continue;
+        }
+        if (tok_.kind == Tok::End) unexpected("'}' to close the initial state");
+        init_item();
+    }
+    advance();
+}
+
+/// The value of an initialiser: a number, a location's address, ATOMIC_INIT(n), NULL.
+Value Parser::init_value(bool& is_address) {
+    is_address = false;
+    if (tok_.kind == Tok::Minus) {
         advance();
-        Value v = 0;
-        if (!typed || tok_.kind == Tok::Assign) {
-            expect(Tok::Assign, "'=' and the register's initial value");
+        if (tok_.kind != Tok::Int) unexpected("a number after '-'");
+        const Value v = -tok_.value;
+        advance();
+        return v;
+    }
+    if (tok_.kind == Tok::Int) {
+        const Value v = tok_.value;
+        advance();
+        return v;
+    }
+    if (tok_.kind == Tok::Amp) advance();
+    if (tok_.kind == Tok::Ident) {
+        if (tok_.text == "NULL") {
+            advance();
+            return 0;
+        }
+        if (tok_.text == "ATOMIC_INIT") {
+            advance();
+            expect(Tok::LParen, "'(' after ATOMIC_INIT");
             bool addr = false;
-            v = init_value(addr);
-        }
-        reg_inits_.push_back(RegInit{static_cast<unsigned>(std::min<Value>(proc, 1000)), reg, v, pos});
-    }
-
-    void init_block() {
-        if (tok_.kind != Tok::LBrace) unexpected("'{' to open the initial state");
-        advance();
-        types_.assign(max_test_locations, TypeInfo{});
-        while (tok_.kind != Tok::RBrace) {
-            if (tok_.kind == Tok::Semi) {
-                advance();
-                continue;
-            }
-            if (tok_.kind == Tok::End) unexpected("'}' to close the initial state");
-            init_item();
-        }
-        advance();
-    }
-
-    /// The value of an initialiser: a number, a location's address, ATOMIC_INIT(n), NULL.
-    Value init_value(bool& is_address) {
-        is_address = false;
-        if (tok_.kind == Tok::Minus) {
-            advance();
-            if (tok_.kind != Tok::Int) unexpected("a number after '-'");
-            const Value v = -tok_.value;
-            advance();
+            const Value v = init_value(addr);
+            if (addr) error(tok_.pos, "expected a number in ATOMIC_INIT()");
+            expect(Tok::RParen, "')' to close ATOMIC_INIT(");
             return v;
         }
-        if (tok_.kind == Tok::Int) {
-            const Value v = tok_.value;
-            advance();
-            return v;
-        }
-        if (tok_.kind == Tok::Amp) advance();
-        if (tok_.kind == Tok::Ident) {
-            if (tok_.text == "NULL") {
-                advance();
-                return 0;
-            }
-            if (tok_.text == "ATOMIC_INIT") {
-                advance();
-                expect(Tok::LParen, "'(' after ATOMIC_INIT");
-                bool addr = false;
-                const Value v = init_value(addr);
-                if (addr) error(tok_.pos, "expected a number in ATOMIC_INIT()");
-                expect(Tok::RParen, "')' to close ATOMIC_INIT(");
-                return v;
-            }
-            const int loc = location_or_new(tok_.text, tok_.pos);
-            prog_.locations[static_cast<std::size_t>(loc)].escapes = true;
-            is_address = true;
-            advance();
-            return address_of(static_cast<std::size_t>(loc));
-        }
-        unexpected("an initial value (a number, a location or ATOMIC_INIT(n))");
+        const int loc = location_or_new(tok_.text, tok_.pos);
+        prog_.locations[static_cast<std::size_t>(loc)].escapes = true;
+        is_address = true;
+        advance();
+        return address_of(static_cast<std::size_t>(loc));
     }
+    unexpected("an initial value (a number, a location or ATOMIC_INIT(n))");
+}
 
-    void init_item() {
-        // N:reg = value
-        if (tok_.kind == Tok::Int) {
-            register_init(false);
-            end_init_item();
-            return;
-        }
-        bool typed = false;
-        const SourcePos type_pos = tok_.pos;
-        const LocType t = type_words_here(typed);
-        for (;;) {
-            unsigned stars = 0;
-            while (tok_.kind == Tok::Star) {
-                ++stars;
-                advance();
-            }
-            if (typed && tok_.kind == Tok::Int) {  // int *1:r1 = x;
-                register_init(true);
-                if (tok_.kind == Tok::Comma) {
-                    advance();
-                    continue;
-                }
-                break;
-            }
-            if (tok_.kind != Tok::Ident) unexpected(typed ? "a location name in the declaration" : "a location name, a type, or N:reg in the initial state");
-            if (is_type_word(tok_.text)) unexpected("a location name");
-            const std::string name(tok_.text);
-            const SourcePos pos = tok_.pos;
-            advance();
-            if (tok_.kind == Tok::LBracket) error(tok_.pos, "unsupported: arrays");
-            int loc = find_location(name);
-            if (loc >= 0 && declared_.size() > static_cast<std::size_t>(loc) && declared_[static_cast<std::size_t>(loc)])
-                error(pos, "location '" + name + "' is initialised twice (first at " +
-                               pos_text(prog_.locations[static_cast<std::size_t>(loc)].declared) + ")");
-            if (loc < 0) loc = add_location(name, pos);
-            Location& l = prog_.locations[static_cast<std::size_t>(loc)];
-            l.declared = pos;
-            if (declared_.size() <= static_cast<std::size_t>(loc)) declared_.resize(static_cast<std::size_t>(loc) + 1, false);
-            declared_[static_cast<std::size_t>(loc)] = true;
-            if (typed) type_location(loc, stars > 0 ? LocType::Int : t, type_pos);
-            if (tok_.kind == Tok::Assign) {
-                const SourcePos vpos = tok_.pos;
-                advance();
-                if (typed && t == LocType::Lock && stars == 0) error(vpos, "unsupported: an initial value for a spinlock_t");
-                if (typed && t == LocType::Srcu && stars == 0) error(vpos, "unsupported: an initial value for a struct srcu_struct");
-                bool addr = false;
-                const Value v = init_value(addr);
-                prog_.locations[static_cast<std::size_t>(loc)].init = v;
-            }
-            if (tok_.kind == Tok::Comma && typed) {
-                advance();
-                continue;
-            }
-            break;
-        }
+void Parser::init_item() {
+    // N:reg = value
+    if (tok_.kind == Tok::Int) {
+        register_init(false);
         end_init_item();
+        return;
     }
-    void end_init_item() {
-        if (tok_.kind == Tok::RBrace) return;
-        expect(Tok::Semi, "';' after the initialisation");
-    }
-
-    void apply_register_inits() {
-        for (const RegInit& ri : reg_inits_) {
-            if (ri.proc >= prog_.processes.size())
-                error(ri.pos, "register initialisation for P" + std::to_string(ri.proc) + ", which does not exist");
-            Process& p = prog_.processes[ri.proc];
-            auto it = std::find_if(p.regs.begin(), p.regs.end(), [&](const Register& r) { return r.name == ri.reg; });
-            if (it == p.regs.end()) {
-                // herd allows a register the process never declares nor uses (it is then 0:r1's
-                // initial and final value).
-                if (p.regs.size() >= max_registers)
-                    error(ri.pos, "unsupported: more than " + std::to_string(max_registers) + " registers and parameters in one process");
-                Register r;
-                r.name = ri.reg;
-                r.full_name = std::to_string(ri.proc) + ":" + ri.reg;
-                r.declared = ri.pos;
-                r.implicit = true;
-                p.regs.push_back(std::move(r));
-                it = p.regs.end() - 1;
-            }
-            if (it->is_param) error(ri.pos, "unsupported: initialising parameter " + ri.reg + " (it points to location " + ri.reg + ")");
-            it->init = ri.value;
-        }
-    }
-
-    // ---- processes ----
-    Process& proc() { return prog_.processes.back(); }
-
-    int find_reg(std::string_view name) const {
-        const auto& regs = prog_.processes.back().regs;
-        for (std::size_t i = 0; i < regs.size(); ++i)
-            if (regs[i].name == name) return static_cast<int>(i);
-        return -1;
-    }
-    std::uint16_t add_reg(std::string_view name, SourcePos pos) {
-        if (find_reg(name) >= 0)
-            error(pos, "'" + std::string(name) + "' is declared twice in " + proc().name + " (first at " +
-                           pos_text(proc().regs[static_cast<std::size_t>(find_reg(name))].declared) + ")");
-        if (proc().regs.size() >= max_registers)
-            error(pos, "unsupported: more than " + std::to_string(max_registers) + " registers and parameters in one process");
-        Register r;
-        r.name = std::string(name);
-        r.full_name = std::to_string(prog_.processes.size() - 1) + ":" + r.name;
-        r.declared = pos;
-        proc().regs.push_back(std::move(r));
-        return static_cast<std::uint16_t>(proc().regs.size() - 1);
-    }
-
-    void process() {
-        const unsigned index = static_cast<unsigned>(prog_.processes.size());
-        const std::string want = "P" + std::to_string(index);
-        if (tok_.text != want) error(tok_.pos, "expected process " + want + " (processes are numbered from P0 in order), found " + describe(tok_));
-        if (index >= max_processes)
-            error(tok_.pos, "unsupported: more than " + std::to_string(max_processes) + " processes (the graph engine runs up to 16 threads)");
-        Process p;
-        p.name = want;
-        p.pos = tok_.pos;
-        prog_.processes.push_back(std::move(p));
-        accesses_in_process_ = 0;
-        advance();
-        expect(Tok::LParen, "'(' and the parameters of " + want);
-        if (is_word("void") && peek().kind == Tok::RParen) advance();
-        if (tok_.kind != Tok::RParen) {
-            for (;;) {
-                parameter();
-                if (tok_.kind == Tok::Comma) {
-                    advance();
-                    continue;
-                }
-                break;
-            }
-        }
-        if (tok_.kind != Tok::RParen) unexpected("',' or ')' in the parameter list");
-        advance();
-        if (tok_.kind != Tok::LBrace) unexpected("'{' to open the body of " + want);
-        ocaml_ = false;  // inside code, "(*" is the start of "(*x)"
-        advance();
-        proc().body = block_body(0);
-        // tok_ is the closing '}', lexed in C mode; the next token is lexed in top-level mode.
-        ocaml_ = true;
-        advance();
-    }
-
-    void parameter() {
-        const SourcePos pos = tok_.pos;
-        bool typed = false;
-        const LocType t = type_words_here(typed);
-        if (!typed) unexpected("a parameter type such as 'int *x'");
+    bool typed = false;
+    const SourcePos type_pos = tok_.pos;
+    const LocType t = type_words_here(typed);
+    for (;;) {
         unsigned stars = 0;
         while (tok_.kind == Tok::Star) {
             ++stars;
             advance();
         }
-        if (tok_.kind != Tok::Ident) unexpected("a parameter name");
-        if (stars == 0) error(tok_.pos, "expected '*' before parameter '" + std::string(tok_.text) + "': parameters point to shared locations (int *" + std::string(tok_.text) + ")");
-        const int loc = location_or_new(tok_.text, tok_.pos);
-        type_location(loc, stars > 1 ? LocType::Int : t, pos);
-        const std::uint16_t r = add_reg(tok_.text, tok_.pos);
-        Register& reg = proc().regs[r];
-        reg.is_param = true;
-        reg.loc = static_cast<std::uint16_t>(loc);
-        reg.init = address_of(static_cast<std::size_t>(loc));
-        advance();
-        if (tok_.kind == Tok::LBracket) error(tok_.pos, "unsupported: arrays");
-    }
-
-    // ---- statements ----
-    std::int32_t add_stmt(Stmt s) {
-        prog_.stmts.push_back(s);
-        return static_cast<std::int32_t>(prog_.stmts.size() - 1);
-    }
-    /// Adds an expression node. The tree's depth is bounded (not only the parser's recursion:
-    /// `1+1+...` is parsed by a loop), because the interpreter evaluates it recursively on the
-    /// engine's small fibre stacks.
-    std::int32_t add_expr(Expr e) {
-        unsigned depth = 0;
-        const auto child = [&](std::int32_t c) {
-            if (c >= 0) depth = std::max(depth, expr_depth_[static_cast<std::size_t>(c)]);
-        };
-        if (e.kind == ExprKind::Deref || e.kind == ExprKind::Call) {
-            const Access& a = prog_.accesses[static_cast<std::size_t>(e.a)];
-            child(a.addr);
-            child(a.vals[0]);
-            child(a.vals[1]);
-        } else {
-            child(e.a);
-            child(e.b);
-            child(e.c);
-        }
-        if (depth + 1 > max_nesting)
-            error(e.pos, "unsupported: expression nested deeper than " + std::to_string(max_nesting) + " levels");
-        expr_depth_.push_back(depth + 1);
-        prog_.exprs.push_back(e);
-        return static_cast<std::int32_t>(prog_.exprs.size() - 1);
-    }
-
-    /// Statements up to the closing '}' (left as the current token); returns a Block.
-    std::int32_t block_body(unsigned depth) {
-        if (depth > max_nesting) error(tok_.pos, "unsupported: blocks nested deeper than " + std::to_string(max_nesting) + " levels");
-        Stmt block;
-        block.kind = StmtKind::Block;
-        block.pos = tok_.pos;
-        std::vector<std::int32_t> items;
-        while (tok_.kind != Tok::RBrace) {
-            if (tok_.kind == Tok::End) unexpected("'}' to close the body of " + proc().name);
-            statement(depth, items);
-        }
-        block.first = static_cast<std::uint32_t>(prog_.block_items.size());
-        block.count = static_cast<std::uint32_t>(items.size());
-        prog_.block_items.insert(prog_.block_items.end(), items.begin(), items.end());
-        return add_stmt(block);
-    }
-
-    /// One statement; appends what it produces (a declaration may produce several).
-    void statement(unsigned depth, std::vector<std::int32_t>& out) {
-        if (depth > max_nesting) error(tok_.pos, "unsupported: statements nested deeper than " + std::to_string(max_nesting) + " levels");
-        stmt_accesses_ = 0;
-        switch (tok_.kind) {
-        case Tok::Semi: advance(); return;
-        case Tok::LBrace: {
-            advance();
-            const std::int32_t b = block_body(depth + 1);
-            advance();
-            out.push_back(b);
-            return;
-        }
-        case Tok::Ident: break;
-        case Tok::Star: out.push_back(plain_store()); return;
-        case Tok::LParen:
-            if (peek().kind == Tok::Ident && peek().text == "void") {
-                // `(void)expr;`, as herd7 7.56 and later read it: the expression for its effect,
-                // its value discarded (`(void)atomic_add_unless(v, 1, 0);`)
-                Stmt s;
-                s.kind = StmtKind::Expr;
-                s.pos = tok_.pos;
-                advance();
-                advance();
-                expect(Tok::RParen, "')' to close '(void'");
-                s.expr = tok_.kind == Tok::Ident && peek().kind == Tok::LParen ? call(/*allow_void=*/true, 0) : expression(0);
-                expect(Tok::Semi, "';' after the expression");
-                out.push_back(add_stmt(s));
-                return;
-            }
-            unexpected("a statement");
-        default: unexpected("a statement");
-        }
-        const std::string_view w = tok_.text;
-        if (w == "if") {
-            out.push_back(if_statement(depth));
-            return;
-        }
-        if (w == "while" || w == "for" || w == "do" || w == "goto" || w == "switch" || w == "return" ||
-            w == "break" || w == "continue" || w == "case" || w == "default")
-            error(tok_.pos, "unsupported: '" + std::string(w) + "' statements (a litmus process is straight-line code with if/else)");
-        if (w == "else") error(tok_.pos, "'else' without a matching 'if'");
-        if (w == "struct" || w == "union" || w == "enum" || w == "typedef")
-            error(tok_.pos, "unsupported: " + std::string(w) + " declarations");
-        if (is_type_word(w)) {
-            declaration(out);
-            return;
-        }
-        if (peek().kind == Tok::LParen) {
-            // A primitive called for its effect: void primitives are allowed only here.
-            const SourcePos pos = tok_.pos;
-            Stmt s;
-            s.kind = StmtKind::Expr;
-            s.pos = pos;
-            s.expr = call(/*allow_void=*/true, 0);
-            expect(Tok::Semi, "';' after the call");
-            out.push_back(add_stmt(s));
-            return;
-        }
-        if (peek().kind == Tok::Assign) {
-            int r = find_reg(w);
-            if (r < 0) r = implicit_reg(w, tok_.pos);  // herd: an assignment declares the register
-            const SourcePos pos = tok_.pos;
-            advance();
-            advance();
-            Stmt s;
-            s.kind = StmtKind::Assign;
-            s.pos = pos;
-            s.reg = static_cast<std::uint16_t>(r);
-            s.expr = expression(0);
-            proc().regs[static_cast<std::size_t>(r)].assigned = true;
-            expect(Tok::Semi, "';' after the assignment");
-            out.push_back(add_stmt(s));
-            return;
-        }
-        if (peek().kind == Tok::Unsupported) {
-            advance();
-            unsupported_token();
-        }
-        error(tok_.pos, "expected a statement (an assignment, a primitive call, a declaration or if), found " + describe(tok_));
-    }
-
-    /// A register used without a declaration, as herd allows: the target of an assignment, or
-    /// a register the initial state sets (`0:r1 = z`).
-    int implicit_reg(std::string_view w, SourcePos pos) {
-        if (w == "NULL" || w == "true" || w == "false") error(pos, unknown_identifier(w));
-        const std::uint16_t r = add_reg(w, pos);
-        proc().regs[r].implicit = true;
-        return r;
-    }
-    bool initialised_in_state(std::string_view w) const {
-        const unsigned me = static_cast<unsigned>(prog_.processes.size() - 1);
-        return std::any_of(reg_inits_.begin(), reg_inits_.end(), [&](const RegInit& ri) { return ri.proc == me && ri.reg == w; });
-    }
-
-    std::string unknown_identifier(std::string_view w) const {
-        return "unknown identifier '" + std::string(w) + "': not a parameter or a register declared in " + prog_.processes.back().name;
-    }
-
-    std::int32_t plain_store() {
-        const SourcePos pos = tok_.pos;
-        const std::size_t first_operand = prog_.accesses.size();
-        advance();
-        const std::int32_t addr = unary(1);
-        if (tok_.kind != Tok::Assign) unexpected("'=' after '*...' (a plain store *x = v;)");
-        advance();
-        const std::int32_t value = expression(0);
-        expect(Tok::Semi, "';' after the store");
-        Access a;
-        a.plain = true;
-        a.plain_write = true;
-        a.name = "plain write";
-        a.pos = pos;
-        a.addr = addr;
-        a.vals[0] = value;
-        Stmt s;
-        s.kind = StmtKind::Store;
-        s.pos = pos;
-        s.access = add_access(std::move(a), first_operand);
-        s.expr = value;
-        return add_stmt(s);
-    }
-
-    std::int32_t if_statement(unsigned depth) {
-        Stmt s;
-        s.kind = StmtKind::If;
-        s.pos = tok_.pos;
-        advance();
-        expect(Tok::LParen, "'(' after 'if'");
-        s.expr = expression(0);
-        expect(Tok::RParen, "')' to close the condition of 'if'");
-        s.then_stmt = branch(depth);
-        if (is_word("else")) {
-            advance();
-            s.else_stmt = branch(depth);
-        }
-        return add_stmt(s);
-    }
-    /// The statement of an if/else branch, as a Block.
-    std::int32_t branch(unsigned depth) {
-        if (tok_.kind == Tok::LBrace) {
-            advance();
-            const std::int32_t b = block_body(depth + 1);
-            advance();
-            return b;
-        }
-        std::vector<std::int32_t> items;
-        Stmt block;
-        block.kind = StmtKind::Block;
-        block.pos = tok_.pos;
-        if (is_type_word(tok_.kind == Tok::Ident ? tok_.text : std::string_view{}))
-            error(tok_.pos, "expected a statement after 'if'/'else', found a declaration; use braces");
-        statement(depth + 1, items);
-        block.first = static_cast<std::uint32_t>(prog_.block_items.size());
-        block.count = static_cast<std::uint32_t>(items.size());
-        prog_.block_items.insert(prog_.block_items.end(), items.begin(), items.end());
-        return add_stmt(block);
-    }
-
-    void declaration(std::vector<std::int32_t>& out) {
-        const SourcePos tpos = tok_.pos;
-        bool typed = false;
-        const LocType t = type_words_here(typed);
-        for (;;) {
-            unsigned stars = 0;
-            while (tok_.kind == Tok::Star) {
-                ++stars;
-                advance();
-            }
-            if (t != LocType::Int && stars == 0)
-                error(tpos, std::string("unsupported: a local ") +
-                                (t == LocType::Lock ? "spinlock_t" : t == LocType::Srcu ? "struct srcu_struct" : "atomic_t") +
-                                " (shared locations are parameters)");
-            if (tok_.kind != Tok::Ident || is_type_word(tok_.text)) unexpected("a register name in the declaration");
-            const std::uint16_t r = add_reg(tok_.text, tok_.pos);
-            const SourcePos pos = tok_.pos;
-            advance();
-            if (tok_.kind == Tok::LBracket) error(tok_.pos, "unsupported: arrays");
-            if (tok_.kind == Tok::Assign) {
-                advance();
-                stmt_accesses_ = 0;
-                Stmt s;
-                s.kind = StmtKind::Assign;
-                s.pos = pos;
-                s.reg = r;
-                s.expr = expression(0);
-                proc().regs[r].assigned = true;
-                out.push_back(add_stmt(s));
-            }
+        if (typed && tok_.kind == Tok::Int) {  // int *1:r1 = x;
+            register_init(true);
             if (tok_.kind == Tok::Comma) {
                 advance();
                 continue;
             }
             break;
         }
-        expect(Tok::Semi, "';' after the declaration");
-    }
-
-    // ---- expressions ----
-    /// Adds access `a`, whose operands were parsed from access number `first_operand` on: the
-    /// accesses among its operands run before it (`*z2 = *z1;`, `WRITE_ONCE(*y, READ_ONCE(*x))`:
-    /// the read, then the write), but two accesses of one statement that are not nested in each
-    /// other (`READ_ONCE(*x) + READ_ONCE(*y)`) have no order C gives them.
-    std::int32_t add_access(Access a, std::size_t first_operand) {
-        stmt_accesses_ -= static_cast<unsigned>(prog_.accesses.size() - first_operand);
-        if (++stmt_accesses_ > 1)
-            error(a.pos, "unsupported: two shared-memory accesses in one statement that are not nested in each other "
-                         "(C leaves their order unspecified); split it into two statements");
-        if (accesses_in_process_ >= max_accesses)
-            error(a.pos, "unsupported: more than " + std::to_string(max_accesses) + " shared-memory accesses in one process");
-        a.process = static_cast<std::uint16_t>(prog_.processes.size() - 1);
-        a.site = static_cast<std::uint16_t>(accesses_in_process_++);
-        prog_.accesses.push_back(std::move(a));
-        return static_cast<std::int32_t>(prog_.accesses.size() - 1);
-    }
-
-    /// Bounds the parser's own recursion (parentheses and unary operators make no tree depth).
-    void check_depth(unsigned depth) const {
-        if (depth > max_parse_depth) error(tok_.pos, "unsupported: parentheses or unary operators nested too deeply");
-    }
-
-    std::int32_t expression(unsigned depth) {
-        check_depth(depth);
-        const std::int32_t cond = binary(0, depth);
-        if (tok_.kind != Tok::Question) return cond;
-        Expr e;
-        e.kind = ExprKind::Ternary;
-        e.pos = tok_.pos;
+        if (tok_.kind != Tok::Ident) unexpected(typed ? "a location name in the declaration" : "a location name, a type, or N:reg in the initial state");
+        if (is_type_word(tok_.text)) unexpected("a location name");
+        const std::string name(tok_.text);
+        const SourcePos pos = tok_.pos;
         advance();
-        e.a = cond;
-        e.b = expression(depth + 1);
-        expect(Tok::Colon, "':' in the conditional expression");
-        e.c = expression(depth + 1);
-        return add_expr(e);
-    }
-
-    struct BinInfo {
-        Tok tok;
-        BinOp op;
-        int prec;
-    };
-    static const BinInfo* bin_info(Tok t) {
-        static constexpr BinInfo table[] = {
-            {Tok::PipePipe, BinOp::LogOr, 1}, {Tok::AmpAmp, BinOp::LogAnd, 2}, {Tok::Pipe, BinOp::BitOr, 3},
-            {Tok::Caret, BinOp::BitXor, 4},   {Tok::Amp, BinOp::BitAnd, 5},    {Tok::EqEq, BinOp::Eq, 6},
-            {Tok::Ne, BinOp::Ne, 6},          {Tok::Lt, BinOp::Lt, 7},         {Tok::Le, BinOp::Le, 7},
-            {Tok::Gt, BinOp::Gt, 7},          {Tok::Ge, BinOp::Ge, 7},         {Tok::Shl, BinOp::Shl, 8},
-            {Tok::Shr, BinOp::Shr, 8},        {Tok::Plus, BinOp::Add, 9},      {Tok::Minus, BinOp::Sub, 9},
-            {Tok::Star, BinOp::Mul, 10},      {Tok::Slash, BinOp::Div, 10},    {Tok::Percent, BinOp::Mod, 10},
-        };
-        for (const auto& b : table)
-            if (b.tok == t) return &b;
-        return nullptr;
-    }
-
-    /// Precedence climbing over the binary operators with precedence above `min_prec`.
-    std::int32_t binary(int min_prec, unsigned depth) {
-        check_depth(depth);
-        std::int32_t lhs = unary(depth + 1);
-        for (;;) {
-            const BinInfo* b = bin_info(tok_.kind);
-            if (b == nullptr || b->prec <= min_prec) {
-                if (tok_.kind == Tok::Unsupported) unsupported_token();
-                if (tok_.kind == Tok::And || tok_.kind == Tok::Or)
-                    error(tok_.pos, "expected a C operator ('&&', '||'...), found " + describe(tok_) + ", which belongs in the final condition");
-                return lhs;
-            }
-            Expr e;
-            e.kind = ExprKind::Binary;
-            e.pos = tok_.pos;
-            e.op = static_cast<std::uint8_t>(b->op);
-            advance();
-            e.a = lhs;
-            e.b = binary(b->prec, depth + 1);
-            lhs = add_expr(e);
-        }
-    }
-
-    std::int32_t unary(unsigned depth) {
-        check_depth(depth);
-        Expr e;
-        e.pos = tok_.pos;
-        switch (tok_.kind) {
-        case Tok::Minus:
-        case Tok::Bang:
-        case Tok::Tilde:
-            e.kind = ExprKind::Unary;
-            e.op = static_cast<std::uint8_t>(tok_.kind == Tok::Minus ? UnOp::Neg : tok_.kind == Tok::Bang ? UnOp::Not : UnOp::BitNot);
-            advance();
-            e.a = unary(depth + 1);
-            return add_expr(e);
-        case Tok::Plus:
-            advance();
-            return unary(depth + 1);
-        case Tok::Star: {
-            const std::size_t first_operand = prog_.accesses.size();
-            advance();
-            const std::int32_t addr = unary(depth + 1);
-            Access a;
-            a.plain = true;
-            a.name = "plain read";
-            a.pos = e.pos;
-            a.addr = addr;
-            e.kind = ExprKind::Deref;
-            e.a = add_access(std::move(a), first_operand);
-            return add_expr(e);
-        }
-        case Tok::Amp: error(tok_.pos, "unsupported: '&' (address-of) in process code; parameters already point to their locations");
-        default: return postfix(depth + 1);
-        }
-    }
-
-    std::int32_t postfix(unsigned depth) {
-        const std::int32_t e = primary(depth);
         if (tok_.kind == Tok::LBracket) error(tok_.pos, "unsupported: arrays");
-        if (tok_.kind == Tok::Unsupported) unsupported_token();
-        if (tok_.kind == Tok::LParen) error(tok_.pos, "unsupported: calls through an expression");
-        return e;
-    }
-
-    std::int32_t primary(unsigned depth) {
-        check_depth(depth);
-        Expr e;
-        e.pos = tok_.pos;
-        switch (tok_.kind) {
-        case Tok::Int:
-            e.kind = ExprKind::Const;
-            e.value = tok_.value;
+        int loc = find_location(name);
+        if (loc >= 0 && declared_.size() > static_cast<std::size_t>(loc) && declared_[static_cast<std::size_t>(loc)])
+            error(pos, "location '" + name + "' is initialised twice (first at " +
+                           pos_text(prog_.locations[static_cast<std::size_t>(loc)].declared) + ")");
+        if (loc < 0) loc = add_location(name, pos);
+        Location& l = prog_.locations[static_cast<std::size_t>(loc)];
+        l.declared = pos;
+        if (declared_.size() <= static_cast<std::size_t>(loc)) declared_.resize(static_cast<std::size_t>(loc) + 1, false);
+        declared_[static_cast<std::size_t>(loc)] = true;
+        if (typed) type_location(loc, stars > 0 ? LocType::Int : t, type_pos);
+        if (tok_.kind == Tok::Assign) {
+            const SourcePos vpos = tok_.pos;
             advance();
-            return add_expr(e);
-        case Tok::LParen: {
+            if (typed && t == LocType::Lock && stars == 0) error(vpos, "unsupported: an initial value for a spinlock_t");
+            if (typed && t == LocType::Srcu && stars == 0) error(vpos, "unsupported: an initial value for a struct srcu_struct");
+            bool addr = false;
+            const Value v = init_value(addr);
+            prog_.locations[static_cast<std::size_t>(loc)].init = v;
+        }
+        if (tok_.kind == Tok::Comma && typed) {
             advance();
-            if (tok_.kind == Tok::Ident && (is_type_word(tok_.text) || tok_.text == "struct")) {
-                // A cast, `(intptr_t *)r1`: herd ignores casts (its values are untyped), and so
-                // does ordercheck; it binds as a unary operator.
-                bool any = false;
-                type_words_here(any);
-                while (tok_.kind == Tok::Star) advance();
-                expect(Tok::RParen, "')' to close the cast");
-                return unary(depth + 1);
-            }
-            const std::int32_t inner = expression(depth + 1);
-            expect(Tok::RParen, "')'");
-            return inner;
+            continue;
         }
-        case Tok::Ident: {
-            const std::string_view w = tok_.text;
-            if (peek().kind == Tok::LParen) return call(/*allow_void=*/false, depth);
-            if (w == "NULL" || w == "false") {
-                e.kind = ExprKind::Const;
-                e.value = 0;
-                advance();
-                return add_expr(e);
-            }
-            if (w == "true") {
-                e.kind = ExprKind::Const;
-                e.value = 1;
-                advance();
-                return add_expr(e);
-            }
-            int r = find_reg(w);
-            if (r < 0 && initialised_in_state(w)) r = implicit_reg(w, tok_.pos);
-            if (r < 0) error(tok_.pos, unknown_identifier(w));
-            e.kind = ExprKind::Reg;
-            e.reg = static_cast<std::uint16_t>(r);
-            advance();
-            return add_expr(e);
-        }
-        case Tok::Unsupported: unsupported_token();
-        default: unexpected("an expression");
-        }
+        break;
     }
+    end_init_item();
+}
 
-    /// `name(args)`: a kernel primitive. Returns a Call expression.
-    std::int32_t call(bool allow_void, unsigned depth) {
-        const Token name_tok = tok_;
-        const std::string_view name = tok_.text;
-        Order order = Order::Full;
-        const PrimSpec* spec = find_prim(name, order);
-        if (spec == nullptr) {
-            for (const NotInLkmm& k : not_in_lkmm)
-                if (k.name == name)
-                    error(tok_.pos, "unsupported: the primitive '" + std::string(name) +
-                                        "' is not in LKMM's linux-kernel.def (herd7 rejects it too)" +
-                                        (k.instead.empty() ? "" : "; " + std::string(k.instead)) +
-                                        " (docs/litmus.md lists the supported ones)");
-            error(tok_.pos, "unsupported: unknown primitive '" + std::string(name) + "' (docs/litmus.md lists the supported ones)");
+void Parser::end_init_item() {
+    if (tok_.kind == Tok::RBrace) return;
+    expect(Tok::Semi, "';' after the initialisation");
+}
+
+void Parser::apply_register_inits() {
+    for (const RegInit& ri : reg_inits_) {
+        if (ri.proc >= prog_.processes.size())
+            error(ri.pos, "register initialisation for P" + std::to_string(ri.proc) + ", which does not exist");
+        Process& p = prog_.processes[ri.proc];
+        auto it = std::find_if(p.regs.begin(), p.regs.end(), [&](const Register& r) { return r.name == ri.reg; });
+        if (it == p.regs.end()) {
+            // herd allows a register the process never declares nor uses (it is then 0:r1's
+            // initial and final value).
+            if (p.regs.size() >= max_registers)
+                error(ri.pos, "unsupported: more than " + std::to_string(max_registers) + " registers and parameters in one process");
+            Register r;
+            r.name = ri.reg;
+            r.full_name = std::to_string(ri.proc) + ":" + ri.reg;
+            r.declared = ri.pos;
+            r.implicit = true;
+            p.regs.push_back(std::move(r));
+            it = p.regs.end() - 1;
         }
-        if (!allow_void && !returns_value(spec->prim))
-            error(tok_.pos, std::string(name) + "() returns no value; call it as a statement");
-        advance();  // name
-        advance();  // (
-        const std::size_t first_operand = prog_.accesses.size();
-        Access a;
-        a.prim = spec->prim;
-        a.order = order;
-        a.name = std::string(name);
-        a.pos = name_tok.pos;
-        unsigned vals = 0;
-        for (unsigned i = 0; i < spec->nargs; ++i) {
-            if (i > 0) {
-                if (tok_.kind == Tok::RParen)
-                    error(tok_.pos, std::string(name) + "() takes " + std::to_string(spec->nargs) + " arguments, found " + std::to_string(i));
-                expect(Tok::Comma, "',' between the arguments of " + std::string(name) + "()");
-            }
-            switch (spec->args[i]) {
-            case ArgKind::Lvalue:
-                if (tok_.kind != Tok::Star)
-                    unexpected("'*' and a location as the first argument of " + std::string(name) + "(), as in " +
-                               std::string(name) + "(*x" + (spec->nargs > 1 ? ", ..." : "") + ")");
-                advance();
-                a.addr = unary(depth + 1);
-                break;
-            case ArgKind::Pointer: a.addr = expression(depth + 1); break;
-            case ArgKind::Value: a.vals[vals++] = expression(depth + 1); break;
-            }
-        }
-        if (tok_.kind == Tok::Comma)
-            error(tok_.pos, std::string(name) + "() takes " + std::to_string(spec->nargs) + " argument" + (spec->nargs == 1 ? "" : "s") + ", found more");
-        expect(Tok::RParen, "')' to close " + std::string(name) + "(");
-        if (spec->prim == Prim::RcuReadLock || spec->prim == Prim::RcuReadUnlock || spec->prim == Prim::SynchronizeRcu)
-            prog_.uses_rcu = true;
-        if (spec->prim == Prim::SrcuReadLock || spec->prim == Prim::SrcuReadUnlock || spec->prim == Prim::SynchronizeSrcu)
-            prog_.uses_srcu = true;
-        Expr e;
-        e.kind = ExprKind::Call;
-        e.pos = name_tok.pos;
-        e.a = add_access(std::move(a), first_operand);
-        return add_expr(e);
+        if (it->is_param) error(ri.pos, "unsupported: initialising parameter " + ri.reg + " (it points to location " + ri.reg + ")");
+        it->init = ri.value;
     }
+}
 
-    // ---- condition ----
-    void condition() {
+// ---- processes --------------------------------------------------------------------------------
+
+Process& Parser::proc() { return prog_.processes.back(); }
+
+int Parser::find_reg(std::string_view name) const {
+    const auto& regs = prog_.processes.back().regs;
+    for (std::size_t i = 0; i < regs.size(); ++i)
+        if (regs[i].name == name) return static_cast<int>(i);
+    return -1;
+}
+
+std::uint16_t Parser::add_reg(std::string_view name, SourcePos pos) {
+    if (find_reg(name) >= 0)
+        error(pos, "'" + std::string(name) + "' is declared twice in " + proc().name + " (first at " +
+                       pos_text(proc().regs[static_cast<std::size_t>(find_reg(name))].declared) + ")");
+    if (proc().regs.size() >= max_registers)
+        error(pos, "unsupported: more than " + std::to_string(max_registers) + " registers and parameters in one process");
+    Register r;
+    r.name = std::string(name);
+    r.full_name = std::to_string(prog_.processes.size() - 1) + ":" + r.name;
+    r.declared = pos;
+    proc().regs.push_back(std::move(r));
+    return static_cast<std::uint16_t>(proc().regs.size() - 1);
+}
+
+void Parser::process() {
+    const unsigned index = static_cast<unsigned>(prog_.processes.size());
+    const std::string want = "P" + std::to_string(index);
+    if (tok_.text != want) error(tok_.pos, "expected process " + want + " (processes are numbered from P0 in order), found " + describe(tok_));
+    if (index >= max_processes)
+        error(tok_.pos, "unsupported: more than " + std::to_string(max_processes) + " processes (the graph engine runs up to 16 threads)");
+    Process p;
+    p.name = want;
+    p.pos = tok_.pos;
+    prog_.processes.push_back(std::move(p));
+    accesses_in_process_ = 0;
+    advance();
+    expect(Tok::LParen, "'(' and the parameters of " + want);
+    if (is_word("void") && peek().kind == Tok::RParen) advance();
+    if (tok_.kind != Tok::RParen) {
         for (;;) {
-            if (is_word("locations")) {
-                advance();
-                expect(Tok::LBracket, "'[' after 'locations'");
-                while (tok_.kind != Tok::RBracket) {
-                    if (tok_.kind == Tok::Semi) {
-                        advance();
-                        continue;
-                    }
-                    prog_.locations_clause.push_back(lhs_operand());
-                    if (tok_.kind != Tok::RBracket) expect(Tok::Semi, "';' or ']' in the locations list");
-                }
+            parameter();
+            if (tok_.kind == Tok::Comma) {
                 advance();
                 continue;
             }
-            if (is_word("filter")) {
-                advance();
-                prog_.filter = prop_implies(0);
-                continue;
-            }
             break;
         }
-        if (tok_.kind == Tok::Tilde) {
-            advance();
-            if (!is_word("exists")) unexpected("'exists' after '~'");
-            prog_.quantifier = Quantifier::NotExists;
-        } else if (is_word("exists")) {
-            prog_.quantifier = Quantifier::Exists;
-        } else if (is_word("forall")) {
-            prog_.quantifier = Quantifier::Forall;
-        } else if (tok_.kind == Tok::Ident && (tok_.text == "cases" || tok_.text == "with" || tok_.text == "scopes" || tok_.text == "final"))
-            error(tok_.pos, "unsupported: '" + std::string(tok_.text) + "' clauses");
-        else
-            unexpected("the final condition (exists, ~exists or forall), 'locations [...]' or 'filter'");
+    }
+    if (tok_.kind != Tok::RParen) unexpected("',' or ')' in the parameter list");
+    advance();
+    if (tok_.kind != Tok::LBrace) unexpected("'{' to open the body of " + want);
+    ocaml_ = false;  // inside code, "(*" is the start of "(*x)"
+    advance();
+    proc().body = block_body(0);
+    // tok_ is the closing '}', lexed in C mode; the next token is lexed in top-level mode.
+    ocaml_ = true;
+    advance();
+}
+
+void Parser::parameter() {
+    const SourcePos pos = tok_.pos;
+    bool typed = false;
+    const LocType t = type_words_here(typed);
+    if (!typed) unexpected("a parameter type such as 'int *x'");
+    unsigned stars = 0;
+    while (tok_.kind == Tok::Star) {
+        ++stars;
         advance();
-        prog_.condition = prop_implies(0);
-        if (tok_.kind == Tok::Semi) advance();  // herd accepts one ';' after the condition
-        if (tok_.kind != Tok::End) unexpected("end of file after the final condition");
-        // What a state shows: the locations clause, then every register and location the
-        // condition mentions, each once.
-        std::vector<Operand> observed = prog_.locations_clause;
-        collect_observed(prog_.condition, observed, 0);
-        prog_.observed = std::move(observed);
     }
-
-    void collect_observed(std::int32_t prop, std::vector<Operand>& out, unsigned depth) const {
-        if (prop < 0 || depth > max_condition_nesting) return;
-        const Prop& p = prog_.props[static_cast<std::size_t>(prop)];
-        for (const Operand* o : {&p.lhs, &p.rhs}) {
-            if ((p.kind != PropKind::Eq && p.kind != PropKind::Ne) ||
-                (o->kind != Operand::Kind::Reg && o->kind != Operand::Kind::Loc))
-                continue;
-            if (std::find(out.begin(), out.end(), *o) == out.end()) out.push_back(*o);
-        }
-        collect_observed(p.a, out, depth + 1);
-        collect_observed(p.b, out, depth + 1);
-    }
-
-    /// Adds a condition node; as for expressions, the tree's depth is bounded.
-    std::int32_t add_prop(Prop p) {
-        unsigned depth = 0;
-        for (std::int32_t c : {p.a, p.b})
-            if (c >= 0) depth = std::max(depth, prop_depth_[static_cast<std::size_t>(c)]);
-        if (depth + 1 > max_condition_nesting)
-            error(p.pos, "unsupported: condition nested deeper than " + std::to_string(max_condition_nesting) + " levels");
-        prop_depth_.push_back(depth + 1);
-        prog_.props.push_back(p);
-        return static_cast<std::int32_t>(prog_.props.size() - 1);
-    }
-    void check_prop_depth(unsigned depth) const {
-        if (depth > max_parse_depth) error(tok_.pos, "unsupported: the condition's parentheses are nested too deeply");
-    }
-    std::int32_t prop_implies(unsigned depth) {
-        check_prop_depth(depth);
-        const std::int32_t lhs = prop_or(depth + 1);
-        if (tok_.kind != Tok::Implies) return lhs;
-        Prop p;
-        p.kind = PropKind::Implies;
-        p.pos = tok_.pos;
-        advance();
-        p.a = lhs;
-        p.b = prop_implies(depth + 1);
-        return add_prop(p);
-    }
-    std::int32_t prop_or(unsigned depth) {
-        std::int32_t lhs = prop_and(depth + 1);
-        while (tok_.kind == Tok::Or) {
-            Prop p;
-            p.kind = PropKind::Or;
-            p.pos = tok_.pos;
-            advance();
-            p.a = lhs;
-            p.b = prop_and(depth + 1);
-            lhs = add_prop(p);
-        }
-        return lhs;
-    }
-    std::int32_t prop_and(unsigned depth) {
-        std::int32_t lhs = prop_unary(depth + 1);
-        while (tok_.kind == Tok::And) {
-            Prop p;
-            p.kind = PropKind::And;
-            p.pos = tok_.pos;
-            advance();
-            p.a = lhs;
-            p.b = prop_unary(depth + 1);
-            lhs = add_prop(p);
-        }
-        return lhs;
-    }
-    std::int32_t prop_unary(unsigned depth) {
-        check_prop_depth(depth);
-        Prop p;
-        p.pos = tok_.pos;
-        if (tok_.kind == Tok::Tilde) {
-            advance();
-            p.kind = PropKind::Not;
-            p.a = prop_unary(depth + 1);
-            return add_prop(p);
-        }
-        if (tok_.kind == Tok::LParen) {
-            advance();
-            const std::int32_t inner = prop_implies(depth + 1);
-            expect(Tok::RParen, "')' in the condition");
-            return inner;
-        }
-        if (is_word("true") || is_word("false")) {
-            p.kind = is_word("true") ? PropKind::True : PropKind::False;
-            advance();
-            return add_prop(p);
-        }
-        if (tok_.kind == Tok::AmpAmp || tok_.kind == Tok::PipePipe || tok_.kind == Tok::Bang)
-            error(tok_.pos, "expected a condition; write '/\\' for and, '\\/' for or, '~' for not (found " + describe(tok_) + ")");
-        p.lhs = lhs_operand();
-        if (tok_.kind == Tok::Assign || tok_.kind == Tok::EqEq) p.kind = PropKind::Eq;
-        else if (tok_.kind == Tok::Ne) p.kind = PropKind::Ne;
-        else unexpected("'=' in the condition (as in 0:r0=1 or x=1)");
-        advance();
-        p.rhs = rhs_operand();
-        return add_prop(p);
-    }
-    /// `N:reg` or a location name.
-    Operand lhs_operand() {
-        Operand o;
-        o.pos = tok_.pos;
-        if (tok_.kind == Tok::Int) {
-            const Value n = tok_.value;
-            advance();
-            expect(Tok::Colon, "':' after the process number (as in 0:r0)");
-            if (tok_.kind != Tok::Ident) unexpected("a register name after '" + std::to_string(n) + ":'");
-            if (n < 0 || static_cast<std::size_t>(n) >= prog_.processes.size())
-                error(o.pos, "P" + std::to_string(n) + " does not exist (the test has " +
-                                 std::to_string(prog_.processes.size()) + " processes)");
-            const Process& p = prog_.processes[static_cast<std::size_t>(n)];
-            auto it = std::find_if(p.regs.begin(), p.regs.end(), [&](const Register& r) { return r.name == tok_.text; });
-            if (it == p.regs.end())
-                error(tok_.pos, "unknown register " + std::to_string(n) + ":" + std::string(tok_.text) + ": P" +
-                                    std::to_string(n) + " declares no register '" + std::string(tok_.text) + "'");
-            o.kind = Operand::Kind::Reg;
-            o.proc = static_cast<std::uint16_t>(n);
-            o.reg = static_cast<std::uint16_t>(it - p.regs.begin());
-            advance();
-            return o;
-        }
-        if (tok_.kind == Tok::Star) advance();  // herd also accepts *x for the location x
-        if (tok_.kind == Tok::LBracket) error(tok_.pos, "unsupported: '[x]' location syntax; write x");
-        if (tok_.kind != Tok::Ident) unexpected("a register (0:r0) or a location name");
-        const int loc = find_location(tok_.text);
-        if (loc < 0) error(tok_.pos, "unknown location '" + std::string(tok_.text) + "' in the condition");
-        o.kind = Operand::Kind::Loc;
-        o.loc = static_cast<std::uint16_t>(loc);
-        advance();
-        return o;
-    }
-    /// A number, a location's address, NULL, or `N:reg`.
-    Operand rhs_operand() {
-        Operand o;
-        o.pos = tok_.pos;
-        if (tok_.kind == Tok::Minus) {
-            advance();
-            if (tok_.kind != Tok::Int) unexpected("a number after '-'");
-            o.kind = Operand::Kind::Const;
-            o.value = -tok_.value;
-            advance();
-            return o;
-        }
-        if (tok_.kind == Tok::Int) {
-            if (peek().kind == Tok::Colon) return lhs_operand();
-            o.kind = Operand::Kind::Const;
-            o.value = tok_.value;
-            advance();
-            return o;
-        }
-        if (tok_.kind == Tok::Amp) advance();
-        if (tok_.kind == Tok::Ident) {
-            if (tok_.text == "NULL") {
-                o.kind = Operand::Kind::Const;
-                advance();
-                return o;
-            }
-            const int loc = find_location(tok_.text);
-            if (loc < 0) error(tok_.pos, "unknown location '" + std::string(tok_.text) + "' in the condition");
-            o.kind = Operand::Kind::Address;
-            o.loc = static_cast<std::uint16_t>(loc);
-            o.value = address_of(static_cast<std::size_t>(loc));
-            advance();
-            return o;
-        }
-        unexpected("a value in the condition (a number, a location or N:reg)");
-    }
-
-    // ---- annotations ----
-    void annotations() {
-        for (const Comment& c : lex_.comments()) {
-            std::size_t start = 0;
-            std::uint32_t line = c.pos.line;
-            while (start <= c.text.size()) {
-                std::size_t end = c.text.find('\n', start);
-                if (end == std::string_view::npos) end = c.text.size();
-                annotation_line(c.text.substr(start, end - start), line, line == c.pos.line ? c.pos.column + 2 : 1);
-                start = end + 1;
-                ++line;
-            }
-        }
-    }
-    void annotation_line(std::string_view l, std::uint32_t line, std::uint32_t col0) {
-        std::size_t i = 0;
-        while (i < l.size() && (l[i] == ' ' || l[i] == '\t' || l[i] == '*' || l[i] == '(' || l[i] == '/')) ++i;
-        const std::string_view rest = l.substr(i);
-        struct Tag {
-            std::string_view tag;
-            std::optional<Expected>* slot;
-        };
-        const Tag tags[] = {{"Result:", &prog_.result},
-                            {"ordercheck-mapping:", &prog_.mapping},
-                            {"ordercheck-engine:", &prog_.engine}};
-        for (const Tag& t : tags) {
-            if (rest.substr(0, t.tag.size()) != t.tag || t.slot->has_value()) continue;
-            const SourcePos pos{line, col0 + static_cast<std::uint32_t>(i)};
-            // A one-line comment "(* Result: Never *)" ends with its delimiter.
-            std::string body(rest.substr(t.tag.size()));
-            while (!body.empty() && (body.back() == ' ' || body.back() == '\t' || body.back() == '\r')) body.pop_back();
-            for (const char* end : {"*)", "*/"})
-                if (body.size() >= 2 && body.compare(body.size() - 2, 2, end) == 0) body.erase(body.size() - 2);
-            std::istringstream words{body};
-            std::string word;
-            words >> word;
-            Expected e;
-            e.pos = pos;
-            if (word == "Always") e.outcome = Outcome::Always;
-            else if (word == "Sometimes") e.outcome = Outcome::Sometimes;
-            else if (word == "Never") e.outcome = Outcome::Never;
-            else if (word == "Maybe") e.outcome = Outcome::Maybe;
-            else if (word == "DEADLOCK") e.outcome = Outcome::Deadlock;
-            else
-                error(pos, "expected Always, Sometimes, Never, Maybe or DEADLOCK after '" + std::string(t.tag) +
-                               "', found '" + word + "'");
-            std::string note;
-            std::getline(words, note);
-            std::size_t b = note.find_first_not_of(" \t");
-            note = b == std::string::npos ? "" : note.substr(b);
-            if (note.substr(0, 8) == "DATARACE") {
-                e.datarace = true;
-                note = note.substr(8);
-                b = note.find_first_not_of(" \t");
-                note = b == std::string::npos ? "" : note.substr(b);
-            }
-            while (!note.empty() && (note.back() == ' ' || note.back() == '\t')) note.pop_back();
-            e.note = note;
-            *t.slot = e;
-        }
-    }
-
-    Lexer lex_;
-    Program prog_;
-    Token tok_, peek_;
-    bool has_peek_ = false;
-    bool ocaml_ = true;
-    unsigned stmt_accesses_ = 0;
-    unsigned accesses_in_process_ = 0;
-    std::vector<TypeInfo> types_;
-    std::vector<bool> declared_;
-    std::vector<RegInit> reg_inits_;
-    std::vector<unsigned> expr_depth_, prop_depth_;
-};
-
-// ---- analysis ---------------------------------------------------------------------------------
-
-bool is_lock_prim(Prim p) {
-    return p == Prim::SpinLock || p == Prim::SpinUnlock || p == Prim::SpinTrylock || p == Prim::SpinIsLocked;
-}
-bool is_srcu_prim(Prim p) { return p == Prim::SrcuReadLock || p == Prim::SrcuReadUnlock || p == Prim::SynchronizeSrcu; }
-bool is_atomic_rmw(Prim p) {
-    switch (p) {
-    case Prim::AtomicAdd: case Prim::AtomicSub: case Prim::AtomicInc: case Prim::AtomicDec: case Prim::AtomicAnd:
-    case Prim::AtomicOr: case Prim::AtomicXor: case Prim::AddReturn: case Prim::SubReturn: case Prim::IncReturn:
-    case Prim::DecReturn: case Prim::FetchAdd: case Prim::FetchSub: case Prim::FetchInc: case Prim::FetchDec:
-    case Prim::FetchAnd: case Prim::FetchOr: case Prim::FetchXor: case Prim::FetchAndnot: case Prim::AtomicXchg:
-    case Prim::Xchg: case Prim::AtomicCmpxchg: case Prim::Cmpxchg: case Prim::SubAndTest: case Prim::DecAndTest:
-    case Prim::IncAndTest: case Prim::AddNegative: case Prim::AtomicAndnot: case Prim::AddUnless:
-    case Prim::SetBit: case Prim::ClearBit: case Prim::TestAndSetBit: case Prim::TestAndClearBit: return true;
-    default: return false;
-    }
-}
-/// A relaxed read that can carry an address dependency (promoted to acquire when it does).
-bool promotable(const Access& a) {
-    if (a.plain) return false;
-    if (a.prim == Prim::ReadOnce || a.prim == Prim::AtomicRead) return true;
-    return is_atomic_rmw(a.prim) && a.order == Order::Relaxed && returns_value(a.prim);
-}
-/// A marked access the race run may perform as a plain one: a relaxed load or store.
-bool downgradable(const Access& a) {
-    if (a.plain || a.dep_head) return false;
-    return a.prim == Prim::ReadOnce || a.prim == Prim::WriteOnce || a.prim == Prim::AtomicRead || a.prim == Prim::AtomicSet;
+    if (tok_.kind != Tok::Ident) unexpected("a parameter name");
+    if (stars == 0) error(tok_.pos, "expected '*' before parameter '" + std::string(tok_.text) + "': parameters point to shared locations (int *" + std::string(tok_.text) + ")");
+    const int loc = location_or_new(tok_.text, tok_.pos);
+    type_location(loc, stars > 1 ? LocType::Int : t, pos);
+    const std::uint16_t r = add_reg(tok_.text, tok_.pos);
+    Register& reg = proc().regs[r];
+    reg.is_param = true;
+    reg.loc = static_cast<std::uint16_t>(loc);
+    reg.init = address_of(static_cast<std::size_t>(loc));
+    advance();
+    if (tok_.kind == Tok::LBracket) error(tok_.pos, "unsupported: arrays");
 }
 
-class Analysis {
-public:
-    explicit Analysis(Program& p) : p_(p) {}
-
-    void run() {
-        find_targets();
-        check_static_types();
-        number_srcu_sections();
-        unlock_taint_.assign(p_.accesses.size(), 0);
-        for (std::size_t i = 0; i < p_.processes.size(); ++i) {
-            dependencies(static_cast<unsigned>(i));
-            match_srcu_unlocks(static_cast<unsigned>(i));
-        }
-        classify_locations();
-    }
-
-private:
-    [[noreturn]] void error(SourcePos pos, const std::string& msg) const { throw LitmusError(p_.file, pos, msg); }
-
-    void find_targets() {
-        std::vector<bool> is_addr(p_.exprs.size(), false);
-        for (const Access& a : p_.accesses)
-            if (a.addr >= 0) is_addr[static_cast<std::size_t>(a.addr)] = true;
-        // Which process each expression belongs to: accesses know theirs; registers are
-        // per-process, so resolve through the access list and the statements.
-        for (Access& a : p_.accesses) {
-            if (a.addr < 0) continue;
-            const Expr& e = p_.exprs[static_cast<std::size_t>(a.addr)];
-            // `y + r2`: an address computed by arithmetic may leave the test's locations
-            if (e.kind == ExprKind::Unary || e.kind == ExprKind::Binary || e.kind == ExprKind::Ternary)
-                p_.computes_addresses = true;
-            if (e.kind != ExprKind::Reg) continue;
-            const Register& r = p_.processes[a.process].regs[e.reg];
-            if (r.is_param && !r.assigned) a.target = r.loc;
-        }
-        // A parameter used other than as an access's address lets its address escape; so does
-        // a parameter that is reassigned.
-        for (std::size_t pi = 0; pi < p_.processes.size(); ++pi) {
-            const Process& proc = p_.processes[pi];
-            for (const Register& r : proc.regs)
-                if (r.is_param && r.assigned) p_.locations[r.loc].escapes = true;
-            mark_escapes(proc, proc.body, is_addr);
-        }
-        for (const Process& proc : p_.processes)
-            for (const Register& r : proc.regs)
-                if (const std::int64_t l = r.is_param ? -1 : location_at(r.init, p_.locations.size()); l >= 0)
-                    p_.locations[static_cast<std::size_t>(l)].escapes = true;
-    }
-    void mark_escapes(const Process& proc, std::int32_t stmt, const std::vector<bool>& is_addr) {
-        const Stmt& s = p_.stmts[static_cast<std::size_t>(stmt)];
-        switch (s.kind) {
-        case StmtKind::Block:
-            for (std::uint32_t i = 0; i < s.count; ++i) mark_escapes(proc, p_.block_items[s.first + i], is_addr);
-            break;
-        case StmtKind::If:
-            escapes_in(proc, s.expr, is_addr);
-            mark_escapes(proc, s.then_stmt, is_addr);
-            if (s.else_stmt >= 0) mark_escapes(proc, s.else_stmt, is_addr);
-            break;
-        case StmtKind::Store: {
-            const Access& a = p_.accesses[static_cast<std::size_t>(s.access)];
-            escapes_in(proc, a.addr, is_addr);
-            escapes_in(proc, a.vals[0], is_addr);
-            break;
-        }
-        case StmtKind::Expr:
-        case StmtKind::Assign: escapes_in(proc, s.expr, is_addr); break;
-        }
-    }
-    void escapes_in(const Process& proc, std::int32_t e, const std::vector<bool>& is_addr) {
-        if (e < 0) return;
-        const Expr& x = p_.exprs[static_cast<std::size_t>(e)];
-        switch (x.kind) {
-        case ExprKind::Const: return;
-        case ExprKind::Reg:
-            if (proc.regs[x.reg].is_param && !is_addr[static_cast<std::size_t>(e)]) p_.locations[proc.regs[x.reg].loc].escapes = true;
-            return;
-        case ExprKind::Unary: escapes_in(proc, x.a, is_addr); return;
-        case ExprKind::Binary: escapes_in(proc, x.a, is_addr); escapes_in(proc, x.b, is_addr); return;
-        case ExprKind::Ternary:
-            escapes_in(proc, x.a, is_addr);
-            escapes_in(proc, x.b, is_addr);
-            escapes_in(proc, x.c, is_addr);
-            return;
-        case ExprKind::Deref:
-        case ExprKind::Call: {
-            const Access& a = p_.accesses[static_cast<std::size_t>(x.a)];
-            escapes_in(proc, a.addr, is_addr);
-            escapes_in(proc, a.vals[0], is_addr);
-            escapes_in(proc, a.vals[1], is_addr);
-            return;
-        }
-        }
-    }
-
-    void check_static_types() {
-        // herd7 takes spin_lock() on any location (`int *l`): one that only spin_lock(),
-        // spin_unlock(), spin_trylock() and spin_is_locked() use, whose address is not a value
-        // and which starts at 0 (unlocked), is a spinlock_t
-        for (std::size_t l = 0; l < p_.locations.size(); ++l) {
-            Location& loc = p_.locations[l];
-            if (loc.type != LocType::Int || loc.escapes || loc.init != 0) continue;
-            bool locked = false, other = false;
-            for (const Access& a : p_.accesses) {
-                if (a.target != static_cast<std::int32_t>(l)) continue;
-                (!a.plain && is_lock_prim(a.prim) ? locked : other) = true;
-            }
-            if (locked && !other) loc.type = LocType::Lock;
-        }
-        for (const Location& loc : p_.locations)
-            if (loc.type == LocType::Lock && loc.init != 0)
-                error(loc.declared, "unsupported: an initial value for a spinlock_t ('" + loc.name + "' starts unlocked)");
-        for (const Access& a : p_.accesses) {
-            if (!a.plain && is_srcu_prim(a.prim) && a.target < 0)
-                error(a.pos, "unsupported: " + a.name + "() on a srcu_struct reached through a register; "
-                             "pass the struct srcu_struct parameter itself");
-            if (a.target < 0) continue;
-            const Location& l = p_.locations[static_cast<std::size_t>(a.target)];
-            const bool lock = l.type == LocType::Lock;
-            const bool srcu = l.type == LocType::Srcu;
-            if (!a.plain && is_lock_prim(a.prim) && !lock)
-                error(a.pos, a.name + "() needs a spinlock_t, but '" + l.name + "' is not one (declare it spinlock_t *" + l.name + ")");
-            if ((a.plain || !is_lock_prim(a.prim)) && lock)
-                error(a.pos, "'" + l.name + "' is a spinlock_t: only spin_lock(), spin_unlock(), spin_trylock() and spin_is_locked() may use it");
-            if (!a.plain && is_srcu_prim(a.prim) && !srcu)
-                error(a.pos, a.name + "() needs a struct srcu_struct, but '" + l.name +
-                                 "' is not one (declare it struct srcu_struct *" + l.name + ")");
-            if ((a.plain || !is_srcu_prim(a.prim)) && srcu)
-                error(a.pos, "'" + l.name + "' is a struct srcu_struct: only srcu_read_lock(), srcu_read_unlock(), "
-                                            "srcu_down_read(), srcu_up_read() and synchronize_srcu() may use it");
-        }
-    }
-
-    /// Each srcu_read_lock() site opens its own section of its srcu_struct (one reader word).
-    void number_srcu_sections() {
-        unsigned structs = 0;
-        for (const Location& l : p_.locations)
-            if (l.type == LocType::Srcu && ++structs > max_srcu_structs)
-                error(l.declared, "unsupported: more than " + std::to_string(max_srcu_structs) + " struct srcu_struct locations");
-        for (Access& a : p_.accesses) {
-            if (a.plain || a.prim != Prim::SrcuReadLock) continue;
-            Location& l = p_.locations[static_cast<std::size_t>(a.target)];
-            if (l.sections >= max_srcu_sections)
-                error(a.pos, "unsupported: more than " + std::to_string(max_srcu_sections) + " srcu_read_lock() calls on '" + l.name + "'");
-            a.section = l.sections++;
-        }
-    }
-
-    /// Pairs each srcu_read_unlock() of process `proc` with the srcu_read_lock() whose value it is
-    /// given, as LKMM does (srcu-rscs: the lock's value reaches the unlock through a data
-    /// dependency). Followed through registers within the process only.
-    void match_srcu_unlocks(unsigned proc) {
-        for (std::size_t ai = 0; ai < p_.accesses.size(); ++ai) {
-            Access& u = p_.accesses[ai];
-            if (u.process != proc || u.plain || u.prim != Prim::SrcuReadUnlock) continue;
-            const std::uint64_t from = unlock_taint_[ai];
-            if (from != 0 && (from & (from - 1)) != 0)
-                error(u.pos, "unsupported: the index given to " + u.name + "() may come from more than one read; "
-                             "ordercheck pairs each " + u.name + "() with the one srcu_read_lock() whose value it is given");
-            const Access* lock = nullptr;
-            for (std::size_t li = 0; li < p_.accesses.size() && from != 0; ++li) {
-                const Access& l = p_.accesses[li];
-                if (l.process == proc && (from >> l.site & 1u) != 0 && !l.plain && l.prim == Prim::SrcuReadLock) {
-                    lock = &l;
-                    u.srcu_lock = static_cast<std::int32_t>(li);
-                }
-            }
-            if (lock == nullptr)
-                error(u.pos, "unsupported: the index given to " + u.name + "() does not come from a srcu_read_lock() or "
-                             "srcu_down_read() of " + p_.processes[proc].name + " through registers; ordercheck pairs each " + u.name +
-                             "() with the srcu_read_lock() whose value it is given, within one process (not through memory)");
-            if (lock->target != u.target)
-                error(u.pos, u.name + "() on '" + p_.locations[static_cast<std::size_t>(u.target)].name + "' is given the index of " +
-                                 lock->name + "() on '" + p_.locations[static_cast<std::size_t>(lock->target)].name + "' at " +
-                                 pos_text(lock->pos));
-        }
-    }
-
-    /// Forward pass over one process: which reads' values reach an address.
-    void dependencies(unsigned proc) {
-        std::vector<std::uint64_t> taint(p_.processes[proc].regs.size(), 0);
-        std::uint64_t heads = 0;
-        walk(proc, p_.processes[proc].body, taint, heads);
-        for (Access& a : p_.accesses)
-            if (a.process == proc && (heads >> a.site & 1u) != 0 && promotable(a)) a.dep_head = true;
-    }
-    void walk(unsigned proc, std::int32_t stmt, std::vector<std::uint64_t>& taint, std::uint64_t& heads) {
-        const Stmt& s = p_.stmts[static_cast<std::size_t>(stmt)];
-        switch (s.kind) {
-        case StmtKind::Block:
-            for (std::uint32_t i = 0; i < s.count; ++i) walk(proc, p_.block_items[s.first + i], taint, heads);
-            break;
-        case StmtKind::Expr: value_taint(s.expr, taint, heads); break;
-        case StmtKind::Assign: taint[s.reg] = value_taint(s.expr, taint, heads); break;
-        case StmtKind::Store: {
-            const Access& a = p_.accesses[static_cast<std::size_t>(s.access)];
-            heads |= value_taint(a.addr, taint, heads);
-            value_taint(a.vals[0], taint, heads);
-            break;
-        }
-        case StmtKind::If: {
-            value_taint(s.expr, taint, heads);
-            std::vector<std::uint64_t> other = taint;
-            walk(proc, s.then_stmt, taint, heads);
-            if (s.else_stmt >= 0) walk(proc, s.else_stmt, other, heads);
-            for (std::size_t i = 0; i < taint.size(); ++i) taint[i] |= other[i];
-            break;
-        }
-        }
-    }
-    /// The reads (as a bit set of access sites) whose value may flow into expression `e`;
-    /// records the reads flowing into an address in `heads`.
-    std::uint64_t value_taint(std::int32_t e, const std::vector<std::uint64_t>& taint, std::uint64_t& heads) {
-        if (e < 0) return 0;
-        const Expr& x = p_.exprs[static_cast<std::size_t>(e)];
-        switch (x.kind) {
-        case ExprKind::Const: return 0;
-        case ExprKind::Reg: return taint[x.reg];
-        case ExprKind::Unary: return value_taint(x.a, taint, heads);
-        case ExprKind::Binary: return value_taint(x.a, taint, heads) | value_taint(x.b, taint, heads);
-        case ExprKind::Ternary:
-            return value_taint(x.a, taint, heads) | value_taint(x.b, taint, heads) | value_taint(x.c, taint, heads);
-        case ExprKind::Deref:
-        case ExprKind::Call: {
-            const Access& a = p_.accesses[static_cast<std::size_t>(x.a)];
-            heads |= value_taint(a.addr, taint, heads);
-            const std::uint64_t v0 = value_taint(a.vals[0], taint, heads);
-            value_taint(a.vals[1], taint, heads);
-            if (!a.plain && a.prim == Prim::SrcuReadUnlock) unlock_taint_[static_cast<std::size_t>(x.a)] |= v0;
-            // Only marked reads head a dependency (LKMM's hb holds marked accesses only).
-            return a.plain ? 0 : std::uint64_t{1} << a.site;
-        }
-        }
-        return 0;
-    }
-
-    /// Decides which locations are plain (race-checked) and rejects mixes the engine cannot
-    /// check exactly.
-    void classify_locations() {
-        const std::size_t n = p_.locations.size();
-        std::vector<const Access*> first_plain(n, nullptr);
-        std::vector<std::vector<const Access*>> marked(n);
-        for (const Access& a : p_.accesses) {
-            if (a.addr < 0) continue;  // fences, RCU
-            if (!a.plain && (is_lock_prim(a.prim) || is_srcu_prim(a.prim))) continue;
-            for (std::size_t l = 0; l < n; ++l) {
-                const bool reaches = a.target >= 0 ? static_cast<std::size_t>(a.target) == l
-                                                   : p_.locations[l].escapes && p_.locations[l].type != LocType::Lock &&
-                                                         p_.locations[l].type != LocType::Srcu;
-                if (!reaches) continue;
-                if (a.plain) {
-                    if (first_plain[l] == nullptr) first_plain[l] = &a;
-                } else {
-                    marked[l].push_back(&a);
-                }
-            }
-        }
-        for (std::size_t l = 0; l < n; ++l) {
-            Location& loc = p_.locations[l];
-            if (first_plain[l] == nullptr) continue;
-            loc.plain = true;
-            const Access* other_process = nullptr;
-            for (const Access* m : marked[l]) {
-                const std::string via = m->target < 0 ? " (through a pointer that may point to it)" : "";
-                if (!downgradable(*m))
-                    error(m->pos, "unsupported: location '" + loc.name + "' is accessed plainly (at " + pos_text(first_plain[l]->pos) +
-                                      ") and with " + m->name + "()" + via + (m->dep_head ? ", which heads an address dependency" : "") +
-                                      "; ordercheck checks races only on locations whose marked accesses are READ_ONCE/WRITE_ONCE "
-                                      "from one process (docs/litmus.md)");
-                if (m->process != marked[l].front()->process) other_process = m;
-            }
-            if (other_process != nullptr)
-                error(other_process->pos, "unsupported: location '" + loc.name + "' is accessed plainly (at " +
-                                              pos_text(first_plain[l]->pos) + ") and with marked accesses from more than one process; "
-                                              "ordercheck would report the marked accesses as racing (docs/litmus.md)");
-        }
-    }
-
-    Program& p_;
-    std::vector<std::uint64_t> unlock_taint_;  ///< per access: the reads whose value reaches a srcu_read_unlock()'s index
-};
-
-std::string format_prop_rec(const Program& p, std::int32_t prop, int parent_prec) {
-    if (prop < 0) return "";
-    const Prop& x = p.props[static_cast<std::size_t>(prop)];
-    switch (x.kind) {
-    case PropKind::True: return "true";
-    case PropKind::False: return "false";
-    case PropKind::Eq: return format_operand(p, x.lhs) + "=" + format_operand(p, x.rhs);
-    case PropKind::Ne: return format_operand(p, x.lhs) + "!=" + format_operand(p, x.rhs);
-    case PropKind::Not: return "~" + format_prop_rec(p, x.a, 4);
-    case PropKind::And:
-    case PropKind::Or:
-    case PropKind::Implies: {
-        const int prec = x.kind == PropKind::And ? 3 : x.kind == PropKind::Or ? 2 : 1;
-        const char* op = x.kind == PropKind::And ? " /\\ " : x.kind == PropKind::Or ? " \\/ " : " => ";
-        std::string s = format_prop_rec(p, x.a, prec + (x.kind == PropKind::Implies ? 1 : 0)) + op +
-                        format_prop_rec(p, x.b, prec + (x.kind == PropKind::Implies ? 0 : 1));
-        return prec < parent_prec ? "(" + s + ")" : s;
-    }
-    }
-    return "";
-}
-
-}  // namespace
-
-bool returns_value(Prim p) {
-    switch (p) {
-    case Prim::ReadOnce: case Prim::LoadAcquire: case Prim::RcuDereference: case Prim::AtomicRead:
-    case Prim::AtomicReadAcquire: case Prim::AddReturn: case Prim::SubReturn: case Prim::IncReturn:
-    case Prim::DecReturn: case Prim::FetchAdd: case Prim::FetchSub: case Prim::FetchInc: case Prim::FetchDec:
-    case Prim::FetchAnd: case Prim::FetchOr: case Prim::FetchXor: case Prim::FetchAndnot: case Prim::AtomicXchg:
-    case Prim::Xchg: case Prim::AtomicCmpxchg: case Prim::Cmpxchg: case Prim::SubAndTest: case Prim::DecAndTest:
-    case Prim::IncAndTest: case Prim::AddNegative: case Prim::AddUnless: case Prim::SpinTrylock:
-    case Prim::SpinIsLocked: case Prim::SrcuReadLock: case Prim::TestAndSetBit: case Prim::TestAndClearBit: return true;
-    default: return false;
-    }
-}
-
-std::string_view primitive_name(Prim p, Order o) {
-    for (const auto& s : prim_table)
-        if (s.prim == p && o == Order::Full) return s.name;
-    for (const auto& s : prim_table)
-        if (s.prim == p) return s.name;
-    return "?";
-}
-
-std::string format_value(const Program& p, Value v) {
-    if (const std::int64_t l = location_at(v, p.locations.size()); l >= 0) return p.locations[static_cast<std::size_t>(l)].name;
-    return std::to_string(v);
-}
-
-std::string format_operand(const Program& p, const Operand& o) {
-    switch (o.kind) {
-    case Operand::Kind::Const: return std::to_string(o.value);
-    case Operand::Kind::Reg: return p.processes[o.proc].regs[o.reg].full_name;
-    case Operand::Kind::Loc:
-    case Operand::Kind::Address: return p.locations[o.loc].name;
-    }
-    return "?";
-}
-
-std::string format_prop(const Program& p, std::int32_t prop) { return format_prop_rec(p, prop, 0); }
+}  // namespace detail
 
 Program parse(std::string_view source, const std::string& file) {
-    Program prog = Parser(source, file).run();
-    Analysis(prog).run();
+    Program prog = detail::Parser(source, file).run();
+    detail::analyse(prog);
     return prog;
 }
 

@@ -172,7 +172,7 @@ OC_CMPXCHG_FORM(cmpxchg_release, Ordering::Release)
 #undef OC_CMPXCHG_FORM
 
 // ---- atomic_andnot, atomic_fetch_andnot, atomic_add_unless ------------------------------------
-// Added for the litmus front end (litmus/interpreter.cpp): primitives of LKMM's linux-kernel.def
+// Added for the litmus front end (litmus/interpreter_access.cpp): primitives of LKMM's linux-kernel.def
 // that the C++ models had no use for. Each mapping, and where it is stronger or weaker than LKMM,
 // is stated here and in docs/litmus.md.
 

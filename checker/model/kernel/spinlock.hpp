@@ -58,7 +58,7 @@ inline void smp_mb__after_spinlock(OC_HERE) {
     fence(seq_cst, where);
 }
 
-// Added for the litmus front end (litmus/interpreter.cpp): primitives of LKMM's linux-kernel.def
+// Added for the litmus front end (litmus/interpreter_access.cpp): primitives of LKMM's linux-kernel.def
 // that the C++ models had no use for. Each mapping, and where it is stronger or weaker than LKMM,
 // is stated here and in docs/litmus.md.
 

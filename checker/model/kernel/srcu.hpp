@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Sleepable RCU (include/linux/srcu.h): srcu_struct, srcu_read_lock(), srcu_read_unlock(),
 // synchronize_srcu() and smp_mb__after_srcu_read_unlock(). Part of checker/model/kernel.hpp.
-// Added for the litmus front end (litmus/interpreter.cpp): primitives of LKMM's linux-kernel.def
+// Added for the litmus front end (litmus/interpreter_access.cpp): primitives of LKMM's linux-kernel.def
 // that the C++ models had no use for. Each mapping, and where it is stronger or weaker than LKMM,
 // is stated here and in docs/litmus.md.
 #pragma once

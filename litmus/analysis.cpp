@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: MIT
+// The static analysis that prepares a parsed test for the interpreter: the location each access
+// targets, escaping addresses, spinlock_t and srcu_struct uses, SRCU sections and the
+// lock/unlock pairs, the reads that head an address dependency, and which locations are plain
+// (race-checked). Rejects what the engine cannot check exactly.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "litmus/parser.hpp"
+#include "litmus/parser_internal.hpp"
+
+namespace oc::litmus::detail {
+
+namespace {
+
+bool is_lock_prim(Prim p) {
+    return p == Prim::SpinLock || p == Prim::SpinUnlock || p == Prim::SpinTrylock || p == Prim::SpinIsLocked;
+}
+bool is_srcu_prim(Prim p) { return p == Prim::SrcuReadLock || p == Prim::SrcuReadUnlock || p == Prim::SynchronizeSrcu; }
+bool is_atomic_rmw(Prim p) {
+    switch (p) {
+    case Prim::AtomicAdd: case Prim::AtomicSub: case Prim::AtomicInc: case Prim::AtomicDec: case Prim::AtomicAnd:
+    case Prim::AtomicOr: case Prim::AtomicXor: case Prim::AddReturn: case Prim::SubReturn: case Prim::IncReturn:
+    case Prim::DecReturn: case Prim::FetchAdd: case Prim::FetchSub: case Prim::FetchInc: case Prim::FetchDec:
+    case Prim::FetchAnd: case Prim::FetchOr: case Prim::FetchXor: case Prim::FetchAndnot: case Prim::AtomicXchg:
+    case Prim::Xchg: case Prim::AtomicCmpxchg: case Prim::Cmpxchg: case Prim::SubAndTest: case Prim::DecAndTest:
+    case Prim::IncAndTest: case Prim::AddNegative: case Prim::AtomicAndnot: case Prim::AddUnless:
+    case Prim::SetBit: case Prim::ClearBit: case Prim::TestAndSetBit: case Prim::TestAndClearBit: return true;
+    default: return false;
+    }
+}
+/// A relaxed read that can carry an address dependency (promoted to acquire when it does).
+bool promotable(const Access& a) {
+    if (a.plain) return false;
+    if (a.prim == Prim::ReadOnce || a.prim == Prim::AtomicRead) return true;
+    return is_atomic_rmw(a.prim) && a.order == Order::Relaxed && returns_value(a.prim);
+}
+/// A marked access the race run may perform as a plain one: a relaxed load or store.
+bool downgradable(const Access& a) {
+    if (a.plain || a.dep_head) return false;
+    return a.prim == Prim::ReadOnce || a.prim == Prim::WriteOnce || a.prim == Prim::AtomicRead || a.prim == Prim::AtomicSet;
+}
+
+class Analysis {
+public:
+    explicit Analysis(Program& p) : p_(p) {}
+
+    void run() {
+        find_targets();
+        check_static_types();
+        number_srcu_sections();
+        unlock_taint_.assign(p_.accesses.size(), 0);
+        for (std::size_t i = 0; i < p_.processes.size(); ++i) {
+            dependencies(static_cast<unsigned>(i));
+            match_srcu_unlocks(static_cast<unsigned>(i));
+        }
+        classify_locations();
+    }
+
+private:
+    [[noreturn]] void error(SourcePos pos, const std::string& msg) const { throw LitmusError(p_.file, pos, msg); }
+
+    void find_targets() {
+        std::vector<bool> is_addr(p_.exprs.size(), false);
+        for (const Access& a : p_.accesses)
+            if (a.addr >= 0) is_addr[static_cast<std::size_t>(a.addr)] = true;
+        // Which process each expression belongs to: accesses know theirs; registers are
+        // per-process, so resolve through the access list and the statements.
+        for (Access& a : p_.accesses) {
+            if (a.addr < 0) continue;
+            const Expr& e = p_.exprs[static_cast<std::size_t>(a.addr)];
+            // `y + r2`: an address computed by arithmetic may leave the test's locations
+            if (e.kind == ExprKind::Unary || e.kind == ExprKind::Binary || e.kind == ExprKind::Ternary)
+                p_.computes_addresses = true;
+            if (e.kind != ExprKind::Reg) continue;
+            const Register& r = p_.processes[a.process].regs[e.reg];
+            if (r.is_param && !r.assigned) a.target = r.loc;
+        }
+        // A parameter used other than as an access's address lets its address escape; so does
+        // a parameter that is reassigned.
+        for (std::size_t pi = 0; pi < p_.processes.size(); ++pi) {
+            const Process& proc = p_.processes[pi];
+            for (const Register& r : proc.regs)
+                if (r.is_param && r.assigned) p_.locations[r.loc].escapes = true;
+            mark_escapes(proc, proc.body, is_addr);
+        }
+        for (const Process& proc : p_.processes)
+            for (const Register& r : proc.regs)
+                if (const std::int64_t l = r.is_param ? -1 : location_at(r.init, p_.locations.size()); l >= 0)
+                    p_.locations[static_cast<std::size_t>(l)].escapes = true;
+    }
+    void mark_escapes(const Process& proc, std::int32_t stmt, const std::vector<bool>& is_addr) {
+        const Stmt& s = p_.stmts[static_cast<std::size_t>(stmt)];
+        switch (s.kind) {
+        case StmtKind::Block:
+            for (std::uint32_t i = 0; i < s.count; ++i) mark_escapes(proc, p_.block_items[s.first + i], is_addr);
+            break;
+        case StmtKind::If:
+            escapes_in(proc, s.expr, is_addr);
+            mark_escapes(proc, s.then_stmt, is_addr);
+            if (s.else_stmt >= 0) mark_escapes(proc, s.else_stmt, is_addr);
+            break;
+        case StmtKind::Store: {
+            const Access& a = p_.accesses[static_cast<std::size_t>(s.access)];
+            escapes_in(proc, a.addr, is_addr);
+            escapes_in(proc, a.vals[0], is_addr);
+            break;
+        }
+        case StmtKind::Expr:
+        case StmtKind::Assign: escapes_in(proc, s.expr, is_addr); break;
+        }
+    }
+    void escapes_in(const Process& proc, std::int32_t e, const std::vector<bool>& is_addr) {
+        if (e < 0) return;
+        const Expr& x = p_.exprs[static_cast<std::size_t>(e)];
+        switch (x.kind) {
+        case ExprKind::Const: return;
+        case ExprKind::Reg:
+            if (proc.regs[x.reg].is_param && !is_addr[static_cast<std::size_t>(e)]) p_.locations[proc.regs[x.reg].loc].escapes = true;
+            return;
+        case ExprKind::Unary: escapes_in(proc, x.a, is_addr); return;
+        case ExprKind::Binary: escapes_in(proc, x.a, is_addr); escapes_in(proc, x.b, is_addr); return;
+        case ExprKind::Ternary:
+            escapes_in(proc, x.a, is_addr);
+            escapes_in(proc, x.b, is_addr);
+            escapes_in(proc, x.c, is_addr);
+            return;
+        case ExprKind::Deref:
+        case ExprKind::Call: {
+            const Access& a = p_.accesses[static_cast<std::size_t>(x.a)];
+            escapes_in(proc, a.addr, is_addr);
+            escapes_in(proc, a.vals[0], is_addr);
+            escapes_in(proc, a.vals[1], is_addr);
+            return;
+        }
+        }
+    }
+
+    void check_static_types() {
+        // herd7 takes spin_lock() on any location (`int *l`): one that only spin_lock(),
+        // spin_unlock(), spin_trylock() and spin_is_locked() use, whose address is not a value
+        // and which starts at 0 (unlocked), is a spinlock_t
+        for (std::size_t l = 0; l < p_.locations.size(); ++l) {
+            Location& loc = p_.locations[l];
+            if (loc.type != LocType::Int || loc.escapes || loc.init != 0) continue;
+            bool locked = false, other = false;
+            for (const Access& a : p_.accesses) {
+                if (a.target != static_cast<std::int32_t>(l)) continue;
+                (!a.plain && is_lock_prim(a.prim) ? locked : other) = true;
+            }
+            if (locked && !other) loc.type = LocType::Lock;
+        }
+        for (const Location& loc : p_.locations)
+            if (loc.type == LocType::Lock && loc.init != 0)
+                error(loc.declared, "unsupported: an initial value for a spinlock_t ('" + loc.name + "' starts unlocked)");
+        for (const Access& a : p_.accesses) {
+            if (!a.plain && is_srcu_prim(a.prim) && a.target < 0)
+                error(a.pos, "unsupported: " + a.name + "() on a srcu_struct reached through a register; "
+                             "pass the struct srcu_struct parameter itself");
+            if (a.target < 0) continue;
+            const Location& l = p_.locations[static_cast<std::size_t>(a.target)];
+            const bool lock = l.type == LocType::Lock;
+            const bool srcu = l.type == LocType::Srcu;
+            if (!a.plain && is_lock_prim(a.prim) && !lock)
+                error(a.pos, a.name + "() needs a spinlock_t, but '" + l.name + "' is not one (declare it spinlock_t *" + l.name + ")");
+            if ((a.plain || !is_lock_prim(a.prim)) && lock)
+                error(a.pos, "'" + l.name + "' is a spinlock_t: only spin_lock(), spin_unlock(), spin_trylock() and spin_is_locked() may use it");
+            if (!a.plain && is_srcu_prim(a.prim) && !srcu)
+                error(a.pos, a.name + "() needs a struct srcu_struct, but '" + l.name +
+                                 "' is not one (declare it struct srcu_struct *" + l.name + ")");
+            if ((a.plain || !is_srcu_prim(a.prim)) && srcu)
+                error(a.pos, "'" + l.name + "' is a struct srcu_struct: only srcu_read_lock(), srcu_read_unlock(), "
+                                            "srcu_down_read(), srcu_up_read() and synchronize_srcu() may use it");
+        }
+    }
+
+    /// Each srcu_read_lock() site opens its own section of its srcu_struct (one reader word).
+    void number_srcu_sections() {
+        unsigned structs = 0;
+        for (const Location& l : p_.locations)
+            if (l.type == LocType::Srcu && ++structs > max_srcu_structs)
+                error(l.declared, "unsupported: more than " + std::to_string(max_srcu_structs) + " struct srcu_struct locations");
+        for (Access& a : p_.accesses) {
+            if (a.plain || a.prim != Prim::SrcuReadLock) continue;
+            Location& l = p_.locations[static_cast<std::size_t>(a.target)];
+            if (l.sections >= max_srcu_sections)
+                error(a.pos, "unsupported: more than " + std::to_string(max_srcu_sections) + " srcu_read_lock() calls on '" + l.name + "'");
+            a.section = l.sections++;
+        }
+    }
+
+    /// Pairs each srcu_read_unlock() of process `proc` with the srcu_read_lock() whose value it is
+    /// given, as LKMM does (srcu-rscs: the lock's value reaches the unlock through a data
+    /// dependency). Followed through registers within the process only.
+    void match_srcu_unlocks(unsigned proc) {
+        for (std::size_t ai = 0; ai < p_.accesses.size(); ++ai) {
+            Access& u = p_.accesses[ai];
+            if (u.process != proc || u.plain || u.prim != Prim::SrcuReadUnlock) continue;
+            const std::uint64_t from = unlock_taint_[ai];
+            if (from != 0 && (from & (from - 1)) != 0)
+                error(u.pos, "unsupported: the index given to " + u.name + "() may come from more than one read; "
+                             "ordercheck pairs each " + u.name + "() with the one srcu_read_lock() whose value it is given");
+            const Access* lock = nullptr;
+            for (std::size_t li = 0; li < p_.accesses.size() && from != 0; ++li) {
+                const Access& l = p_.accesses[li];
+                if (l.process == proc && (from >> l.site & 1u) != 0 && !l.plain && l.prim == Prim::SrcuReadLock) {
+                    lock = &l;
+                    u.srcu_lock = static_cast<std::int32_t>(li);
+                }
+            }
+            if (lock == nullptr)
+                error(u.pos, "unsupported: the index given to " + u.name + "() does not come from a srcu_read_lock() or "
+                             "srcu_down_read() of " + p_.processes[proc].name + " through registers; ordercheck pairs each " + u.name +
+                             "() with the srcu_read_lock() whose value it is given, within one process (not through memory)");
+            if (lock->target != u.target)
+                error(u.pos, u.name + "() on '" + p_.locations[static_cast<std::size_t>(u.target)].name + "' is given the index of " +
+                                 lock->name + "() on '" + p_.locations[static_cast<std::size_t>(lock->target)].name + "' at " +
+                                 pos_text(lock->pos));
+        }
+    }
+
+    /// Forward pass over one process: which reads' values reach an address.
+    void dependencies(unsigned proc) {
+        std::vector<std::uint64_t> taint(p_.processes[proc].regs.size(), 0);
+        std::uint64_t heads = 0;
+        walk(proc, p_.processes[proc].body, taint, heads);
+        for (Access& a : p_.accesses)
+            if (a.process == proc && (heads >> a.site & 1u) != 0 && promotable(a)) a.dep_head = true;
+    }
+    void walk(unsigned proc, std::int32_t stmt, std::vector<std::uint64_t>& taint, std::uint64_t& heads) {
+        const Stmt& s = p_.stmts[static_cast<std::size_t>(stmt)];
+        switch (s.kind) {
+        case StmtKind::Block:
+            for (std::uint32_t i = 0; i < s.count; ++i) walk(proc, p_.block_items[s.first + i], taint, heads);
+            break;
+        case StmtKind::Expr: value_taint(s.expr, taint, heads); break;
+        case StmtKind::Assign: taint[s.reg] = value_taint(s.expr, taint, heads); break;
+        case StmtKind::Store: {
+            const Access& a = p_.accesses[static_cast<std::size_t>(s.access)];
+            heads |= value_taint(a.addr, taint, heads);
+            value_taint(a.vals[0], taint, heads);
+            break;
+        }
+        case StmtKind::If: {
+            value_taint(s.expr, taint, heads);
+            std::vector<std::uint64_t> other = taint;
+            walk(proc, s.then_stmt, taint, heads);
+            if (s.else_stmt >= 0) walk(proc, s.else_stmt, other, heads);
+            for (std::size_t i = 0; i < taint.size(); ++i) taint[i] |= other[i];
+            break;
+        }
+        }
+    }
+    /// The reads (as a bit set of access sites) whose value may flow into expression `e`;
+    /// records the reads flowing into an address in `heads`.
+    std::uint64_t value_taint(std::int32_t e, const std::vector<std::uint64_t>& taint, std::uint64_t& heads) {
+        if (e < 0) return 0;
+        const Expr& x = p_.exprs[static_cast<std::size_t>(e)];
+        switch (x.kind) {
+        case ExprKind::Const: return 0;
+        case ExprKind::Reg: return taint[x.reg];
+        case ExprKind::Unary: return value_taint(x.a, taint, heads);
+        case ExprKind::Binary: return value_taint(x.a, taint, heads) | value_taint(x.b, taint, heads);
+        case ExprKind::Ternary:
+            return value_taint(x.a, taint, heads) | value_taint(x.b, taint, heads) | value_taint(x.c, taint, heads);
+        case ExprKind::Deref:
+        case ExprKind::Call: {
+            const Access& a = p_.accesses[static_cast<std::size_t>(x.a)];
+            heads |= value_taint(a.addr, taint, heads);
+            const std::uint64_t v0 = value_taint(a.vals[0], taint, heads);
+            value_taint(a.vals[1], taint, heads);
+            if (!a.plain && a.prim == Prim::SrcuReadUnlock) unlock_taint_[static_cast<std::size_t>(x.a)] |= v0;
+            // Only marked reads head a dependency (LKMM's hb holds marked accesses only).
+            return a.plain ? 0 : std::uint64_t{1} << a.site;
+        }
+        }
+        return 0;
+    }
+
+    /// Decides which locations are plain (race-checked) and rejects mixes the engine cannot
+    /// check exactly.
+    void classify_locations() {
+        const std::size_t n = p_.locations.size();
+        std::vector<const Access*> first_plain(n, nullptr);
+        std::vector<std::vector<const Access*>> marked(n);
+        for (const Access& a : p_.accesses) {
+            if (a.addr < 0) continue;  // fences, RCU
+            if (!a.plain && (is_lock_prim(a.prim) || is_srcu_prim(a.prim))) continue;
+            for (std::size_t l = 0; l < n; ++l) {
+                const bool reaches = a.target >= 0 ? static_cast<std::size_t>(a.target) == l
+                                                   : p_.locations[l].escapes && p_.locations[l].type != LocType::Lock &&
+                                                         p_.locations[l].type != LocType::Srcu;
+                if (!reaches) continue;
+                if (a.plain) {
+                    if (first_plain[l] == nullptr) first_plain[l] = &a;
+                } else {
+                    marked[l].push_back(&a);
+                }
+            }
+        }
+        for (std::size_t l = 0; l < n; ++l) {
+            Location& loc = p_.locations[l];
+            if (first_plain[l] == nullptr) continue;
+            loc.plain = true;
+            const Access* other_process = nullptr;
+            for (const Access* m : marked[l]) {
+                const std::string via = m->target < 0 ? " (through a pointer that may point to it)" : "";
+                if (!downgradable(*m))
+                    error(m->pos, "unsupported: location '" + loc.name + "' is accessed plainly (at " + pos_text(first_plain[l]->pos) +
+                                      ") and with " + m->name + "()" + via + (m->dep_head ? ", which heads an address dependency" : "") +
+                                      "; ordercheck checks races only on locations whose marked accesses are READ_ONCE/WRITE_ONCE "
+                                      "from one process (docs/litmus.md)");
+                if (m->process != marked[l].front()->process) other_process = m;
+            }
+            if (other_process != nullptr)
+                error(other_process->pos, "unsupported: location '" + loc.name + "' is accessed plainly (at " +
+                                              pos_text(first_plain[l]->pos) + ") and with marked accesses from more than one process; "
+                                              "ordercheck would report the marked accesses as racing (docs/litmus.md)");
+        }
+    }
+
+    Program& p_;
+    std::vector<std::uint64_t> unlock_taint_;  ///< per access: the reads whose value reaches a srcu_read_unlock()'s index
+};
+
+}  // namespace
+
+void analyse(Program& p) { Analysis(p).run(); }
+
+}  // namespace oc::litmus::detail

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+// The interpreter's Instance (interpreter_instance.hpp) running a process: statements and
+// expressions, with the reads each value came from (Taint) and the conditions an access runs
+// under, for LKMM's addr, data and ctrl dependencies (interpreter_instance.hpp says what herd7
+// does and how this follows it).
+#include <cstdint>
+
+#include "litmus/interpreter_instance.hpp"
+
+namespace oc::litmus::detail {
+
+namespace {
+
+Value wrap_add(Value a, Value b) { return static_cast<Value>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b)); }
+Value wrap_sub(Value a, Value b) { return static_cast<Value>(static_cast<std::uint64_t>(a) - static_cast<std::uint64_t>(b)); }
+Value wrap_mul(Value a, Value b) { return static_cast<Value>(static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b)); }
+
+}  // namespace
+
+// ---- statements -------------------------------------------------------------------------------
+
+void Instance::exec(unsigned proc, std::int32_t stmt) {
+    const Stmt& s = p_.stmts[static_cast<std::size_t>(stmt)];
+    Taint t;
+    switch (s.kind) {
+    case StmtKind::Block:
+        for (std::uint32_t i = 0; i < s.count; ++i) exec(proc, p_.block_items[s.first + i]);
+        return;
+    case StmtKind::Expr: eval(proc, s.expr, t); return;
+    case StmtKind::Assign:
+        reg(proc, s.reg) = eval(proc, s.expr, t);
+        reg_taint_[proc][s.reg] = t;
+        return;
+    case StmtKind::Store: access(proc, static_cast<std::size_t>(s.access), t); return;
+    case StmtKind::If: {
+        const bool taken = eval(proc, s.expr, t) != 0;
+        // ctrl for the branch taken only: herd gives none to what follows the if (above).
+        under_condition(proc, t, [&] {
+            if (taken) exec(proc, s.then_stmt);
+            else if (s.else_stmt >= 0) exec(proc, s.else_stmt);
+        });
+        return;
+    }
+    }
+}
+
+/// Evaluates expression `e`, adding to `taint` the reads its value came from.
+Value Instance::eval(unsigned proc, std::int32_t e, Taint& taint) {
+    const Expr& x = p_.exprs[static_cast<std::size_t>(e)];
+    switch (x.kind) {
+    case ExprKind::Const: return x.value;
+    case ExprKind::Reg:
+        taint |= reg_taint_[proc][x.reg];
+        return reg(proc, x.reg).value();
+    case ExprKind::Unary: {
+        const Value a = eval(proc, x.a, taint);
+        switch (static_cast<UnOp>(x.op)) {
+        case UnOp::Neg: return wrap_sub(0, a);
+        case UnOp::Not: return a == 0 ? 1 : 0;
+        case UnOp::BitNot: return ~a;
+        }
+        return 0;
+    }
+    case ExprKind::Binary: return binary(proc, x, taint);
+    case ExprKind::Ternary: {
+        Taint cond;
+        const bool c = eval(proc, x.a, cond) != 0;
+        taint |= cond;
+        return under_condition(proc, cond, [&] { return eval(proc, c ? x.b : x.c, taint); });
+    }
+    case ExprKind::Deref:
+    case ExprKind::Call: return access(proc, static_cast<std::size_t>(x.a), taint);
+    }
+    return 0;
+}
+
+Value Instance::binary(unsigned proc, const Expr& x, Taint& taint) {
+    const auto op = static_cast<BinOp>(x.op);
+    if (op == BinOp::LogAnd || op == BinOp::LogOr) {
+        // The right operand runs only if the left one says so: a branch.
+        Taint cond;
+        const bool a = eval(proc, x.a, cond) != 0;
+        taint |= cond;
+        if (a == (op == BinOp::LogOr)) return a ? 1 : 0;
+        return under_condition(proc, cond, [&] { return eval(proc, x.b, taint) != 0 ? 1 : 0; });
+    }
+    const Value a = eval(proc, x.a, taint);
+    const Value b = eval(proc, x.b, taint);
+    switch (op) {
+    case BinOp::Mul: return wrap_mul(a, b);
+    case BinOp::Div:
+        if (b == 0) fail_at(x.pos, "division by zero");
+        return b == -1 ? wrap_sub(0, a) : a / b;
+    case BinOp::Mod:
+        if (b == 0) fail_at(x.pos, "division by zero");
+        return b == -1 ? 0 : a % b;
+    case BinOp::Add: return wrap_add(a, b);
+    case BinOp::Sub: return wrap_sub(a, b);
+    case BinOp::Shl:
+        if (b < 0 || b > 63) fail_at(x.pos, "shift count out of range");
+        return static_cast<Value>(static_cast<std::uint64_t>(a) << b);
+    case BinOp::Shr:
+        if (b < 0 || b > 63) fail_at(x.pos, "shift count out of range");
+        return a >> b;
+    case BinOp::Lt: return a < b;
+    case BinOp::Le: return a <= b;
+    case BinOp::Gt: return a > b;
+    case BinOp::Ge: return a >= b;
+    case BinOp::Eq: return a == b;
+    case BinOp::Ne: return a != b;
+    case BinOp::BitAnd: return a & b;
+    case BinOp::BitXor: return a ^ b;
+    case BinOp::BitOr: return a | b;
+    case BinOp::LogAnd:
+    case BinOp::LogOr: break;
+    }
+    return 0;
+}
+
+void Instance::fail_at(SourcePos pos, const char* message) {
+    const SpotImpl spot{p_.file.c_str(), "litmus", pos.line, pos.column};
+    runtime().fail(message, source_location_of(spot));
+}
+
+}  // namespace oc::litmus::detail

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: MIT
+// The interpreter's Instance: one execution of a litmus test, as the engine constructs it for
+// every execution (through the VariantDef of interpreter.cpp). Declared here with its storage
+// (slots for the test's locations and registers, built in place: it allocates nothing) and its
+// dependency tracking (Taint); its members are defined by part: interpreter_state.cpp
+// (construction, destruction, the final state and condition), interpreter_eval.cpp (statements
+// and expressions) and interpreter_access.cpp (shared-memory accesses: plain ones and the kernel
+// primitives of checker/model/kernel.hpp). Internal to litmus/.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <new>
+#include <source_location>
+
+#include "checker/model/kernel.hpp"
+#include "checker/model/primitives.hpp"
+#include "litmus/interpreter.hpp"
+
+namespace oc::litmus::detail {
+
+using kernel::spinlock_t;
+
+constexpr std::size_t slot_size = std::max({sizeof(Atomic<long>), sizeof(Plain<long>), sizeof(spinlock_t)});
+constexpr std::size_t slot_align = std::max({alignof(Atomic<long>), alignof(Plain<long>), alignof(spinlock_t)});
+
+enum class SlotKind : std::uint8_t { None, Atomic, Plain, Lock, Srcu };
+
+static_assert(max_srcu_sections <= kernel::srcu_struct::max_sections, "a srcu_struct holds every section the parser allows");
+
+struct alignas(slot_align) LocationSlot {
+    unsigned char bytes[slot_size];
+};
+
+/// One execution of the test. Constructed by the engine for every execution; allocates nothing.
+class Instance final : public ModelInstance {
+public:
+    Instance(const Compiled& c, RunMode mode, unsigned threads);
+    ~Instance() override;
+    Instance(const Instance&) = delete;
+    Instance& operator=(const Instance&) = delete;
+
+    void run_thread(unsigned index) override {
+        if (index < p_.processes.size()) exec(index, p_.processes[index].body);
+        // else: the idle thread of a one-process test
+    }
+
+    bool bad_outcome() const override { return filter_holds() && holds(p_.condition); }
+
+private:
+    struct LocationRef {
+        const Instance* self = nullptr;
+        std::uint16_t loc = 0;
+    };
+    static Value read_location(const void* ref) {
+        const auto* r = static_cast<const LocationRef*>(ref);
+        return r->self->final_value(r->loc);
+    }
+    static Value read_filter(const void* self) { return static_cast<const Instance*>(self)->filter_holds() ? 1 : 0; }
+
+    // ---- storage ----
+    Atomic<long>& atomic_slot(std::size_t i) { return *std::launder(reinterpret_cast<Atomic<long>*>(slots_[i].bytes)); }
+    const Atomic<long>& atomic_slot(std::size_t i) const {
+        return *std::launder(reinterpret_cast<const Atomic<long>*>(slots_[i].bytes));
+    }
+    Plain<long>& plain_slot(std::size_t i) { return *std::launder(reinterpret_cast<Plain<long>*>(slots_[i].bytes)); }
+    const Plain<long>& plain_slot(std::size_t i) const {
+        return *std::launder(reinterpret_cast<const Plain<long>*>(slots_[i].bytes));
+    }
+    spinlock_t& lock_slot(std::size_t i) { return *std::launder(reinterpret_cast<spinlock_t*>(slots_[i].bytes)); }
+    const spinlock_t& lock_slot(std::size_t i) const {
+        return *std::launder(reinterpret_cast<const spinlock_t*>(slots_[i].bytes));
+    }
+    Reg& reg(unsigned proc, std::size_t r) { return *std::launder(reinterpret_cast<Reg*>(regs_[proc][r])); }
+    const Reg& reg(unsigned proc, std::size_t r) const { return *std::launder(reinterpret_cast<const Reg*>(regs_[proc][r])); }
+    kernel::rcu_domain& rcu() { return *std::launder(reinterpret_cast<kernel::rcu_domain*>(rcu_)); }
+    kernel::srcu_struct& srcu_at(std::size_t loc) {
+        return *std::launder(reinterpret_cast<kernel::srcu_struct*>(srcu_[c_.srcu_index[loc]]));
+    }
+
+    // ---- final state (interpreter_state.cpp) ----
+    Value final_value(std::size_t loc) const;
+    Value operand(const Operand& o) const;
+    bool filter_holds() const;
+    bool holds(std::int32_t prop) const;
+
+    // ---- dependencies ----
+    // LKMM orders a read before a later access whose address (addr), written value (data) or
+    // execution (ctrl) depends on the read's value. The interpreter follows values: every value
+    // carries a Taint, the reads it came from; an access records the taints of its address, of
+    // the values it writes and of the conditions it runs under (runtime().set_dependencies()).
+    // What herd7 7.57 does with linux-kernel.cfg (linux 6.1), shown by the corpus tests named
+    // (litmus/tests/, Result: herd's verdict) and by the S-shaped cases of the interpreter's unit
+    // tests (tests/litmus/interpreter_test.cpp, "LKMM dependencies: verdicts ...", each run
+    // through herd7 too):
+    //  * ctrl reaches the events of the branch taken, nested ifs included, and not the events
+    //    after the if: S+wmb+ctrl Never, S+wmb+ctrl-after-if Sometimes, LB+ctrl-after-if+mb
+    //    Sometimes; `if (r0) { if (r2) ...; WRITE_ONCE(*x, 1); }` Never. Nor does it reach a
+    //    register assigned in a branch: `if (r0) r2 = 1; else r2 = 1; WRITE_ONCE(*x, r2)`
+    //    Sometimes (but `if (r0) r2 = r0; ...` carries r0's data dependency: Never);
+    //  * data and addr follow values through registers and every operator herd parses
+    //    (+ - * / & | ^ == != < <= > >= and casts), false dependencies included:
+    //    S+wmb+data-arith (`r0 + 1 - r0`), LB+datas, LB+addrs (`y + r0 - r0`) Never,
+    //    MP+onceassign+addr-reg Never; a value from another register carries none:
+    //    S+wmb+data-otherreg, MP+onceassign+addr-otherreg Sometimes;
+    //  * cmpxchg's new value is data, its expected value nothing: S+wmb+cmpxchg-new Never,
+    //    S+wmb+cmpxchg-expected Sometimes (see written_operand());
+    //  * herd7's C parser has no `?:`, `&&`, `||`, `!`, `~`, `%`, `<<`, `>>` nor unary `-` (a lex
+    //    or syntax error). Here their value carries the union of their operands' taints, and an
+    //    access in the operand that runs only if the first operand says so is ctrl-dependent on
+    //    it, as in the branch of an if: `c ? a : b` and `c && a` are `if (c) a` for the events of
+    //    `a`. After the expression, no ctrl, as after an if.
+
+    /// The reads a value came from: bit i is the running thread's read at po index i. Dependency
+    /// masks have 64 bits; a read at po index 64 or more sets `beyond` instead, and an access
+    /// that depends on it stops the execution under LKMM (see DependencyScope).
+    struct Taint {
+        std::uint64_t reads = 0;
+        bool beyond = false;
+        Taint& operator|=(const Taint& o) {
+            reads |= o.reads;
+            beyond = beyond || o.beyond;
+            return *this;
+        }
+    };
+
+    /// Sets the dependencies of one access's events for the duration of the primitive call, and
+    /// on leaving adds to `result` the reads the call recorded: the value it returns comes from
+    /// them (a READ_ONCE's read, the read part of an RMW, every attempt of a retrying primitive).
+    class DependencyScope {
+    public:
+        DependencyScope(const Taint& addr, const Taint& data, const Taint& ctrl, Taint& result, std::source_location where)
+            : result_(result), first_(runtime().next_event_id().index) {
+            if ((addr.beyond || data.beyond || ctrl.beyond) && runtime().lkmm())
+                runtime().fail("unsupported: a dependency on a read at po index 64 or later (LKMM dependencies are 64-bit "
+                               "masks over the first 64 events of a thread)",
+                               where);
+            runtime().set_dependencies(addr.reads, data.reads, ctrl.reads);
+        }
+        ~DependencyScope() {
+            runtime().set_dependencies(0, 0, 0);
+            const EventId next = runtime().next_event_id();
+            const ExecutionGraph& g = runtime().graph();
+            for (std::uint32_t i = first_; i < next.index; ++i) {
+                const EventId id{next.thread, i};
+                // Without capture (--no-capture) the runtime keeps no graph: every event of the
+                // call counts, and the LKMM judge keeps only the reads (checker/memory_model/lkmm.cpp).
+                if (g.contains(id) && !g.event(id).is_read()) continue;
+                if (i < 64) result_.reads |= std::uint64_t{1} << i;
+                else result_.beyond = true;
+            }
+        }
+        DependencyScope(const DependencyScope&) = delete;
+        DependencyScope& operator=(const DependencyScope&) = delete;
+
+    private:
+        Taint& result_;
+        std::uint32_t first_;
+    };
+
+    /// Whether value operand `i` of `a` is written (a data dependency of its write): every value
+    /// operand but cmpxchg's expected value (herd: no dependency, above) and atomic_add_unless()'s
+    /// `u`, its counterpart (unobservable in herd: atomic_add_unless() is fully ordered when it
+    /// writes).
+    static bool written_operand(const Access& a, int i) {
+        switch (a.prim) {
+        case Prim::Cmpxchg:
+        case Prim::AtomicCmpxchg: return i == 1;
+        case Prim::AddUnless: return i == 0;
+        default: return true;
+        }
+    }
+
+    /// Runs `fn` with the accesses it makes ctrl-dependent on `cond` too (a branch).
+    template <class Fn> decltype(auto) under_condition(unsigned proc, const Taint& cond, Fn&& fn) {
+        const Taint outer = ctrl_[proc];
+        ctrl_[proc] |= cond;
+        struct Restore {
+            Taint& ctrl;
+            Taint outer;
+            ~Restore() { ctrl = outer; }
+        } restore{ctrl_[proc], outer};
+        return fn();
+    }
+
+    // ---- statements (interpreter_eval.cpp) ----
+    void exec(unsigned proc, std::int32_t stmt);
+    Value eval(unsigned proc, std::int32_t e, Taint& taint);
+    Value binary(unsigned proc, const Expr& x, Taint& taint);
+    [[noreturn]] void fail_at(SourcePos pos, const char* message);
+
+    // ---- accesses (interpreter_access.cpp) ----
+    std::size_t resolve(unsigned proc, const Access& a, std::source_location where, Taint& taint);
+    static unsigned bit_number(Value nr, std::source_location where);
+    Atomic<long>& atomic_at(std::size_t loc, std::source_location where);
+    spinlock_t& lock_at(std::size_t loc, std::source_location where);
+    Value access(unsigned proc, std::size_t ai, Taint& result);
+    Value primitive(const Access& a, std::size_t ai, std::size_t loc, Value v0, Value v1, std::source_location where);
+    Value downgraded_read(std::size_t loc, const char* label, std::source_location where);
+    Value plain_access(const Access& a, std::size_t loc, Value v, std::source_location where);
+
+    const Compiled& c_;
+    const Program& p_;
+    static constexpr const char* computed_names[max_computed_locations] = {"computed0", "computed1", "computed2", "computed3"};
+    LocationSlot slots_[max_test_locations + max_computed_locations];
+    SlotKind kinds_[max_test_locations + max_computed_locations] = {};
+    Value computed_[max_computed_locations] = {};  ///< the address each computed location stands for (0: none yet)
+    LocationRef observed_[max_test_locations];
+    Taint reg_taint_[max_processes][max_registers] = {};  ///< the reads each register's value came from
+    Taint ctrl_[max_processes] = {};  ///< the reads the conditions of the enclosing branches came from
+    alignas(Reg) unsigned char regs_[max_processes][max_registers][sizeof(Reg)];
+    alignas(kernel::rcu_domain) unsigned char rcu_[sizeof(kernel::rcu_domain)];
+    alignas(kernel::srcu_struct) unsigned char srcu_[max_srcu_structs][sizeof(kernel::srcu_struct)];
+};
+
+}  // namespace oc::litmus::detail

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+// The parser's internals, shared by its files and the analysis: the Parser class, a hand-written
+// recursive descent over the lexer's tokens (its token helpers are here; parser.cpp holds the
+// header line, the initial state and the processes, parse_code.cpp the process bodies,
+// parse_condition.cpp the final condition and the annotations), and the entry to the analysis
+// (analysis.cpp). Internal to litmus/; like the rest of litmus_parse_lib, it needs nothing but
+// the standard library.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "litmus/ast.hpp"
+#include "litmus/lexer.hpp"
+
+namespace oc::litmus::detail {
+
+/// "line:column", for messages that point at a second place.
+std::string pos_text(SourcePos p);
+
+/// True for the words that may form a type in declarations and parameters (parser.cpp).
+bool is_type_word(std::string_view w);
+
+/// What the declarations and parameters seen so far say of a location's type.
+struct TypeInfo {
+    LocType type = LocType::Int;
+    bool any = false;
+    SourcePos pos;
+};
+
+/// Parses one test into a Program (run()), without the analysis; throws LitmusError.
+class Parser {
+public:
+    Parser(std::string_view src, const std::string& file) : lex_(src, file) { prog_.file = file; }
+    Program run();
+
+private:
+    // ---- tokens ----
+    void advance() {
+        if (has_peek_) {
+            tok_ = peek_;
+            has_peek_ = false;
+        } else {
+            tok_ = lex_.next(ocaml_);
+        }
+    }
+    const Token& peek() {
+        if (!has_peek_) {
+            peek_ = lex_.next(ocaml_);
+            has_peek_ = true;
+        }
+        return peek_;
+    }
+    [[noreturn]] void error(SourcePos pos, const std::string& msg) const { lex_.error(pos, msg); }
+    [[noreturn]] void unexpected(const std::string& what) const {
+        if (tok_.kind == Tok::Unsupported) unsupported_token();
+        error(tok_.pos, "expected " + what + ", found " + describe(tok_));
+    }
+    [[noreturn]] void unsupported_token() const {
+        const std::string_view t = tok_.text;
+        std::string what;
+        if (t == "++" || t == "--") what = "increment and decrement operators ('" + std::string(t) + "'); write r = r + 1";
+        else if (t == "->" || t == ".") what = "structures ('" + std::string(t) + "')";
+        else if (t == "#") what = "preprocessor directives ('#')";
+        else if (t == "'") what = "character constants";
+        else if (t.size() >= 2 && t.back() == '=') what = "compound assignment ('" + std::string(t) + "'); write r = r op v";
+        else what = "the character " + describe(tok_);
+        error(tok_.pos, "unsupported: " + what);
+    }
+    void expect(Tok kind, const std::string& what) {
+        if (tok_.kind != kind) unexpected(what);
+        advance();
+    }
+    bool is_word(std::string_view w) const { return tok_.kind == Tok::Ident && tok_.text == w; }
+    static bool is_process_name(std::string_view t) {
+        if (t.size() < 2 || t[0] != 'P') return false;
+        return std::all_of(t.begin() + 1, t.end(), [](char c) { return c >= '0' && c <= '9'; });
+    }
+
+    // ---- header (parser.cpp) ----
+    void header();
+    void metadata();
+
+    // ---- locations (parser.cpp) ----
+    int find_location(std::string_view name) const;
+    int add_location(std::string_view name, SourcePos pos);
+    int location_or_new(std::string_view name, SourcePos pos);
+    void type_location(int loc, LocType t, SourcePos pos);
+    LocType type_words_here(bool& any);
+
+    // ---- init block (parser.cpp) ----
+    struct RegInit {
+        unsigned proc;
+        std::string reg;
+        Value value;
+        SourcePos pos;
+    };
+    void register_init(bool typed);
+    void init_block();
+    Value init_value(bool& is_address);
+    void init_item();
+    void end_init_item();
+    void apply_register_inits();
+
+    // ---- processes (parser.cpp) ----
+    Process& proc();
+    int find_reg(std::string_view name) const;
+    std::uint16_t add_reg(std::string_view name, SourcePos pos);
+    void process();
+    void parameter();
+
+    // ---- statements (parse_code.cpp) ----
+    std::int32_t add_stmt(Stmt s);
+    std::int32_t add_expr(Expr e);
+    std::int32_t block_body(unsigned depth);
+    void statement(unsigned depth, std::vector<std::int32_t>& out);
+    int implicit_reg(std::string_view w, SourcePos pos);
+    bool initialised_in_state(std::string_view w) const;
+    std::string unknown_identifier(std::string_view w) const;
+    std::int32_t plain_store();
+    std::int32_t if_statement(unsigned depth);
+    std::int32_t branch(unsigned depth);
+    void declaration(std::vector<std::int32_t>& out);
+
+    // ---- expressions (parse_code.cpp) ----
+    std::int32_t add_access(Access a, std::size_t first_operand);
+    void check_depth(unsigned depth) const;
+    std::int32_t expression(unsigned depth);
+
+    struct BinInfo {
+        Tok tok;
+        BinOp op;
+        int prec;
+    };
+    static const BinInfo* bin_info(Tok t);
+    std::int32_t binary(int min_prec, unsigned depth);
+    std::int32_t unary(unsigned depth);
+    std::int32_t postfix(unsigned depth);
+    std::int32_t primary(unsigned depth);
+    std::int32_t call(bool allow_void, unsigned depth);
+
+    // ---- condition (parse_condition.cpp) ----
+    void condition();
+    void collect_observed(std::int32_t prop, std::vector<Operand>& out, unsigned depth) const;
+    std::int32_t add_prop(Prop p);
+    void check_prop_depth(unsigned depth) const;
+    std::int32_t prop_implies(unsigned depth);
+    std::int32_t prop_or(unsigned depth);
+    std::int32_t prop_and(unsigned depth);
+    std::int32_t prop_unary(unsigned depth);
+    Operand lhs_operand();
+    Operand rhs_operand();
+
+    // ---- annotations (parse_condition.cpp) ----
+    void annotations();
+    void annotation_line(std::string_view l, std::uint32_t line, std::uint32_t col0);
+
+    Lexer lex_;
+    Program prog_;
+    Token tok_, peek_;
+    bool has_peek_ = false;
+    bool ocaml_ = true;
+    unsigned stmt_accesses_ = 0;
+    unsigned accesses_in_process_ = 0;
+    std::vector<TypeInfo> types_;
+    std::vector<bool> declared_;
+    std::vector<RegInit> reg_inits_;
+    std::vector<unsigned> expr_depth_, prop_depth_;
+};
+
+/// The analysis after parsing (analysis.cpp): fills the analysis fields of `p` (Location::plain,
+/// escapes, sections; Access::target, dep_head, section, srcu_lock; Program::computes_addresses)
+/// and throws LitmusError for what the engine cannot check.
+void analyse(Program& p);
+
+}  // namespace oc::litmus::detail
