@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Runs one variant under Relacy's scheduler. This header is Relacy-free; explore.cpp is the only
-// translation unit of the project that includes <relacy/relacy.hpp>.
+// Runs one variant under Relacy's scheduler. This header is Relacy-free; relacy_engine.cpp is the
+// only translation unit of the project that includes <relacy/relacy.hpp>.
 #pragma once
 
 #include "checker/explore/exploration.hpp"

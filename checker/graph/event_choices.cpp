@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: MIT
+// The execution-graph engine as the runtime's Engine: each operation of the model either replays
+// its event in the graph (checked against it) or adds a new event and branches over its choices,
+// a read over the writes it may read from, a write over its coherence placements (each with its
+// backward revisits, revisits.cpp), an RMW over both. The first choice continues in place; the
+// others are pushed as whole graphs.
+#include "checker/graph/graph_engine_internal.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <new>
+#include <stdexcept>
+#include <set>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+namespace oc::graph_detail {
+
+void GraphEngine::init_write(LocationId loc, Tagged init, MemoryOrder order) {
+    const EventId id = unpack(init.writer);
+    if (g_.co.size() <= loc) g_.co.resize(loc + 1u);
+    if (replaying(id)) {
+        replayed(id, "an initial write", loc);
+        return;
+    }
+    Node n;
+    n.ev.id = id;
+    n.ev.kind = EventKind::Write;
+    n.ev.order = order;
+    n.ev.location = loc;
+    n.ev.written_value = init.value;
+    n.stamp = 0;  // init writes precede everything and are never deleted
+    g_.threads[0].push_back(n);
+    g_.co[loc].assign(1, id);
+}
+
+Node& GraphEngine::replayed(EventId id, const char* what, LocationId loc) {
+    Node& n = g_.at(id);
+    if (n.ev.location != loc)
+        throw std::runtime_error("ordercheck: the model is not deterministic: on replay, " + variant_.id() + " made " +
+                                 what + " where the graph has another event (thread " +
+                                 std::to_string(id.thread) + ", event " + std::to_string(id.index) + ")");
+    return n;
+}
+
+Tagged GraphEngine::read(LocationId loc, MemoryOrder order) {
+    if (rt_->phase() == Phase::Final) return co_max(loc);
+    const EventId id = rt_->next_event_id();
+    if (replaying(id)) {
+        const Node& n = replayed(id, "a read", loc);
+        if (n.guessed) return Tagged{n.ev.read_value, pack(*n.ev.reads_from)};
+        return tagged(*n.ev.reads_from);
+    }
+    g_.threads[id.thread].push_back(new_node(id, EventKind::Read, order, loc));
+    if (at_quiescence()) {  // after every thread: the final value
+        set_rf(g_, g_.at(id), g_.co[loc].back());
+        return tagged(*g_.at(id).ev.reads_from);
+    }
+    // Load buffering: the read may take a value a write not in the graph yet will write. Such a
+    // graph is never revisited (it came from a guess) and never deleted by a revisit (rmax false:
+    // the revisit builds the same graph from the branch without the guess).
+    // Not the read of a primitive that retries on the value it reads (atomic_add_unless()): its
+    // retry loop is control flow that no dependency records.
+    std::vector<Value> guessable;
+    if (guesses_ != nullptr && loc < guesses_->writes.size() && std::strcmp(g_.at(id).ev.primitive, "atomic_add_unless") != 0)
+        for (const auto& [uv, from] : guesses_->writes[loc])
+            if (const auto [u, v] = uv; u != id.thread && (from >> id.thread & 1u) != 0 &&
+                std::find(guessable.begin(), guessable.end(), v) == guessable.end())
+                guessable.push_back(v);
+    for (const Value v : guessable) {
+        Graph h = g_;
+        Node& r = h.at(id);
+        set_rf(h, r, g_.co[loc].front());
+        r.ev.read_value = v;
+        r.guessed = true;
+        r.rmax = false;
+        r.revisitable = false;
+        if (consistent(h)) push(std::move(h));
+    }
+    // Forward choices: every write of the location, the co-latest first.
+    const std::vector<EventId> writes = g_.co[loc];
+    std::optional<EventId> chosen;
+    for (std::size_t i = writes.size(); i-- > 0;) {
+        Node& r = g_.at(id);
+        set_rf(g_, r, writes[i]);
+        r.rmax = i + 1 == writes.size();
+        if (!consistent(g_)) continue;
+        if (!chosen) {
+            chosen = writes[i];
+            continue;
+        }
+        push(Graph(g_));
+    }
+    if (!chosen) throw DeadBranch{};
+    Node& r = g_.at(id);
+    set_rf(g_, r, *chosen);
+    r.rmax = *chosen == writes.back();
+    return tagged(*chosen);
+}
+
+void GraphEngine::write(LocationId loc, Value v, MemoryOrder order) {
+    const EventId id = rt_->next_event_id();
+    if (replaying(id)) {  // recorded() checks the replayed event
+        replayed(id, "a write", loc);
+        return;
+    }
+    Node n = new_node(id, EventKind::Write, order, loc);
+    n.ev.written_value = v;
+    n.wstamp = n.stamp;
+    g_.threads[id.thread].push_back(n);
+    if (at_quiescence()) {
+        g_.co[loc].push_back(id);
+        return;
+    }
+    // Co placements: after each write already in co, the co-latest first; each one also yields
+    // its backward revisits.
+    const std::size_t count = g_.co[loc].size();
+    std::optional<std::size_t> chosen;
+    for (std::size_t p = count; p >= 1; --p) {
+        g_.co[loc].insert(g_.co[loc].begin() + static_cast<std::ptrdiff_t>(p), id);
+        g_.at(id).wmax = p == count;
+        const bool ok = consistent(g_);
+        Graph before_ipr;
+        const bool ipr = ok && in_place_revisits(id, before_ipr);
+        backward_revisits(g_, id);
+        if (ok) {
+            if (ipr || chosen)
+                push(Graph(g_));  // with a waiting thread revisited in place: it resumes there
+            else
+                chosen = p;
+        }
+        if (ipr) g_ = std::move(before_ipr);
+        g_.co[loc].erase(g_.co[loc].begin() + static_cast<std::ptrdiff_t>(p));
+    }
+    if (!chosen) throw DeadBranch{};
+    g_.co[loc].insert(g_.co[loc].begin() + static_cast<std::ptrdiff_t>(*chosen), id);
+    g_.at(id).wmax = *chosen == count;
+}
+
+
+void GraphEngine::place_write_part(EventId id) {
+    Node& u = g_.at(id);
+    const LocationId loc = *u.ev.location;
+    u.ev.kind = EventKind::Rmw;
+    u.ev.written_value = u.spec.cas ? u.spec.desired : apply(u.spec.op, u.ev.read_value, u.spec.operand);
+    u.pending = false;
+    u.wstamp = g_.next_stamp++;
+    u.wmax = true;
+    auto& co = g_.co[loc];
+    const std::size_t p = g_.co_position(loc, *u.ev.reads_from);
+    co.insert(co.begin() + static_cast<std::ptrdiff_t>(p + 1), id);
+}
+
+void GraphEngine::add_write_part(EventId id) {
+    place_write_part(id);
+    if (at_quiescence()) return;
+    const bool ok = consistent(g_);
+    Graph before_ipr;
+    const bool ipr = ok && in_place_revisits(id, before_ipr);
+    backward_revisits(g_, id);
+    if (ipr) {  // a waiting thread resumes in the pushed graph; this run's version is superseded
+        push(Graph(g_));
+        throw DeadBranch{};
+    }
+    if (!ok) throw DeadBranch{};
+}
+
+
+std::pair<Tagged, bool> GraphEngine::update(LocationId loc, const RmwSpec& spec) {
+    const EventId id = rt_->next_event_id();
+    if (replaying(id)) {
+        Node& n = replayed(id, "an RMW", loc);
+        if (!n.spec.present || n.spec.cas != spec.cas)
+            throw std::runtime_error("ordercheck: the model is not deterministic: on replay, " + variant_.id() +
+                                     " made an RMW where the graph has another kind of event");
+        n.spec = spec;
+        if (n.pending) add_write_part(id);
+        const Node& m = g_.at(id);
+        return {tagged(*m.ev.reads_from), m.ev.kind == EventKind::Rmw};
+    }
+    Node n = new_node(id, EventKind::Read, spec.success, loc);
+    n.spec = spec;
+    g_.threads[id.thread].push_back(n);
+    if (at_quiescence()) {
+        set_rf(g_, g_.at(id), g_.co[loc].back());
+        if (g_.at(id).pending) add_write_part(id);
+        const Node& m = g_.at(id);
+        return {tagged(*m.ev.reads_from), m.ev.kind == EventKind::Rmw};
+    }
+    // Forward choices over every write of the location; a successful RMW sits right after the
+    // write it reads from, and every choice also yields the backward revisits of its write.
+    const std::vector<EventId> writes = g_.co[loc];
+    std::optional<EventId> chosen;
+    const Graph before = g_;
+    const EventId latest = g_.co[loc].back();
+    for (std::size_t i = writes.size(); i-- > 0;) {
+        g_ = before;
+        Node& r = g_.at(id);
+        set_rf(g_, r, writes[i]);
+        r.rmax = writes[i] == latest;
+        if (r.pending) {
+            try {
+                add_write_part(id);
+            } catch (const DeadBranch&) {
+                continue;
+            }
+        } else if (!consistent(g_)) {
+            continue;
+        }
+        if (!chosen) {
+            chosen = writes[i];
+            continue;
+        }
+        push(Graph(g_));
+    }
+    if (!chosen) throw DeadBranch{};
+    g_ = before;
+    Node& r = g_.at(id);
+    set_rf(g_, r, *chosen);
+    r.rmax = *chosen == latest;
+    // The chosen write part's revisits were pushed in the loop: place it without them.
+    if (r.pending) place_write_part(id);
+    const Node& m = g_.at(id);
+    return {tagged(*m.ev.reads_from), m.ev.kind == EventKind::Rmw};
+}
+
+void GraphEngine::fence(MemoryOrder order) {
+    const EventId id = rt_->next_event_id();
+    if (replaying(id)) return;  // recorded() checks the replayed event
+    g_.threads[id.thread].push_back(new_node(id, EventKind::Fence, order, std::nullopt));
+    if (!at_quiescence() && !consistent(g_)) throw DeadBranch{};
+}
+
+void GraphEngine::located_fence(LocationId loc, MemoryOrder order) {
+    const EventId id = rt_->next_event_id();
+    if (replaying(id)) return;
+    g_.threads[id.thread].push_back(new_node(id, EventKind::Fence, order, loc));
+    if (!at_quiescence() && !consistent(g_)) throw DeadBranch{};
+}
+
+void GraphEngine::recorded(const Event& e) {
+    if (e.id.thread >= recorded_count_.size()) recorded_count_.resize(e.id.thread + 1u, 0);
+    ++recorded_count_[e.id.thread];
+    if (!g_.has(e.id)) throw std::logic_error("ordercheck: graph engine: the runtime recorded an event the engine did not add");
+    Node& n = g_.at(e.id);
+    if (n.ev.kind != e.kind || n.ev.location != e.location || n.ev.order != e.order ||
+        (e.is_write() && n.ev.written_value != e.written_value))
+        throw std::runtime_error("ordercheck: the model is not deterministic: on replay, " + variant_.id() +
+                                 " recorded " + std::string(short_name(e.kind)) + " at " + e.where.file + ":" +
+                                 std::to_string(e.where.line) + " where the graph has another event");
+    n.ev.where = e.where;
+    if (e.is_fence()) n.ev.written_value = e.written_value;  // an SRCU event's index
+    n.ev.primitive = e.primitive;
+    n.ev.weakened_from = e.weakened_from;
+    n.ev.op = e.op;
+    n.ev.at_quiescence = e.at_quiescence;
+}
+
+}  // namespace oc::graph_detail

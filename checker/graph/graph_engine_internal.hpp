@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: MIT
+// The execution-graph engine's class, shared by the files that implement it: graph_engine.cpp
+// (the exploration: the stack of graphs and one run of the model against a graph),
+// event_choices.cpp (the runtime adapter: each model operation adds its event and branches over
+// its rf and co choices), graph_state.cpp (rf updates, and the memory model's view of a graph),
+// revisits.cpp (backward and in-place revisits, with the maximality checks that keep each graph
+// once) and guess_rounds.cpp (load buffering under LKMM: guessed reads, and the rounds that learn
+// what a read may guess). Internal to checker/graph/.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "checker/graph/graph_engine.hpp"
+#include "checker/graph/graph_state.hpp"
+#include "checker/memory_model/memory_model.hpp"
+#include "checker/model/runtime.hpp"
+
+namespace oc::graph_detail {
+
+// ---- control flow out of model code ---------------------------------------------------------
+
+struct Blocked {};     ///< the running thread failed a spin iteration: it waits in this graph
+struct DeadBranch {};  ///< no consistent continuation: the graph being extended is abandoned
+struct ModelFailed {}; ///< require() failed
+
+// ---- the engine -----------------------------------------------------------------------------
+
+constexpr std::size_t model_storage_size = 64 * 1024;
+
+/// What a read may guess under load buffering (learnt by exploring, see graph_explore()): the
+/// values each thread writes to each location, and which threads' writes reach which threads
+/// through rf. A guess by thread t of a value only a write porf-after the read can supply needs
+/// a write of that value in a thread t's writes reach: otherwise the write is not porf-after the
+/// read, and the exploration without guesses (revisits) builds the execution already. Finer
+/// than that: a thread guesses a write's value only if one of its events is porf-before a write
+/// of that thread, location and value in some execution (or it reaches a thread that has one).
+/// Writes at quiescence are never guessed: a read of the threads never reads them (quiescence
+/// comes after every thread), with or without load buffering.
+struct Guesses {
+    /// per location: (graph thread, value) -> the threads (bit mask) that reach such a write
+    std::vector<std::map<std::pair<std::uint16_t, Value>, std::uint32_t>> writes;
+    std::vector<std::vector<bool>> reach;  ///< [t][u]: a write of t reaches u through rf and po, transitively
+    bool operator==(const Guesses&) const = default;
+};
+
+class GraphEngine final : public Engine {
+public:
+    /// `guesses`: per location, the values a read may guess (load buffering); nullptr: none.
+    GraphEngine(const VariantDef& variant, const ExploreOptions& options, const ExecutionSink& sink,
+                const MemoryModel& model, const Guesses* guesses = nullptr)
+        : variant_(variant), options_(options), sink_(sink), model_(model), kernel_events_(model.kernel_events()),
+          guesses_(guesses) {}
+
+    void attach(Runtime& rt) { rt_ = &rt; }
+    ExploreResult run();
+
+    // ---- Engine ----
+    void create_atomic(LocationId loc, Tagged init) override { init_write(loc, init, MemoryOrder::Relaxed); }
+    void create_plain(LocationId loc, Tagged init) override {
+        has_plain_ = true;
+        init_write(loc, init, MemoryOrder::NonAtomic);
+    }
+    Tagged load(LocationId loc, MemoryOrder order) override { return read(loc, order); }
+    void store(LocationId loc, Tagged v, MemoryOrder order) override { write(loc, v.value, order); }
+    Tagged rmw(LocationId loc, RmwOp op, Tagged operand, MemoryOrder order) override {
+        RmwSpec spec;
+        spec.present = true;
+        spec.op = op;
+        spec.operand = operand.value;
+        spec.success = spec.failure = order;
+        return update(loc, spec).first;
+    }
+    bool cas(LocationId loc, Tagged& expected, Tagged desired, MemoryOrder success, MemoryOrder failure) override {
+        RmwSpec spec;
+        spec.present = true;
+        spec.cas = true;
+        spec.expected = expected.value;
+        spec.desired = desired.value;
+        spec.success = success;
+        spec.failure = failure;
+        const auto [old, ok] = update(loc, spec);
+        expected = old;
+        return ok;
+    }
+    void fence(MemoryOrder order) override;
+    void located_fence(LocationId loc, MemoryOrder order) override;
+    Tagged plain_read(LocationId loc) override { return read(loc, MemoryOrder::NonAtomic); }
+    void plain_write(LocationId loc, Tagged v) override { write(loc, v.value, MemoryOrder::NonAtomic); }
+    void yield() override { throw Blocked{}; }
+    [[noreturn]] void fail(const char*) override { throw ModelFailed{}; }
+    unsigned current_thread() override {
+        return rt_->phase() == Phase::Quiescence ? rt_->quiescence_model_thread() : current_;
+    }
+    void enter_host() override {}
+    void leave_host() override {}
+    void recorded(const Event& e) override;
+    bool blocks_failed_spins() const override { return true; }
+
+private:
+    // building blocks
+    void init_write(LocationId loc, Tagged init, MemoryOrder order);
+    Tagged read(LocationId loc, MemoryOrder order);
+    void write(LocationId loc, Value v, MemoryOrder order);
+    std::pair<Tagged, bool> update(LocationId loc, const RmwSpec& spec);
+    /// The replayed node at `id`, checked against what the model asks for now.
+    Node& replayed(EventId id, const char* what, LocationId loc);
+    bool replaying(EventId id) const { return g_.has(id); }
+    bool at_quiescence() const { return rt_->phase() == Phase::Quiescence; }
+    Tagged tagged(EventId w) const { return Tagged{g_.at(w).ev.written_value, pack(w)}; }
+    Tagged co_max(LocationId loc) const { return tagged(g_.co[loc].back()); }
+    Node new_node(EventId id, EventKind kind, MemoryOrder order, std::optional<LocationId> loc) {
+        Node n;
+        n.ev.id = id;
+        n.ev.kind = kind;
+        n.ev.order = order;
+        n.ev.location = loc;
+        n.stamp = g_.next_stamp++;
+        // the primitive, dependencies and extra LKMM tags now: the memory model judges the
+        // event before the runtime records it
+        if (id.thread != EventId::init_thread) rt_->annotate_next(n.ev);
+        return n;
+    }
+    /// Sets node `r`'s rf to `w` (of graph `g`) and, for an RMW or CAS call, its kind: a CAS
+    /// that reads the expected value (or any RMW) is pending its write part.
+    static void set_rf(Graph& g, Node& r, EventId w);
+    /// Adds the write part of the RMW at `id` (its read part is in the graph) right after its rf
+    /// source in co, and pushes the backward revisits it causes. Throws DeadBranch when the
+    /// graph is then inconsistent.
+    void add_write_part(EventId id);
+    /// Sets the write part of the RMW at `id` right after its rf source in co (no revisits).
+    void place_write_part(EventId id);
+    void push(Graph&& g) { stack_.push_back(std::move(g)); }
+    /// In-place revisits (as GenMC's IPR): every read of a waiting thread's failed spin iteration
+    /// on a's location reads a instead, in the graph as it is (the waiting thread made no event
+    /// since, and no event depends on a waiting read, so nothing is deleted); the thread resumes
+    /// when the graph is replayed. These reads get no backward revisit: the graph in which they
+    /// read a is this one, and a second way to build it would visit it twice. Keeps the graph
+    /// before the change in `before`; returns true if some read now reads a.
+    bool in_place_revisits(EventId a, Graph& before);
+    std::vector<EventId> blocked_reads_;  ///< reads of the failed iterations of threads waiting in this run
+    bool consistent(const Graph& g);
+    void to_execution_graph(const Graph& g, ExecutionGraph& out, bool with_steps);
+    std::vector<std::uint32_t> porf_prefix(const Graph& g, EventId a) const;
+    void backward_revisits(const Graph& g, EventId a);
+    void try_revisit(const Graph& g, EventId a, EventId r, const std::vector<std::uint32_t>& prefix);
+
+    // one run of the model against g_
+    enum class RunEnd { Complete, Blocked, Dead, Failed };
+    RunEnd run_once(FinalState& fs, std::string& detail, std::optional<EngineFailure>& failure);
+    bool budget_exhausted() const;
+
+    const VariantDef& variant_;
+    const ExploreOptions& options_;
+    const ExecutionSink& sink_;
+    const MemoryModel& model_;
+    const bool kernel_events_;  ///< the model reads LKMM tags (computed when a graph is converted)
+    const Guesses* guesses_;  ///< load buffering: values a read may guess
+    /// With guesses, one execution can be built both with and without a guess: the canonical
+    /// hashes of the executions handed to the sink, so that each goes once.
+    std::unordered_set<std::uint64_t> delivered_;
+    /// Hands the complete graph g_ to the sink: with guessed reads, once for every way of matching
+    /// each guess with a write of its value that leaves the execution consistent.
+    void complete(const FinalState& fs);
+    /// A guessed read is needed only on a po | rf cycle, and a cycle that is consistent under
+    /// LKMM leaves some read of it with a po-later write of its thread that does not depend on it
+    /// (were every read-to-write link a dependency, the cycle would be in hb). Such reads are the
+    /// only ones the exploration needs to guess: when thread `gt` has finished, a guessed read of
+    /// it without one leads nowhere new.
+    bool guess_can_close_a_cycle(std::uint16_t gt) const {
+        const auto& th = g_.threads[gt];
+        for (std::size_t i = 0; i < th.size(); ++i) {
+            if (!th[i].guessed) continue;
+            bool free_write = false;
+            for (std::size_t j = i + 1; j < th.size() && !free_write && i < 64; ++j) {
+                const Event& w = th[j].ev;
+                const std::uint64_t deps = w.addr_deps | w.data_deps | w.ctrl_deps;
+                free_write = w.is_write() && (deps >> i & 1u) == 0;
+            }
+            if (!free_write && i < 64) return false;
+        }
+        return true;
+    }
+    /// Calls `each` on every consistent execution that matches each guessed read of g_ with a
+    /// write of its location and value (`base`: g_ as the memory model sees it), until `each`
+    /// returns false; returns false then.
+    bool for_each_matching(ExecutionGraph& base, const std::function<bool(const ExecutionGraph&)>& each);
+    /// Some matching of the guesses of g_ is consistent.
+    bool guesses_matched() {
+        return !for_each_matching(matching_, [](const ExecutionGraph&) { return false; });
+    }
+    ExecutionGraph matching_;  ///< g_ before quiescence, for guesses_matched()
+    bool has_guesses(const Graph& g) const {
+        for (std::size_t t = 1; t < g.threads.size(); ++t)
+            for (const Node& n : g.threads[t])
+                if (n.guessed) return true;
+        return false;
+    }
+    Runtime* rt_ = nullptr;
+
+    Graph g_;                       ///< the graph of the running replay
+    std::vector<Graph> stack_;      ///< graphs still to visit
+    unsigned current_ = 0;          ///< running model thread
+    std::vector<std::uint32_t> recorded_count_;  ///< events recorded per graph thread in this run
+    ExecutionGraph scratch_;        ///< the memory model's view of a graph (names set once)
+    ExecutionGraph out_;            ///< what the sink receives
+    bool names_ready_ = false;
+    bool has_plain_ = false;        ///< the model has Plain locations: check each execution for races
+    std::chrono::steady_clock::time_point start_;
+    std::uint64_t executions_ = 0, blocked_ = 0, runs_ = 0;
+    std::vector<std::string> observable_names_, metric_names_;
+};
+
+}  // namespace oc::graph_detail

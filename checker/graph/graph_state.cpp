@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+// The execution-graph engine's graph state: what reading from a write does to a node, and the
+// graph as the memory model and the sink see it (an ExecutionGraph).
+#include "checker/graph/graph_engine_internal.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <new>
+#include <stdexcept>
+#include <set>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+namespace oc::graph_detail {
+
+void GraphEngine::set_rf(Graph& g, Node& r, EventId w) {
+    const Value v = g.at(w).ev.written_value;
+    r.ev.reads_from = w;
+    r.ev.read_value = v;
+    r.guessed = false;
+    if (!r.spec.present) return;
+    // The write part is added later (by the replay, or right away by update()).
+    r.ev.kind = EventKind::Read;
+    r.ev.written_value = 0;
+    if (r.spec.cas && v != r.spec.expected) {
+        r.pending = false;
+        r.ev.order = r.spec.failure;
+    } else {
+        r.pending = true;
+        r.ev.order = r.spec.success;
+    }
+}
+
+bool GraphEngine::consistent(const Graph& g) {
+    to_execution_graph(g, scratch_, false);
+    return model_.consistent(scratch_);
+}
+
+void GraphEngine::to_execution_graph(const Graph& g, ExecutionGraph& out, bool with_steps) {
+    if (out.thread_count() != variant_.thread_count() + 1) out.set_thread_names(variant_.thread_names);
+    const ExecutionGraph& names = rt_->graph();
+    out.set_tag_namer(names.tag_namer());
+    while (out.location_count() < g.co.size()) {
+        const auto l = static_cast<LocationId>(out.location_count());
+        out.add_location(l < names.location_count() ? names.location_name(l) : "loc" + std::to_string(l));
+    }
+    out.clear_events();
+    std::vector<std::uint32_t> step;
+    if (with_steps) {
+        // An order of the events in which po and rf point forward, the earliest-added first:
+        // the interleaving diagram draws it.
+        std::vector<std::size_t> next(g.threads.size(), 0);
+        std::vector<std::vector<std::uint32_t>> steps(g.threads.size());
+        for (std::size_t t = 0; t < g.threads.size(); ++t) steps[t].assign(g.threads[t].size(), 0);
+        std::size_t left = 0;
+        for (const auto& t : g.threads) left += t.size();
+        std::uint32_t s = 0;
+        for (std::size_t i = 0; i < g.threads[0].size(); ++i) steps[0][i] = 0;
+        left -= g.threads[0].size();
+        next[0] = g.threads[0].size();
+        std::vector<std::vector<bool>> done(g.threads.size());
+        for (std::size_t t = 0; t < g.threads.size(); ++t) done[t].assign(g.threads[t].size(), t == 0);
+        while (left > 0) {
+            std::size_t best = g.threads.size();
+            std::uint32_t best_stamp = std::numeric_limits<std::uint32_t>::max();
+            for (std::size_t t = 1; t < g.threads.size(); ++t) {
+                if (next[t] >= g.threads[t].size()) continue;
+                const Node& n = g.threads[t][next[t]];
+                if (n.ev.reads_from) {
+                    const EventId w = *n.ev.reads_from;
+                    if (!(w.thread == t && w.index < next[t]) && !done[w.thread][w.index]) continue;
+                }
+                if (n.stamp < best_stamp) {
+                    best_stamp = n.stamp;
+                    best = t;
+                }
+            }
+            if (best == g.threads.size()) {  // an rf cycle (not under RC11): fall back to stamps
+                for (std::size_t t = 1; t < g.threads.size(); ++t)
+                    if (next[t] < g.threads[t].size() && (best == g.threads.size() || g.threads[t][next[t]].stamp < best_stamp)) {
+                        best = t;
+                        best_stamp = g.threads[t][next[t]].stamp;
+                    }
+            }
+            steps[best][next[best]] = ++s;
+            done[best][next[best]] = true;
+            ++next[best];
+            --left;
+        }
+        for (std::size_t t = 0; t < g.threads.size(); ++t)
+            for (std::size_t i = 0; i < g.threads[t].size(); ++i) {
+                Event e = g.threads[t][i].ev;
+                e.step = steps[t][i];
+                if (kernel_events_) e.lkmm = lkmm_tags_of(e) | e.lkmm;
+                if (g.threads[t][i].guessed) e.reads_from.reset();
+                out.append(e);
+            }
+    } else if (kernel_events_) {
+        for (const auto& t : g.threads)
+            for (const Node& n : t) {
+                Event e = n.ev;
+                e.lkmm = lkmm_tags_of(e) | e.lkmm;  // ev.lkmm holds the extra tags only
+                if (n.guessed) e.reads_from.reset();  // a guess: the model sees no rf yet
+                out.append(e);
+            }
+    } else {
+        for (const auto& t : g.threads)
+            for (const Node& n : t) out.append(n.ev);
+    }
+    for (std::size_t l = 0; l < g.co.size(); ++l) out.set_co(static_cast<LocationId>(l), g.co[l]);
+}
+
+}  // namespace oc::graph_detail

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: MIT
+// Load buffering under LKMM: a complete graph with guessed reads goes to the sink once for every
+// consistent matching of its guesses with writes, and graph_explore() learns, in rounds of
+// exploration, the values a read may guess, before the exploration proper.
+#include "checker/graph/graph_engine_internal.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <new>
+#include <stdexcept>
+#include <set>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+namespace oc {
+namespace graph_detail {
+
+bool GraphEngine::for_each_matching(ExecutionGraph& base, const std::function<bool(const ExecutionGraph&)>& each) {
+    to_execution_graph(g_, base, true);
+    // the guessed reads, and for each the writes of its location and value
+    std::vector<EventId> reads;
+    std::vector<std::vector<EventId>> candidates;
+    for (std::size_t t = 1; t < g_.threads.size(); ++t)
+        for (const Node& n : g_.threads[t]) {
+            if (!n.guessed) continue;
+            reads.push_back(n.ev.id);
+            candidates.emplace_back();
+            for (std::size_t u = 1; u < base.thread_count(); ++u)
+                for (const Event& w : base.thread(u))
+                    if (w.is_write() && !w.at_quiescence && w.location == n.ev.location &&
+                        w.written_value == n.ev.read_value && w.id != n.ev.id)
+                        candidates.back().push_back(w.id);
+        }
+    if (reads.empty()) return each(base);
+    for (const auto& c : candidates)
+        if (c.empty()) return true;  // a guess no write supplies: no execution
+    // every matching, one after another
+    std::vector<std::size_t> pick(reads.size(), 0);
+    for (;;) {
+        const ExecutionGraph g = with_events_edited(base, [&](Event& e) {
+            const auto it = std::find(reads.begin(), reads.end(), e.id);
+            if (it == reads.end()) return;
+            const auto k = static_cast<std::size_t>(it - reads.begin());
+            e.reads_from = candidates[k][pick[k]];
+        });
+        if (model_.consistent(g) && !each(g)) return false;
+        // next combination
+        std::size_t k = 0;
+        while (k < pick.size() && ++pick[k] == candidates[k].size()) pick[k++] = 0;
+        if (k == pick.size()) return true;
+    }
+}
+
+void GraphEngine::complete(const FinalState& fs) {
+    for_each_matching(out_, [&](const ExecutionGraph& g) {
+        if (delivered_.insert(canonical_hash(g)).second) {
+            ++executions_;
+            sink_(g, fs);
+        }
+        return true;
+    });
+}
+
+}  // namespace graph_detail
+
+using graph_detail::GraphEngine;
+using graph_detail::Guesses;
+using graph_detail::model_storage_size;
+
+ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& options, const ExecutionSink& sink,
+                            const MemoryModel& model) {
+    if (options.search != SearchKind::Full)
+        throw std::invalid_argument("ordercheck: the graph engine runs the full search only (use --engine relacy for "
+                                    "a bounded or random search)");
+    if (options.shard_count == 0 || options.shard_index >= options.shard_count)
+        throw std::invalid_argument("ordercheck: shard " + std::to_string(options.shard_index) + "/" +
+                                    std::to_string(options.shard_count) + " does not exist");
+    if (variant.instance_size > model_storage_size || variant.instance_align > alignof(std::max_align_t))
+        throw std::runtime_error("ordercheck: model " + variant.id() + " is too large for the engine (" +
+                                 std::to_string(variant.instance_size) + " bytes)");
+    if (variant.thread_count() < 1 || variant.thread_count() > max_threads)
+        throw std::runtime_error("ordercheck: model " + variant.id() + " has " + std::to_string(variant.thread_count()) +
+                                 " threads; the graph engine runs 1 to " + std::to_string(max_threads));
+    auto run = [&](const ExecutionSink& s, const Guesses* guesses, const ExploreOptions& o) {
+        GraphEngine engine(variant, o, s, model, guesses);
+        Runtime runtime(engine);
+        runtime.set_capture(o.capture);
+        runtime.set_mutation(o.mutation);
+        runtime.set_lkmm(model.kernel_events());
+        RuntimeInstallation installation(runtime);
+        engine.attach(runtime);
+        return engine.run();
+    };
+    if (!model.kernel_events()) return run(sink, nullptr, options);
+
+    // Load buffering: a read may guess any value some write of its location writes in some
+    // execution. Those values are found by exploring (always with the graphs captured): first
+    // without guesses, then with the values found so far, until no new value appears. Then the
+    // exploration proper, with that set. A value that only justifies itself (out of thin air) is
+    // never guessed: with its dependencies stated exactly LKMM forbids it (the dependency orders
+    // the read before the write), and for a model that states none, the model's own control flow
+    // on the values it reads is such a dependency in the code it stands for.
+    // The values come from the whole search, whichever shard this one is.
+    // A round that turns out to be the exploration proper (nothing to guess after the first, or
+    // the values settled) is not run again: its executions, kept while they are few, go to the
+    // sink. Its time, and that of the rounds before, counts in the result and in the timeout.
+    ExploreOptions dry_options = options;
+    dry_options.capture = true;
+    dry_options.shard_index = 0;
+    dry_options.shard_count = 1;
+    const bool reusable = options.capture && options.shard_count == 1;
+    constexpr std::size_t kept_limit = 4096;
+    double dry_seconds = 0;
+    auto remaining = [&](ExploreOptions o) {  // what is left of the timeout
+        if (options.timeout_seconds > 0) o.timeout_seconds = std::max(options.timeout_seconds - dry_seconds, 1e-9);
+        return o;
+    };
+    const std::size_t threads = variant.thread_count() + 1;
+    Guesses found;
+    found.reach.assign(threads, std::vector<bool>(threads, false));
+    bool settled = false;
+    for (int round = 0; round < 4 && !settled; ++round) {
+        Guesses now = found;
+        std::vector<std::vector<std::uint32_t>> from;  // per event: the threads porf-before it
+        std::vector<std::pair<ExecutionGraph, FinalState>> kept;
+        bool kept_all = reusable;
+        const ExecutionSink collect = [&](const ExecutionGraph& g, const FinalState& fs) {
+            if (kept_all && kept.size() == kept_limit) {  // too many to keep: the proper run redoes them
+                kept_all = false;
+                kept.clear();
+            }
+            if (kept_all) kept.emplace_back(g, fs);
+            if (now.writes.size() < g.location_count()) now.writes.resize(g.location_count());
+            from.resize(g.thread_count());
+            for (std::size_t t = 0; t < g.thread_count(); ++t) from[t].assign(g.thread(t).size(), 1u << t);
+            for (bool changed = true; changed;) {  // a fixpoint: a matched guess can close a cycle
+                changed = false;
+                for (std::size_t t = 1; t < g.thread_count(); ++t)
+                    for (std::size_t i = 0; i < g.thread(t).size(); ++i) {
+                        const Event& e = g.thread(t)[i];
+                        std::uint32_t m = from[t][i] | (i > 0 ? from[t][i - 1] : 0u);
+                        if (e.is_read() && e.reads_from) m |= from[e.reads_from->thread][e.reads_from->index];
+                        changed = changed || m != from[t][i];
+                        from[t][i] = m;
+                    }
+            }
+            for (std::size_t t = 1; t < g.thread_count(); ++t)
+                for (std::size_t i = 0; i < g.thread(t).size(); ++i) {
+                    const Event& e = g.thread(t)[i];
+                    if (e.is_write() && e.location && !e.at_quiescence)
+                        now.writes[*e.location][{static_cast<std::uint16_t>(t), e.written_value}] |=
+                            from[t][i] & ~(1u << t) & ~1u;
+                    if (e.is_read() && e.reads_from && e.reads_from->thread != 0 && e.reads_from->thread != t)
+                        now.reach[e.reads_from->thread][t] = true;
+                }
+        };
+        ExploreResult dry = run(collect, round == 0 ? nullptr : &found, remaining(dry_options));
+        dry_seconds += dry.seconds;
+        if (!dry.completed) break;  // the exploration proper meets the same failure or budget
+        for (std::size_t k = 0; k < threads; ++k)  // transitive closure
+            for (std::size_t i = 0; i < threads; ++i)
+                if (now.reach[i][k])
+                    for (std::size_t j = 0; j < threads; ++j)
+                        if (now.reach[k][j]) now.reach[i][j] = true;
+        for (auto& per_location : now.writes)  // a thread that reaches a thread before a write
+            for (auto& [uv, mask] : per_location)
+                for (std::size_t i = 1; i < threads; ++i)
+                    for (std::size_t k = 1; k < threads; ++k)
+                        if ((mask >> k & 1u) != 0 && now.reach[i][k]) mask |= 1u << i;
+        // after the first round: settled if no thread may guess anything (it ran as it would
+        // with guesses); after a later one: if it learnt nothing new
+        bool guessable = false;
+        for (const auto& per_location : now.writes)
+            for (const auto& [uv, mask] : per_location) guessable = guessable || mask != 0;
+        settled = round == 0 ? !guessable : now == found;
+        found = std::move(now);
+        if (settled && kept_all) {
+            for (const auto& [g, fs] : kept) sink(g, fs);
+            dry.seconds = dry_seconds;
+            return dry;
+        }
+    }
+    ExploreResult result = run(sink, &found, remaining(options));
+    result.seconds += dry_seconds;
+    if (!settled && result.completed) {
+        // the values read by guesses did not settle in 4 rounds: the search may miss executions
+        result.completed = false;
+        result.cut_short = true;
+    }
+    return result;
+}
+
+}  // namespace oc

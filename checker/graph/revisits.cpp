@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+// The execution-graph engine's revisits: in-place revisits of waiting threads' reads, and backward
+// revisits of earlier reads by a new write, taken only when every event they delete was added
+// maximally (docs/graph-engine.md, "Optimality"), which is what makes each graph come out once.
+#include "checker/graph/graph_engine_internal.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <new>
+#include <stdexcept>
+#include <set>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+namespace oc::graph_detail {
+
+bool GraphEngine::in_place_revisits(EventId a, Graph& before) {
+    const LocationId loc = *g_.at(a).ev.location;
+    bool changed = false;
+    for (EventId rid : blocked_reads_) {
+        if (!g_.has(rid) || rid == a) continue;
+        if (!g_.at(rid).ev.is_read() || g_.at(rid).ev.location != loc || g_.at(rid).ev.reads_from == a) continue;
+        if (!changed) before = g_;
+        const Node saved = g_.at(rid);
+        set_rf(g_, g_.at(rid), a);
+        g_.at(rid).rmax = true;
+        if (consistent(g_))
+            changed = true;
+        else
+            g_.at(rid) = saved;
+    }
+    return changed;
+}
+
+std::vector<std::uint32_t> GraphEngine::porf_prefix(const Graph& g, EventId a) const {
+    std::vector<std::uint32_t> pre(g.threads.size(), 0);
+    pre[0] = static_cast<std::uint32_t>(g.threads[0].size());
+    std::vector<EventId> work{EventId{a.thread, a.index}};
+    while (!work.empty()) {
+        const EventId e = work.back();
+        work.pop_back();
+        const std::uint32_t want = e.index + 1;
+        if (want <= pre[e.thread]) continue;
+        const std::uint32_t from = pre[e.thread];
+        pre[e.thread] = want;
+        for (std::uint32_t i = from; i < want; ++i) {
+            const Node& n = g.threads[e.thread][i];
+            if (n.ev.reads_from && n.ev.reads_from->thread != 0) work.push_back(*n.ev.reads_from);
+        }
+    }
+    return pre;
+}
+
+void GraphEngine::backward_revisits(const Graph& g, EventId a) {
+    const Node& an = g.at(a);
+    const LocationId loc = *an.ev.location;
+    const auto prefix = porf_prefix(g, a);
+    // An RMW that reads from the same write as another RMW conflicts with it; only reads added
+    // up to the other RMW can resolve that (by revisiting it or deleting it).
+    std::uint32_t limit = std::numeric_limits<std::uint32_t>::max();
+    if (an.ev.kind == EventKind::Rmw)
+        for (std::size_t t = 1; t < g.threads.size(); ++t)
+            for (const Node& u : g.threads[t])
+                if (u.ev.id != a && u.ev.kind == EventKind::Rmw && u.ev.reads_from == an.ev.reads_from)
+                    limit = std::min(limit, u.stamp);
+    for (std::size_t t = 1; t < g.threads.size(); ++t)
+        for (std::size_t i = prefix[t]; i < g.threads[t].size(); ++i) {
+            const Node& r = g.threads[t][i];
+            if (!r.ev.is_read() || r.ev.location != loc || r.ev.id == a || r.stamp > limit) continue;
+            if (r.ev.at_quiescence || !r.revisitable) continue;
+            if (std::find(blocked_reads_.begin(), blocked_reads_.end(), r.ev.id) != blocked_reads_.end()) continue;
+            try_revisit(g, a, r.ev.id, prefix);
+        }
+}
+
+void GraphEngine::try_revisit(const Graph& g, EventId a, EventId rid, const std::vector<std::uint32_t>& prefix) {
+    const Node& r = g.at(rid);
+    const Node& an = g.at(a);
+    const std::uint32_t sr = r.stamp;
+    const std::size_t nt = g.threads.size();
+    // Kept: the events added up to r, and a's porf-prefix (both are po-prefixes of each thread).
+    std::vector<std::uint32_t> keep(nt, 0);
+    std::vector<bool> cut(nt, false);  // the last kept event keeps its read part only
+    for (std::size_t t = 0; t < nt; ++t) {
+        std::uint32_t k = 0;
+        while (k < g.threads[t].size() && (t == 0 || g.threads[t][k].stamp <= sr)) ++k;
+        keep[t] = std::max(k, prefix[t]);
+        if (keep[t] > 0 && keep[t] > prefix[t]) {
+            const Node& last = g.threads[t][keep[t] - 1];
+            if (last.ev.kind == EventKind::Rmw && last.wstamp > sr) cut[t] = true;
+        }
+    }
+    auto kept_write = [&](EventId w) {
+        return w.index < keep[w.thread] && !(cut[w.thread] && w.index + 1 == keep[w.thread]);
+    };
+    const LocationId loc = *an.ev.location;
+    // The revisiting write's co-successor, if any, must stay.
+    if (an.ev.kind == EventKind::Write) {
+        const auto& co = g.co[loc];
+        const std::size_t p = g.co_position(loc, a);
+        if (p + 1 < co.size() && !kept_write(co[p + 1])) return;
+    }
+    // Every deleted part, and r itself, must have been added maximally.
+    auto successor_kept = [&](EventId w, EventId self) {
+        const LocationId l = *g.at(w).ev.location;
+        const auto& co = g.co[l];
+        for (std::size_t j = g.co_position(l, w) + 1; j < co.size(); ++j)
+            if (co[j] != a && co[j] != self && kept_write(co[j])) return true;
+        return false;
+    };
+    auto read_part_ok = [&](const Node& e) {
+        if (!e.rmax) return false;
+        const EventId w = *e.ev.reads_from;
+        if (successor_kept(w, e.ev.id)) return false;
+        if (!kept_write(w) && g.at(w).write_stamp() > e.stamp) return false;  // revisited by a deleted write
+        return true;
+    };
+    auto write_part_ok = [&](const Node& e) { return e.wmax && !successor_kept(e.ev.id, e.ev.id); };
+    for (std::size_t t = 1; t < nt; ++t) {
+        for (std::size_t i = keep[t]; i < g.threads[t].size(); ++i) {
+            const Node& e = g.threads[t][i];
+            if (e.ev.is_read() && !read_part_ok(e)) return;
+            if (e.ev.is_write() && !write_part_ok(e)) return;
+        }
+        if (cut[t] && !write_part_ok(g.threads[t][keep[t] - 1])) return;
+    }
+    if (!read_part_ok(r)) return;
+
+    // The revisited graph: restrict, then r reads from a.
+    Graph h;
+    h.next_stamp = g.next_stamp;
+    h.threads.resize(nt);
+    for (std::size_t t = 0; t < nt; ++t) {
+        h.threads[t].assign(g.threads[t].begin(), g.threads[t].begin() + keep[t]);
+        if (cut[t]) {
+            Node& last = h.threads[t].back();
+            last.ev.kind = EventKind::Read;
+            last.ev.written_value = 0;
+            last.pending = true;
+        }
+    }
+    for (std::size_t t = 1; t < nt; ++t)
+        for (std::uint32_t i = 0; i < prefix[t] && i < h.threads[t].size(); ++i) h.threads[t][i].revisitable = false;
+    h.co.resize(g.co.size());
+    for (std::size_t l = 0; l < g.co.size(); ++l)
+        for (EventId w : g.co[l])
+            if (kept_write(w)) h.co[l].push_back(w);
+    set_rf(h, h.at(rid), a);
+    h.at(rid).rmax = h.co[loc].back() == a;
+    // A kept read whose write was deleted (it had been revisited by it) is the last event of its
+    // thread: it reads the co-latest write instead.
+    for (std::size_t t = 1; t < nt; ++t)
+        for (Node& e : h.threads[t])
+            if (e.ev.reads_from && !kept_write(*e.ev.reads_from) && e.ev.id != rid) {
+                const LocationId l = *e.ev.location;
+                set_rf(h, e, h.co[l].back());
+                e.rmax = true;
+            }
+    push(std::move(h));
+}
+
+}  // namespace oc::graph_detail
