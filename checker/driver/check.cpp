@@ -97,7 +97,8 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
     std::uint64_t positive = 0, executions = 0;
     std::optional<ExecutionGraph> witness;
     std::map<std::vector<Value>, ExecutionGraph> outcome_graphs;
-    // Every distinct execution graph, and whether it is RC11-consistent. Certifying each distinct
+    // Every distinct execution graph, and whether it is consistent under the model judged by.
+    // Certifying each distinct
     // graph once certifies every execution: consistency is a property of the graph.
     std::unordered_map<std::uint64_t, bool> distinct;
     const bool certify = options.certify && options.explore.capture;
@@ -108,7 +109,7 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
             auto [it, fresh] = distinct.try_emplace(canonical_hash(graph), true);
             first_time = fresh;
             if (fresh && certify) {
-                // RC11: the independent checker of traces/; LKMM: the model's own predicate (its
+                // RC11: the independent certifier (rc11_certify.hpp); LKMM: the model's own predicate (its
                 // independent reference is herd7's verdicts, recorded in litmus/)
                 if (auto violation = lkmm ? lkmm_model().check(graph) : check_rc11(graph)) {
                     it->second = false;

@@ -92,7 +92,7 @@ struct Report {
     /// answer (a variant's engine_finds() notes record Relacy's gaps and apply to Relacy only).
     Expectation expect;
     EngineKind engine = EngineKind::Relacy;
-    std::string memory_model;         ///< "RC11" (graph engine), "C++11 (Relacy)"
+    std::string memory_model;         ///< "RC11", "LKMM" (graph engine), "C++11 (Relacy)"
     /// Graph engine: executions that ended with a thread waiting at an await whose value could
     /// still change in another branch (not complete executions; not in `executions`).
     std::uint64_t blocked = 0;
@@ -103,7 +103,8 @@ struct Report {
     std::uint64_t executions = 0;     ///< completed executions explored
     std::uint64_t positive = 0;       ///< ... in which the bad outcome held
     std::uint64_t distinct_executions = 0;  ///< distinct execution graphs among them (canonical_hash)
-    /// Executions the engine reported that are not RC11-consistent: rejected, not counted above.
+    /// Executions the engine reported that the certification rejected (not consistent under the
+    /// memory model judged by: RC11's independent certifier, or LKMM's predicate): not counted above.
     std::uint64_t rejected = 0;
     std::string first_rejection;      ///< the axiom and cycle of the first rejected execution
     /// The memory model's flags raised by some execution (LKMM: "data-race",
@@ -133,7 +134,7 @@ struct Report {
     std::uint64_t redundant_interleavings = 0;  ///< of them, known redundant when they ran
     Reduction reduction = Reduction::Off;
     std::string reduction_note;      ///< why the reduction fell back
-    /// The canonical hashes of the distinct RC11-consistent executions, sorted
+    /// The canonical hashes of the distinct consistent (certified) executions, sorted
     /// (CheckOptions::keep_execution_hashes): what shard reports are merged by.
     std::vector<std::uint64_t> execution_hashes;
     ShardInfo shard;
@@ -164,7 +165,9 @@ struct CheckOptions {
     /// Run the graph engine and Relacy and check that every execution Relacy finds is one the
     /// graph engine finds (the report is the graph engine's, with CrossCheck filled in).
     bool cross_check = false;
-    /// Check every execution against the RC11 axioms before it counts (needs capture).
+    /// Check every execution against the memory model's axioms before it counts (needs capture):
+    /// RC11's independent certifier (checker/memory_model/rc11_certify.hpp), or under LKMM its
+    /// predicate.
     bool certify = true;
     /// Keep the first (certified) execution in Report::first_execution.
     bool keep_first_execution = false;

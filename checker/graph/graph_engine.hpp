@@ -10,7 +10,8 @@ namespace oc {
 
 class MemoryModel;
 
-/// Explores `variant` under RC11 (full search only; shards supported) and feeds each complete
+/// Explores `variant` under the memory model `options.model` names (RC11, LKMM or SC; full search
+/// only; shards supported) and feeds each complete
 /// consistent execution to `sink`. Throws std::invalid_argument for a bounded or random search,
 /// std::runtime_error for a model whose replay diverges (it is not deterministic).
 ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& options, const ExecutionSink& sink);
