@@ -1,22 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The ordercheck commands over the models a program passes in (cli/commands.hpp); the
 // ordercheck executable (main.cpp) passes the catalogue.
-#include <signal.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <boost/program_options.hpp>
-#include <cctype>
-#include <charconv>
 #include <chrono>
-#include <cmath>
-#include <csignal>
-#include <cstdlib>
-#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <limits>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -26,6 +16,9 @@
 #include <vector>
 
 #include "cli/catalogue_select.hpp"
+#include "cli/command_options.hpp"
+#include "cli/command_stop.hpp"
+#include "cli/command_variants.hpp"
 #include "cli/commands.hpp"
 #include "cli/explain.hpp"
 #include "cli/format.hpp"
@@ -37,8 +30,8 @@
 #include "checker/version.hpp"
 #include "litmus/run.hpp"
 
-namespace po = boost::program_options;
 using namespace oc;
+using namespace oc::cli::commands;
 
 namespace {
 
@@ -81,157 +74,6 @@ std::string& usage_note() {
 /// The general usage text: the commands, what an id is, the program's note, the exit codes.
 std::string usage_text() { return usage_head + usage_note() + usage_tail; }
 
-std::string slug(std::string s) {
-    for (char& c : s)
-        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-    return s;
-}
-
-/// Parses a command's arguments: `opts`, plus every positional argument collected under
-/// `positional` (a vector of strings). Throws po::error on bad usage.
-/// A command's parsed arguments: its options, its positional arguments, and whether it printed
-/// its help (`--help`), after which it has nothing more to do.
-struct Parsed {
-    po::variables_map vm;
-    std::vector<std::string> positional;
-    bool help = false;
-};
-
-/// Parses ARGS against OPTS, the positional arguments (named WHAT in errors) collected apart;
-/// with --help, prints USAGE and the options.
-Parsed parse_command(const std::vector<std::string>& args, const po::options_description& opts, const char* what,
-                     const std::string& usage) {
-    po::options_description hidden;
-    hidden.add_options()("positional", po::value<std::vector<std::string>>(), what);
-    po::options_description all;
-    all.add(opts).add(hidden);
-    po::positional_options_description pos;
-    pos.add("positional", -1);
-    Parsed p;
-    po::store(po::command_line_parser(args).options(all).positional(pos).run(), p.vm);
-    po::notify(p.vm);
-    if (p.vm.count("positional")) p.positional = p.vm["positional"].as<std::vector<std::string>>();
-    if (p.vm.count("help")) {
-        std::cout << usage << opts;
-        p.help = true;
-    }
-    return p;
-}
-
-/// The command being run ("check"...), named by usage errors in the pointer to its --help.
-std::string& current_command() {
-    static std::string command;
-    return command;
-}
-
-/// A usage error: one line, the reason and where the usage is.
-int usage_error(const std::string& message) {
-    std::cerr << "ordercheck: " << message << "; see 'ordercheck "
-              << (current_command().empty() ? std::string("--help") : current_command() + " --help") << "'\n";
-    return cli::exit_usage;
-}
-
-/// A bad option value found while reading the options (main() reports it as usage_error()).
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
-// Numeric options are read as text and checked here, before any work starts: boost reads "-3"
-// into an unsigned as 4294967293 (a run that forks workers until killed, or never ends).
-
-/// Option NAME (read as text) as a decimal integer from LO to HI; throws UsageError naming the
-/// option and the accepted range otherwise.
-std::int64_t integer_option(const po::variables_map& vm, const std::string& name, std::int64_t lo, std::int64_t hi,
-                            const std::string& note = "") {
-    const std::string text = vm[name].as<std::string>();
-    std::int64_t v = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || v < lo || v > hi)
-        throw UsageError("--" + name + " must be an integer between " + std::to_string(lo) + " and " +
-                         std::to_string(hi) + note + " (got '" + text + "')");
-    return v;
-}
-
-/// The longest --timeout: a year (a larger one overflows the engines' clocks; nan and inf are refused).
-constexpr double max_timeout_seconds = 365.0 * 24 * 3600;
-
-/// Option NAME (read as text) as a finite number of seconds from 0 to max_timeout_seconds.
-double seconds_option(const po::variables_map& vm, const std::string& name) {
-    const std::string text = vm[name].as<std::string>();
-    char* end = nullptr;
-    const double v = text.empty() || std::isspace(static_cast<unsigned char>(text[0])) ? -1 : std::strtod(text.c_str(), &end);
-    if (end == nullptr || *end != '\0' || !std::isfinite(v) || v < 0 || v > max_timeout_seconds)
-        throw UsageError("--" + name + " must be a number of seconds between 0 (none) and " +
-                         std::to_string(static_cast<long long>(max_timeout_seconds)) + " (got '" + text + "')");
-    return v;
-}
-
-/// The most worker processes --jobs starts: more only thrash (each worker explores a whole shard).
-constexpr std::int64_t max_jobs = 256;
-/// The most shards --shards splits a variant into.
-constexpr std::int64_t max_shards = 4096;
-constexpr std::int64_t max_count = std::numeric_limits<std::int64_t>::max();
-
-// ---- interruption and the whole-command --timeout ---------------------------------------------
-
-/// The exit code of a command stopped by SIGINT or SIGTERM (128 + SIGINT, as a shell reports it).
-constexpr int exit_interrupted = 130;
-
-volatile std::sig_atomic_t stop_signals = 0;
-/// True once a command has said how far it got when it was stopped (cli::main says it otherwise).
-bool stop_reported = false;
-
-/// SIGINT, SIGTERM: the first asks every search to stop (request_stop(); the command reports
-/// what it finished and exits 130); a second ends the process at once.
-void on_stop_signal(int) {
-    if (stop_signals != 0) ::_exit(exit_interrupted);
-    stop_signals = 1;
-    request_stop(StopCause::Interrupt);
-}
-
-void install_stop_handlers() {
-    struct sigaction sa {};
-    sa.sa_handler = on_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;  // writes to stdout resume; poll() in run_in_workers returns early
-    for (const int sig : {SIGINT, SIGTERM}) {
-        struct sigaction old {};
-        if (::sigaction(sig, nullptr, &old) != 0) continue;
-        if (old.sa_handler == SIG_IGN) continue;  // ignored by whoever started us (a background job): it stays so
-        ::sigaction(sig, &sa, nullptr);
-    }
-}
-
-/// The whole command's --timeout (necessity, explain, diff, report), for the messages.
-double command_timeout = 0;
-
-/// A command the stop reached says on stderr how far it got ("after 3 of 7 weakenings"):
-/// interrupted (exit 130), or its --timeout ran out (exit 3: what is not finished is incomplete).
-int stopped(const std::string& how_far) {
-    stop_reported = true;
-    if (stop_cause() == StopCause::Interrupt) {
-        std::cerr << "ordercheck: interrupted " << how_far << '\n';
-        return exit_interrupted;
-    }
-    std::ostringstream seconds;
-    seconds << command_timeout;
-    std::cerr << "ordercheck: --timeout " << seconds.str() << " s ran out " << how_far
-              << "; what is not finished is incomplete (no verdict)\n";
-    return cli::exit_incomplete;
-}
-int stopped_after(std::size_t finished, std::size_t total, const std::string& what) {
-    return stopped("after " + std::to_string(finished) + " of " + std::to_string(total) + " " + what);
-}
-
-constexpr const char* command_timeout_help =
-    "stop the whole command after S seconds (0: none); what is not finished is reported incomplete, exit 3";
-
-/// Reads and range-checks a whole-command --timeout (seconds_option) and starts its clock.
-void start_command_timeout(const po::variables_map& vm) {
-    command_timeout = seconds_option(vm, "timeout");
-    set_stop_deadline(command_timeout);
-}
-
 /// The JSON or JUnit report of a run stopped by an interrupt, marked so: well-formed, with the
 /// variants finished before it.
 std::string mark_interrupted(const std::string& text, const std::string& format, std::size_t finished,
@@ -256,135 +98,6 @@ std::string mark_interrupted(const std::string& text, const std::string& format,
     }
     return text + "interrupted after " + std::to_string(finished) + " of " + std::to_string(total) +
            " variants: only the finished ones are listed\n";
-}
-
-/// The --model option: the memory model and its engine agree (LKMM: graph engine only).
-struct ModelChoice {
-    ModelKind kind = ModelKind::Rc11;
-    /// "auto" (the default) under the graph engine: each variant under default_memory_model(),
-    /// LKMM for a variant written with kernel primitives (litmus tests, the seeds) and RC11 for
-    /// one written with C++11 atomics. Under Relacy "auto" is RC11 (the C++11 mapping).
-    bool per_variant = false;
-};
-std::optional<ModelChoice> model_option(const std::string& model, EngineKind engine) {
-    if (model == "auto") return ModelChoice{ModelKind::Rc11, engine == EngineKind::Graph};
-    const auto kind = parse_model(model);
-    if (!kind) {
-        usage_error("--model must be auto, lkmm or rc11 (got '" + model + "')");
-        return std::nullopt;
-    }
-    if (*kind == ModelKind::Lkmm && engine != EngineKind::Graph) {
-        usage_error("--model lkmm needs the graph engine (Relacy explores C++11 only)");
-        return std::nullopt;
-    }
-    return ModelChoice{*kind, false};
-}
-/// The one memory model a command judges `variants` under: "auto" gives LKMM when every one of
-/// them is written with kernel primitives, RC11 otherwise (diff compares two variants under one
-/// model).
-ModelKind one_model(const ModelChoice& choice, EngineKind engine, const std::vector<const VariantDef*>& variants) {
-    if (!choice.per_variant) return choice.kind;
-    for (const VariantDef* v : variants)
-        if (default_memory_model(*v, engine) != ModelKind::Lkmm) return ModelKind::Rc11;
-    return variants.empty() ? ModelKind::Rc11 : ModelKind::Lkmm;
-}
-constexpr const char* model_help =
-    "auto (per variant: lkmm for litmus tests and models written with kernel primitives, rc11 for C++11 ones; rc11 "
-    "under relacy) | lkmm (the kernel's memory model) | rc11 (the C++11 mapping of the kernel primitives)";
-
-/// True when `id` names an existing file ending in .litmus (explain then draws the litmus test).
-bool is_litmus_file(const std::string& id) {
-    return id.size() > 7 && id.ends_with(".litmus") && std::filesystem::is_regular_file(id);
-}
-
-/// The content_hash() of each litmus file named on the command line, by its variant id: part of
-/// what a report records of its run.
-std::map<std::string, std::string>& litmus_hashes() {
-    static std::map<std::string, std::string> hashes;
-    return hashes;
-}
-
-/// The catalogue_hash() of every model the program can check (the scaling family included).
-std::string catalogue_identity(const cli::Program& program) {
-    auto models = program.models;
-    models.insert(models.end(), program.by_id_only.begin(), program.by_id_only.end());
-    return cli::catalogue_hash(models);
-}
-
-/// Variants made from litmus files named on the command line; stable addresses for the
-/// VariantDef pointers the commands pass around.
-std::deque<VariantDef>& litmus_variants() {
-    static std::deque<VariantDef> store;
-    return store;
-}
-
-/// The variant of a litmus file: its expectation is its Result: line (none: explored, not
-/// judged). A test whose Result: carries DATARACE is explored with plain accesses as relaxed
-/// ones (herd's verdict after the race flag; `ordercheck litmus` judges the flag itself).
-/// Prints the parse error and returns nullptr when the file does not parse.
-const VariantDef* litmus_variant(const std::string& path) {
-    std::shared_ptr<const litmus::Compiled> test;
-    try {
-        test = litmus::load(path);
-    } catch (const litmus::LitmusError& e) {
-        std::cerr << e.what() << '\n';
-        return nullptr;
-    }
-    const auto& p = test->program;
-    const bool racy = (p.result && p.result->datarace) || (p.mapping && p.mapping->datarace);
-    litmus_variants().push_back(
-        litmus::make_variant(test, racy ? litmus::RunMode::PlainAsRelaxed : litmus::RunMode::RaceCheck));
-    std::ifstream in(path, std::ios::binary);
-    litmus_hashes()[litmus_variants().back().id()] =
-        cli::content_hash(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()));
-    return &litmus_variants().back();
-}
-
-/// Resolves ids that are catalogue ids or litmus files, in the order given. Prints the error
-/// and returns false for an unknown id or a litmus file that does not parse.
-bool resolve_ids(const std::vector<ModelDef>& models, const std::vector<std::string>& ids,
-                 std::vector<const VariantDef*>& out) {
-    std::vector<std::string> catalogue_ids;
-    for (const auto& id : ids)
-        if (id.ends_with(".litmus") && !is_litmus_file(id)) {
-            std::cerr << "ordercheck: no such file: '" << id << "'\n";
-            return false;
-        } else if (!is_litmus_file(id)) {
-            catalogue_ids.push_back(id);
-        }
-    std::vector<const VariantDef*> catalogue;
-    if (!catalogue_ids.empty()) {
-        std::string error;
-        catalogue = cli::select_variants(models, catalogue_ids, error);
-        if (!error.empty()) {
-            std::cerr << "ordercheck: " << error;
-            return false;
-        }
-    }
-    for (const auto& id : ids)
-        if (is_litmus_file(id)) {
-            const VariantDef* v = litmus_variant(id);
-            if (v == nullptr) return false;
-            out.push_back(v);
-        }
-    out.insert(out.begin(), catalogue.begin(), catalogue.end());
-    return true;
-}
-
-/// Resolves exactly one variant id; prints the error and returns nullptr otherwise.
-const VariantDef* one_variant(const std::vector<ModelDef>& models, const std::string& id) {
-    if (is_litmus_file(id)) return litmus_variant(id);
-    std::string error;
-    const auto selected = cli::select_variants(models, {id}, error);
-    if (!error.empty()) {
-        std::cerr << "ordercheck: " << error;
-        return nullptr;
-    }
-    if (selected.size() != 1) {
-        std::cerr << "ordercheck: '" << id << "' names a model; give one variant (MODEL/variant)\n";
-        return nullptr;
-    }
-    return selected.front();
 }
 
 int cmd_list(const std::vector<std::string>& args, const cli::Program& program) {
