@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // ordercheck: model-check the memory-ordering protocols of Linux kernel mm code. The commands
-// live in cli/commands.cpp; this passes them the catalogue.
+// live in cli/commands.cpp (cli::main) and cli/cmd_*.cpp; this passes them the catalogue.
 #include <utility>
 
 #include "cli/commands.hpp"

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+// `ordercheck litmus`: run C litmus tests (herd7's LKMM dialect) and judge each against its Result:
+// line.
+#include "cli/subcommands.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <memory>
+
+#include "cli/command_options.hpp"
+#include "cli/command_stop.hpp"
+#include "cli/format.hpp"
+#include "litmus/run.hpp"
+
+using namespace oc;
+
+namespace oc::cli::commands {
+
+int cmd_litmus(const std::vector<std::string>& args) {
+    po::options_description opts("litmus options");
+    std::string engine = "graph", model = "auto";
+    opts.add_options()
+        ("engine", po::value(&engine)->default_value("graph"),
+         "graph (every consistent execution once; herd's counts) | relacy (interleavings)")
+        ("model", po::value(&model)->default_value("auto"),
+         "auto (lkmm under the graph engine, rc11 under relacy) | lkmm (the kernel's memory model, as herd7 with "
+         "linux-kernel.cat) | rc11 (the C++11 mapping: ordercheck-mapping: annotations apply)")
+        ("max-executions", po::value<std::string>()->default_value("0"),
+         "stop each search after N executions (0: no limit); a search cut short proves nothing")
+        ("timeout", po::value<std::string>()->default_value("0"), "stop each search after S seconds (0: none)")
+        ("no-certify", "count executions without checking them against the RC11 axioms")
+        ("no-por", "explore without partial-order reduction (--engine relacy)")
+        ("quiet,q", "print only the judgement line of each test and the summary")
+        ("time", "print how long parsing and the exhaustive run took, per test")
+        ("repeat", po::value<std::string>()->default_value("0"),
+         "benchmark: parse and run each test N more times and print the median, min and max")
+        ("help,h", "this help");
+    const Parsed parsed = parse_command(args, opts, "litmus files or directories",
+                                        "usage: ordercheck litmus FILE|DIR... [options]\n"
+                                        "Runs each C litmus test (a directory: its *.litmus files) and judges it against its\n"
+                                        "Result: line as the kernel's judgelitmus.sh does (docs/litmus.md).\n");
+    if (parsed.help) return cli::exit_ok;
+    const po::variables_map& vm = parsed.vm;
+    const auto max_executions = static_cast<std::uint64_t>(integer_option(vm, "max-executions", 0, max_count, " (0: no limit)"));
+    const double timeout = seconds_option(vm, "timeout");
+    const auto repeat = static_cast<unsigned>(integer_option(vm, "repeat", 0, 1000));
+    const std::vector<std::string>& inputs = parsed.positional;
+    if (inputs.empty()) return usage_error("litmus needs at least one file or directory");
+    std::vector<std::string> files;
+    for (const auto& in : inputs) {
+        namespace fs = std::filesystem;
+        if (fs::is_directory(in)) {
+            std::vector<std::string> found;
+            for (const auto& e : fs::directory_iterator(in))
+                if (e.is_regular_file() && e.path().extension() == ".litmus") found.push_back(e.path().string());
+            std::sort(found.begin(), found.end());
+            if (found.empty()) return usage_error("no .litmus files in directory '" + in + "'");
+            files.insert(files.end(), found.begin(), found.end());
+        } else if (fs::is_regular_file(in)) {
+            files.push_back(in);
+        } else {
+            return usage_error("no such file or directory: '" + in + "'");
+        }
+    }
+    litmus::LitmusOptions lo;
+    lo.max_executions = max_executions;
+    lo.timeout_seconds = timeout;
+    lo.certify = vm.count("no-certify") == 0;
+    lo.reduction = vm.count("no-por") == 0;
+    const auto engine_kind = parse_engine(engine);
+    if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
+    lo.engine = *engine_kind;
+    const auto choice = model_option(model, lo.engine);
+    if (!choice) return cli::exit_usage;
+    lo.model = choice->per_variant ? ModelKind::Lkmm : choice->kind;  // litmus tests: kernel primitives
+    const bool quiet = vm.count("quiet") != 0, show_time = vm.count("time") != 0;
+
+    std::map<litmus::Judgement, unsigned> counts;
+    unsigned parse_errors = 0;
+    // Each test's lines are flushed as it finishes, so that an interrupt (or a second Ctrl-C,
+    // which ends the process at once) loses none of them when stdout is a file or a pipe.
+    std::size_t finished = 0;
+    for (const auto& file : files) {
+        if (stop_cause() != StopCause::None) break;
+        const auto t0 = std::chrono::steady_clock::now();
+        std::shared_ptr<const litmus::Compiled> test;
+        try {
+            test = litmus::load(file);
+        } catch (const litmus::LitmusError& e) {
+            std::cerr << e.what() << '\n';
+            std::cout << "Judgement " << file << " ERROR: does not parse\n" << std::flush;
+            ++parse_errors;
+            ++finished;
+            continue;
+        }
+        const double parse_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        litmus::LitmusResult r = litmus::run(test, lo);
+        r.parse_seconds = parse_s;
+        if (stop_cause() != StopCause::None &&
+            (r.report.exploration == Exploration::CutShort ||
+             (r.outcome_report && r.outcome_report->exploration == Exploration::CutShort)))
+            break;  // the interrupt cut this test short: not a result
+        if (quiet) std::cout << "Judgement " << test->program.name << ' ' << to_string(r.judgement) << ": " << r.judgement_text << '\n';
+        else std::cout << litmus::format_herd(r);
+        if (show_time)
+            std::cout << "Timing " << test->program.name << ": parse " << parse_s * 1e3 << " ms, run " << r.run_seconds * 1e3
+                      << " ms (" << (r.outcome_report ? r.outcome_report->executions : r.report.executions)
+                      << " executions)\n";
+        if (repeat > 0) {
+            std::vector<double> total, parse, explore;
+            for (unsigned i = 0; i < repeat && stop_cause() == StopCause::None; ++i) {
+                const auto a = std::chrono::steady_clock::now();
+                auto t = litmus::load(file);
+                const auto b = std::chrono::steady_clock::now();
+                (void)litmus::run(t, lo);
+                const auto c = std::chrono::steady_clock::now();
+                parse.push_back(std::chrono::duration<double, std::milli>(b - a).count());
+                explore.push_back(std::chrono::duration<double, std::milli>(c - b).count());
+                total.push_back(std::chrono::duration<double, std::milli>(c - a).count());
+            }
+            const auto median = [](std::vector<double> v) {
+                std::sort(v.begin(), v.end());
+                return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+            };
+            if (!total.empty())  // (empty: interrupted before the first run)
+                std::cout << "Benchmark " << test->program.name << ": parse+run median " << median(total) << " ms (min "
+                          << *std::min_element(total.begin(), total.end()) << ", max "
+                          << *std::max_element(total.begin(), total.end()) << ") over " << total.size() << " runs; parse median "
+                          << median(parse) << " ms, run median " << median(explore) << " ms\n";
+        }
+        if (!quiet) std::cout << '\n';
+        std::cout << std::flush;
+        ++counts[r.judgement];
+        ++finished;
+    }
+    const unsigned ok = counts[litmus::Judgement::Match], failed = counts[litmus::Judgement::Mismatch] + counts[litmus::Judgement::Error];
+    std::cout << "litmus: " << ok << " passed, " << failed << " failed (" << counts[litmus::Judgement::Incomplete]
+              << " incomplete, " << counts[litmus::Judgement::Unjudged] << " unjudged, " << parse_errors
+              << " not parsed; "
+              << (finished < files.size() ? std::to_string(finished) + " of " + std::to_string(files.size()) +
+                                                " files: interrupted"
+                                          : std::to_string(files.size()) + " files")
+              << ")\n"
+              << std::flush;
+    if (finished < files.size()) return stopped_after(finished, files.size(), "litmus tests");
+    if (failed > 0) return cli::exit_mismatch;
+    if (parse_errors > 0) return cli::exit_usage;
+    if (counts[litmus::Judgement::Incomplete] > 0) return cli::exit_incomplete;
+    return cli::exit_ok;
+}
+
+}  // namespace oc::cli::commands
