@@ -91,7 +91,7 @@ struct ExploreOptions {
 /// timeout: cut short, settling nothing (never a verdict).
 enum class StopCause : int {
     None = 0,
-    Interrupt = 1,  ///< SIGINT or SIGTERM: the command line's handler (cli/commands.cpp)
+    Interrupt = 1,  ///< SIGINT or SIGTERM: the command line's handler (cli/command_stop.cpp)
     Deadline = 2,   ///< the whole command's --timeout ran out (set_stop_deadline())
 };
 
