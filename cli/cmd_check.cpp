@@ -68,7 +68,7 @@ int cmd_check(const std::vector<std::string>& args, const cli::Program& program)
         ("context-bound", po::value<std::string>()->default_value("2"), "preemptions per execution (--search bound)")
         ("random-executions", po::value<std::string>()->default_value("100000"),
          "executions drawn by --search random")
-        ("no-certify", "count executions without checking them against the RC11 axioms")
+        ("no-certify", "count executions without checking them against the memory model's axioms (RC11's certifier, LKMM's predicate)")
         ("no-capture", "record no execution graphs (no certification, witnesses or distinct counts; "
                        "for measuring the cost of capture)")
         ("no-por", "no partial-order reduction: run every interleaving of the full search")

@@ -31,7 +31,7 @@ int cmd_litmus(const std::vector<std::string>& args) {
         ("max-executions", po::value<std::string>()->default_value("0"),
          "stop each search after N executions (0: no limit); a search cut short proves nothing")
         ("timeout", po::value<std::string>()->default_value("0"), "stop each search after S seconds (0: none)")
-        ("no-certify", "count executions without checking them against the RC11 axioms")
+        ("no-certify", "count executions without checking them against the memory model's axioms (RC11's certifier, LKMM's predicate)")
         ("no-por", "explore without partial-order reduction (--engine relacy)")
         ("quiet,q", "print only the judgement line of each test and the summary")
         ("time", "print how long parsing and the exhaustive run took, per test")
