@@ -6,7 +6,7 @@
 // rl::var<long> for Plain<T>, plain longs for registers, Relacy's own full_search_scheduler.
 // It issues the same Relacy operations (loads, stores, RMWs, CASes with the same memory orders,
 // fences, rl::yield) in the same order as ordercheck's mapping of the model does
-// (checker/model/kernel/*.hpp, kernel.cpp, runtime.cpp, checker/relacy/relacy_engine.cpp), with the
+// (checker/model/kernel_*.hpp, kernel.cpp, runtime.cpp, checker/relacy/relacy_engine.cpp), with the
 // same thread count and the same quiescence work in after(); so its iteration count equals
 // `ordercheck check ID --no-por`'s interleavings, which bench.py checks per variant ("same tree").
 // A twin records the final values of the observables its model declares (registers, observed

@@ -26,7 +26,7 @@ root, exe = sys.argv[1], sys.argv[2]
 
 # The modules, lowest first. A module may include modules of a lower layer (and itself); modules
 # of one layer do not include each other. A file belongs to the longest module path that prefixes
-# it (checker/model/kernel/ is part of checker/model/).
+# it (litmus/fuzz/ is part of litmus/).
 LAYERS = [
     ["traces", "checker"],               # the execution graph and exporters; checker/version.hpp
     ["checker/memory_model"],            # RC11, LKMM (tags, relations), SC, the explaining cycle

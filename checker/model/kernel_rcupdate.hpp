@@ -6,7 +6,7 @@
 
 #include <new>
 
-#include "checker/model/kernel/types.hpp"
+#include "checker/model/kernel_types.hpp"
 
 namespace oc::kernel {
 

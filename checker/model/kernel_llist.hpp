@@ -3,8 +3,8 @@
 // Part of checker/model/kernel.hpp; each mapping is in docs/primitives.md.
 #pragma once
 
-#include "checker/model/kernel/atomic.hpp"
-#include "checker/model/kernel/bitops.hpp"
+#include "checker/model/kernel_atomic.hpp"
+#include "checker/model/kernel_bitops.hpp"
 
 namespace oc::kernel {
 

@@ -5,7 +5,7 @@
 // docs/primitives.md.
 #pragma once
 
-#include "checker/model/kernel/types.hpp"
+#include "checker/model/kernel_types.hpp"
 
 namespace oc::kernel {
 

@@ -6,7 +6,7 @@
 // checker/model/kernel.hpp; each mapping is in docs/primitives.md.
 #pragma once
 
-#include "checker/model/kernel/types.hpp"
+#include "checker/model/kernel_types.hpp"
 
 namespace oc::kernel {
 

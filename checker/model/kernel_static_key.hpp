@@ -4,8 +4,8 @@
 // Part of checker/model/kernel.hpp; each mapping is in docs/primitives.md.
 #pragma once
 
-#include "checker/model/kernel/atomic.hpp"
-#include "checker/model/kernel/mutex.hpp"
+#include "checker/model/kernel_atomic.hpp"
+#include "checker/model/kernel_mutex.hpp"
 
 namespace oc::kernel {
 

@@ -4,7 +4,7 @@
 // clear_bit_unlock()... Part of checker/model/kernel.hpp; each mapping is in docs/primitives.md.
 #pragma once
 
-#include "checker/model/kernel/atomic.hpp"
+#include "checker/model/kernel_atomic.hpp"
 
 namespace oc::kernel {
 
