@@ -101,7 +101,9 @@ int cmd_check(const std::vector<std::string>& args, const cli::Program& program)
     if (engine.empty()) engine = search == "full" && vm.count("no-por") == 0 ? "graph" : "relacy";
     if (engine != "graph" && engine != "relacy" && engine != "both")
         return usage_error("--engine must be graph, relacy or both (got '" + engine + "')");
-    if (engine != "relacy" && search != "full")
+    const SearchKind search_kind = search == "bound" ? SearchKind::Bound : search == "random" ? SearchKind::Random
+                                                                                               : SearchKind::Full;
+    if (engine != "relacy" && !capabilities(EngineKind::Graph).runs(search_kind))
         return usage_error("--search " + search + " runs under Relacy only (give --engine relacy)");
 
     auto models = program.models;

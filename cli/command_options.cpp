@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "checker/engines/engines.hpp"
 #include "cli/format.hpp"
 
 using namespace oc;
@@ -75,7 +76,7 @@ std::optional<ModelChoice> model_option(const std::string& model, EngineKind eng
         usage_error("--model must be auto, lkmm or rc11 (got '" + model + "')");
         return std::nullopt;
     }
-    if (*kind == ModelKind::Lkmm && engine != EngineKind::Graph) {
+    if (!capabilities(engine).judges(*kind)) {
         usage_error("--model lkmm needs the graph engine (Relacy explores C++11 only)");
         return std::nullopt;
     }

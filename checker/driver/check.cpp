@@ -270,7 +270,7 @@ bool written_with_kernel_primitives(const VariantDef& variant) {
 }
 
 ModelKind default_memory_model(const VariantDef& variant, EngineKind engine) {
-    if (engine != EngineKind::Graph) return ModelKind::Rc11;
+    if (!capabilities(engine).lkmm) return ModelKind::Rc11;
     return written_with_kernel_primitives(variant) ? ModelKind::Lkmm : ModelKind::Rc11;
 }
 
