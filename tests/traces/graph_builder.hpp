@@ -100,4 +100,28 @@ inline ExecutionGraph sb_relaxed_witness() {
     return b.graph();
 }
 
+/// An IRIW graph and its readers' fences.
+struct IriwGraph {
+    ExecutionGraph graph;
+    EventId f1, f2;  ///< the seq_cst fences of P1 and P2
+};
+
+/// IRIW with a seq_cst fence between each reader's relaxed loads, the readers seeing the two
+/// writes in opposite orders (RC11 forbids it: psc orders the fences both ways).
+/// P0: x = 1  ||  P1: x == 1; F_sc; y == 0  ||  P2: y == 1; F_sc; x == 0  ||  P3: y = 1
+inline IriwGraph iriw_sc_fences_weak_outcome() {
+    GraphBuilder b({"P0", "P1", "P2", "P3"});
+    const auto x = b.location("x");
+    const auto y = b.location("y");
+    const auto wx = b.write(0, x, 1);
+    const auto wy = b.write(3, y, 1);
+    b.read(1, x, 1, wx);
+    const auto f1 = b.fence(1, MemoryOrder::SeqCst);
+    b.read(1, y, 0, b.init(y));
+    b.read(2, y, 1, wy);
+    const auto f2 = b.fence(2, MemoryOrder::SeqCst);
+    b.read(2, x, 0, b.init(x));
+    return {b.graph(), f1, f2};
+}
+
 }  // namespace oc::test
