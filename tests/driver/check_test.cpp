@@ -2,24 +2,18 @@
 // Verdicts, expectations, statuses and exit codes.
 #include <doctest/doctest.h>
 
-#include <stdexcept>
 
 #include "cli/catalogue_select.hpp"
 #include "cli/format.hpp"
 #include "checker/driver/check.hpp"
 #include "checker/model/primitives.hpp"
 #include "models/catalogue.hpp"
+#include "tests/test_support.hpp"
 
 using namespace oc;
+using oc::test::find_variant;
 
 namespace {
-
-const VariantDef& variant(const std::vector<ModelDef>& models, const std::string& id) {
-    for (const auto& m : models)
-        for (const auto& v : m.variants)
-            if (v.id() == id) return v;
-    throw std::runtime_error("no variant " + id);
-}
 
 Report report_with(Status s) {
     Report r;
@@ -74,14 +68,15 @@ TEST_SUITE("driver") {
 
     TEST_CASE("check: SB relaxed is Sometimes with both reads from the initial writes in the witness") {
         const auto models = models::catalogue();
-        const Report r = check(variant(models, "SB/relaxed"), CheckOptions{});
+        const Report r = check(find_variant(models, "SB/relaxed"), CheckOptions{});
         REQUIRE(r.finding == Finding{Verdict::Sometimes});
         CHECK(r.exploration == Exploration::Exhaustive);
         CHECK(r.status == Status::Pass);
         CHECK(r.executions == r.interleavings);  // sleep-set reduction (on by default) ran fewer than 64
         CheckOptions full;
         full.explore.reduction = false;
-        CHECK(check(variant(models, "SB/relaxed"), full).executions == 64);  // Relacy's full search of SB (docs/relacy.md)
+        // Relacy's full search of SB (docs/relacy.md)
+        CHECK(check(find_variant(models, "SB/relaxed"), full).executions == 64);
         CHECK(r.positive > 0);
         CHECK(r.negative() > 0);
         // Outcome set: (r0, r1) in {(0,0), (0,1), (1,0), (1,1)}.
@@ -104,7 +99,7 @@ TEST_SUITE("driver") {
         const auto models = models::catalogue();
         CheckOptions o;
         o.explore.max_executions = 5;
-        const Report r = check(variant(models, "SB/fenced"), o);
+        const Report r = check(find_variant(models, "SB/fenced"), o);
         CHECK(r.exploration == Exploration::CutShort);
         CHECK(r.executions == 5);
         CHECK(r.status == Status::Incomplete);
@@ -115,7 +110,7 @@ TEST_SUITE("driver") {
         CheckOptions o;
         o.explore.search = SearchKind::Random;
         o.explore.random_executions = 200;
-        const Report r = check(variant(models, "SB/relaxed"), o);
+        const Report r = check(find_variant(models, "SB/relaxed"), o);
         CHECK(r.exploration == Exploration::Sampled);
         CHECK(r.executions == 200);
     }
@@ -138,7 +133,7 @@ TEST_SUITE("driver") {
 TEST_SUITE("certification") {
     TEST_CASE("Relacy's SC-fence-vs-SC-access outcome is rejected by RC11 certification") {
         const auto models = models::catalogue();
-        const VariantDef& v = variant(models, "SB/sc_vs_fence");
+        const VariantDef& v = find_variant(models, "SB/sc_vs_fence");
         CheckOptions raw;
         raw.certify = false;
         const Report uncertified = check(v, raw);
@@ -156,7 +151,7 @@ TEST_SUITE("certification") {
 
     TEST_CASE("an unexpected inconsistent execution fails the check") {
         const auto models = models::catalogue();
-        VariantDef v = variant(models, "SB/sc_vs_fence");
+        VariantDef v = find_variant(models, "SB/sc_vs_fence");
         v.expect.engine_inconsistency_note = {};
         const Report r = check(v, CheckOptions{});
         CHECK(r.finding == Finding{Verdict::Never});

@@ -10,17 +10,12 @@
 #include "checker/driver/necessity.hpp"
 #include "checker/model/kernel.hpp"
 #include "models/catalogue.hpp"
+#include "tests/test_support.hpp"
 
 using namespace oc;
+using oc::test::find_variant;
 
 namespace {
-
-const VariantDef& find_variant(const std::vector<ModelDef>& models, const std::string& id) {
-    for (const auto& m : models)
-        for (const auto& v : m.variants)
-            if (v.id() == id) return v;
-    throw std::runtime_error("no variant " + id);
-}
 
 const NecessityRow& row_for(const NecessityReport& n, const std::string& primitive, Weakening w) {
     for (const auto& r : n.rows)

@@ -13,21 +13,20 @@
 #include "bench/scaling.hpp"
 #include "checker/driver/check.hpp"
 #include "models/catalogue.hpp"
+#include "tests/test_support.hpp"
 
 using namespace oc;
 
 namespace {
 
+/// The variant "MODEL/variant" of the catalogue or of the scaling family (bench/).
 const VariantDef& find(const std::string& id) {
     static const std::vector<ModelDef> all = [] {
         auto m = models::catalogue();
         for (auto& s : bench::scaling_models()) m.push_back(std::move(s));
         return m;
     }();
-    for (const auto& m : all)
-        for (const auto& v : m.variants)
-            if (v.id() == id) return v;
-    throw std::runtime_error("no variant " + id);
+    return test::find_variant(all, id);
 }
 
 std::set<std::vector<Value>> outcome_values(const std::vector<OutcomeRecord>& outcomes) {

@@ -6,29 +6,20 @@
 #include <doctest/doctest.h>
 
 #include <set>
-#include <stdexcept>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "checker/model/model.hpp"
 #include "checker/model/primitives.hpp"
 #include "models/catalogue.hpp"
+#include "tests/test_support.hpp"
 
 using namespace oc;
 using oc::testing::brute_force;
 using oc::testing::BruteForceResult;
+using oc::test::catalogue_variant;
 
 namespace {
-
-/// The catalogue variant "MODEL/variant".
-const VariantDef& variant(std::string_view id) {
-    static const std::vector<ModelDef> all = models::catalogue();
-    for (const ModelDef& m : all)
-        for (const VariantDef& v : m.variants)
-            if (v.id() == id) return v;
-    throw std::invalid_argument("no catalogue variant " + std::string(id));
-}
 
 /// Consistent executions whose bad outcome holds.
 std::size_t bad_count(const BruteForceResult& r) {
@@ -182,7 +173,7 @@ TEST_CASE("SB relaxed: 4 executions (2 rf choices per read, co fixed, all consis
     // P0: W x=1; R y || P1: W y=1; R x. R y reads init or W y, R x reads init or W x: 2 x 2 = 4
     // candidates; one non-init write per location, so one co. All 4 consistent (see above),
     // among them r0 = r1 = 0, the bad outcome.
-    const auto r = run(variant("SB/relaxed"));
+    const auto r = run(catalogue_variant("SB/relaxed"));
     CHECK(r.candidates == 4);
     CHECK(r.hashes.size() == 4);
     CHECK(bad_count(r) == 1);
@@ -193,7 +184,7 @@ TEST_CASE("SB relaxed: 4 executions (2 rf choices per read, co fixed, all consis
 TEST_CASE("MP relaxed: 4 executions") {
     // P0: W x=1; W y=1 || P1: R y; R x. 2 x 2 rf candidates, co fixed, all consistent, among
     // them r0 = 1, r1 = 0 (the bad outcome: no sw, so W x is not hb-before R x).
-    const auto r = run(variant("MP/relaxed"));
+    const auto r = run(catalogue_variant("MP/relaxed"));
     CHECK(r.candidates == 4);
     CHECK(r.hashes.size() == 4);
     CHECK(bad_count(r) == 1);
@@ -205,7 +196,7 @@ TEST_CASE("2+2W relaxed: 4 executions (no reads; 2 coherence orders per location
     // a location are in different threads, unrelated by hb, so every co is coherent: 4
     // consistent, each ending in another final state, x=1 /\ y=1 (the bad outcome, the sb/co
     // cycle Relacy cannot produce) among them.
-    const auto r = run(variant("2+2W/relaxed"));
+    const auto r = run(catalogue_variant("2+2W/relaxed"));
     CHECK(r.candidates == 4);
     CHECK(r.hashes.size() == 4);
     CHECK(bad_count(r) == 1);
@@ -217,7 +208,7 @@ TEST_CASE("IRIW relaxed: 16 executions") {
     // P0: W x=1 || P1: W y=1 || P2: R x; R y || P3: R y; R x. Four reads with 2 rf choices
     // each: 16 candidates, co fixed, all consistent (the readers' reads of one location are in
     // different threads, not hb-related), the disagreeing readers among them.
-    const auto r = run(variant("IRIW/relaxed"));
+    const auto r = run(catalogue_variant("IRIW/relaxed"));
     CHECK(r.candidates == 16);
     CHECK(r.hashes.size() == 16);
     CHECK(bad_count(r) == 1);
@@ -228,7 +219,7 @@ TEST_CASE("SB fenced: 3 executions (psc forbids both reads 0)") {
     // reads 0, F0 ->po R y ->fr W y ->po F1 and F1 ->po R x ->fr W x ->po F0 are both psc edges
     // ([F_sc]; hb; eco; hb; [F_sc]): a cycle, so the SC axiom rejects that one. In the other
     // three some read reads the other thread's write, and the psc edges all go one way.
-    const auto r = run(variant("SB/fenced"));
+    const auto r = run(catalogue_variant("SB/fenced"));
     CHECK(r.candidates == 4);
     CHECK(r.hashes.size() == 3);
     CHECK(bad_count(r) == 0);
@@ -238,7 +229,7 @@ TEST_CASE("LB relaxed: 3 executions (no-thin-air forbids both reads 1)") {
     // P0: R x; W y=1 || P1: R y; W x=1. 2 x 2 candidates (the writes store constants, so each
     // reaches a fixpoint at once). Both reads reading the other thread's write is the po|rf
     // cycle R x ->po W y ->rf R y ->po W x ->rf R x: rejected by no-thin-air. 3 remain.
-    const auto r = run(variant("LB/relaxed"));
+    const auto r = run(catalogue_variant("LB/relaxed"));
     CHECK(r.candidates == 4);
     CHECK(r.hashes.size() == 3);
     CHECK(bad_count(r) == 0);
@@ -250,7 +241,7 @@ TEST_CASE("CoRR two_writes: 6 executions of 18 candidates") {
     // (hb;co irreflexive): those 9 are rejected. With init < W1 < W2 the second read must not
     // read a write co-before the first read's (R2 ->fr rf(R1) ->rf R1 with R1 ->po R2 is an
     // hb;eco cycle): the pairs (a, b) with a <= b in co: 3 + 2 + 1 = 6.
-    const auto r = run(variant("CoRR/two_writes"));
+    const auto r = run(catalogue_variant("CoRR/two_writes"));
     CHECK(r.candidates == 18);
     CHECK(r.hashes.size() == 6);
     CHECK(bad_count(r) == 0);
@@ -264,13 +255,13 @@ TEST_CASE("R+shrinker_bit: void RMWs and the smp_mb__*_atomic fences") {
     // immediate co-predecessor (rmw;eco irreflexive and atomicity): init < set < clear needs
     // set <- init, clear <- set, and init < clear < set the converse: 2 for map, times 2 for
     // R nr (no fence, no sw): 4.
-    const auto neither = run(variant("R+shrinker_bit/neither"));
+    const auto neither = run(catalogue_variant("R+shrinker_bit/neither"));
     CHECK(neither.candidates == 16);
     CHECK(neither.hashes.size() == 4);
     CHECK(bad_count(neither) == 1);
     // merged: F_sc before set_bit and after clear_bit. Of the 4, set < clear with R nr = 0 has
     // the psc cycle F0 ->po set ->rf clear ->po F1 (hb) and F1 ->po R nr ->fr W nr ->po F0: 3.
-    const auto merged = run(variant("R+shrinker_bit/merged"));
+    const auto merged = run(catalogue_variant("R+shrinker_bit/merged"));
     CHECK(merged.candidates == 16);
     CHECK(merged.hashes.size() == 3);
     CHECK(bad_count(merged) == 0);

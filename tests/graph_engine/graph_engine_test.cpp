@@ -22,9 +22,11 @@
 #include "litmus/run.hpp"
 #include "models/catalogue.hpp"
 #include "tests/graph_engine/brute_force.hpp"
+#include "tests/test_support.hpp"
 #include "checker/memory_model/rc11_certify.hpp"
 
 using namespace oc;
+using oc::test::find_variant;
 
 namespace {
 
@@ -33,14 +35,6 @@ CheckOptions graph_options() {
     o.explore.engine = EngineKind::Graph;
     o.keep_execution_hashes = true;
     return o;
-}
-
-const VariantDef& variant(const std::vector<ModelDef>& models, const std::string& id) {
-    for (const auto& m : models)
-        for (const auto& v : m.variants)
-            if (v.id() == id) return v;
-    FAIL("no variant " << id);
-    throw;
 }
 
 std::vector<std::string> corpus() {
@@ -124,7 +118,7 @@ TEST_CASE("graph engine: the shapes Relacy cannot produce") {
     const auto models = models::catalogue();
     for (const char* id : {"2+2W/relaxed", "2+2W/rel_acq", "2+2W/fence_one_side", "S/relaxed"}) {
         CAPTURE(id);
-        const VariantDef& v = variant(models, id);
+        const VariantDef& v = find_variant(models, id);
         const Report g = check(v, graph_options());
         CHECK(g.finding == Finding{Verdict::Sometimes});
         CHECK(g.status == Status::Pass);
@@ -146,9 +140,9 @@ TEST_CASE("graph engine: the shapes Relacy cannot produce") {
 
 TEST_CASE("graph engine: consistent-execution counts other tools print") {
     const auto models = models::catalogue();
-    CHECK(check(variant(models, "SB/relaxed"), graph_options()).executions == 4);
-    CHECK(check(variant(models, "MP/relaxed"), graph_options()).executions == 4);
-    CHECK(check(variant(models, "IRIW/relaxed"), graph_options()).executions == 16);
+    CHECK(check(find_variant(models, "SB/relaxed"), graph_options()).executions == 4);
+    CHECK(check(find_variant(models, "MP/relaxed"), graph_options()).executions == 4);
+    CHECK(check(find_variant(models, "IRIW/relaxed"), graph_options()).executions == 16);
     // The printk desc_reserve() test, 3 CPUs: 138 (herd7's Positive + Negative, and GenMC's RC11
     // count; LKMM and RC11 agree on this test).
     const auto dr3 = litmus::load(OC_SOURCE_ROOT "/litmus/tests/desc-reserve+3.litmus");
@@ -209,7 +203,7 @@ TEST_CASE("graph engine: refuses a search it does not run") {
     ExploreOptions o;
     o.engine = EngineKind::Graph;
     o.search = SearchKind::Random;
-    CHECK_THROWS_AS(explore(variant(models, "SB/relaxed"), o, [](const ExecutionGraph&, const FinalState&) {}),
+    CHECK_THROWS_AS(explore(find_variant(models, "SB/relaxed"), o, [](const ExecutionGraph&, const FinalState&) {}),
                     std::invalid_argument);
 }
 
@@ -297,7 +291,7 @@ TEST_CASE("graph engine under LKMM: a C++ model that states its dependencies get
     lkmm.explore.model = ModelKind::Lkmm;
     for (const auto& [id, name] : twins) {
         CAPTURE(id);
-        const VariantDef& v = variant(models, id);
+        const VariantDef& v = find_variant(models, id);
         CHECK(v.exact_dependencies);
         const Report cpp = check(v, lkmm);
         const Report lit = check(litmus::make_variant(litmus::load(std::string(OC_SOURCE_ROOT "/litmus/tests/") + name +
@@ -310,8 +304,8 @@ TEST_CASE("graph engine under LKMM: a C++ model that states its dependencies get
         CHECK(cpp.positive == lit.positive);
     }
     // LB/relaxed's load buffering is an LKMM execution, not an RC11 one
-    CHECK(check(variant(models, "LB/relaxed"), lkmm).finding == Finding{Verdict::Sometimes});
-    CHECK(check(variant(models, "LB/relaxed"), graph_options()).finding == Finding{Verdict::Never});
+    CHECK(check(find_variant(models, "LB/relaxed"), lkmm).finding == Finding{Verdict::Sometimes});
+    CHECK(check(find_variant(models, "LB/relaxed"), graph_options()).finding == Finding{Verdict::Never});
 }
 
 namespace {

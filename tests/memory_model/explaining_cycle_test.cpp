@@ -6,7 +6,6 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <stdexcept>
 #include <string>
 
 #include "checker/driver/necessity.hpp"
@@ -14,18 +13,12 @@
 #include "litmus/interpreter.hpp"
 #include "litmus/run.hpp"
 #include "models/catalogue.hpp"
+#include "tests/test_support.hpp"
 
 using namespace oc;
+using oc::test::catalogue_variant;
 
 namespace {
-
-const VariantDef& catalogue_variant(const std::string& id) {
-    static const auto models = models::catalogue();
-    for (const auto& m : models)
-        for (const auto& v : m.variants)
-            if (v.id() == id) return v;
-    throw std::runtime_error("no variant " + id);
-}
 
 struct Shape {
     const char* id;     ///< a catalogue variant ("SB/fenced"), or a test of the litmus corpus ("IRIW+mbs")

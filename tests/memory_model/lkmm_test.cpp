@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "checker/memory_model/memory_model.hpp"
+#include "tests/traces/graph_builder.hpp"
 #include "traces/execution_graph.hpp"
 
 using namespace oc;
@@ -29,12 +30,8 @@ namespace L = oc::lkmm;
 constexpr std::uint32_t Once = L::Once;
 constexpr std::uint32_t Plain = 0;  ///< an unannotated (plain C) access
 
-/// Dependencies of an event, as masks over the po indexes of earlier reads of its thread.
-struct Deps {
-    std::uint64_t addr = 0, data = 0, ctrl = 0;
-};
-/// The dependency mask "on the read `e`".
-std::uint64_t on(EventId e) { return std::uint64_t{1} << e.index; }
+using test::Deps;
+using test::on;
 
 /// A node of the LKMM graph: an event, or with `write_part` the write part of an RMW event.
 struct N {
@@ -62,61 +59,28 @@ std::vector<N> operator+(std::vector<N> a, const std::vector<N>& b) {
     return a;
 }
 
-/// Builds a graph litmus-style, with LKMM tags and dependencies, and reads its relations back
-/// as strings ("P0.0 -> P0.3:W, ..."), which doctest prints when a comparison fails.
-class G {
+/// Builds a graph litmus-style with the shared GraphBuilder, in short names: w, r, u (an RMW) and
+/// f (a fence), marked (Once) unless tagged otherwise; and reads its LKMM relations back as
+/// strings ("P0.0 -> P0.3:W, ..."), which doctest prints when a comparison fails.
+class G : public test::GraphBuilder {
 public:
-    explicit G(std::vector<std::string> threads) { g.set_thread_names(std::move(threads)); }
-
-    /// Declares a location and appends its initial write (value 0) to graph thread 0.
-    LocationId loc(std::string name) {
-        const LocationId l = g.add_location(std::move(name));
-        Event e;
-        e.id.thread = EventId::init_thread;
-        e.kind = EventKind::Write;
-        e.order = MemoryOrder::NonAtomic;
-        e.location = l;
-        e.written_value = 0;
-        inits_.push_back(g.append(e));
-        return l;
-    }
-    EventId init(LocationId l) const { return inits_.at(l); }
+    using GraphBuilder::GraphBuilder;
 
     EventId w(unsigned t, LocationId l, Value v, std::uint32_t tags = Once, Deps d = {}) {
-        Event e = make(t, EventKind::Write, tags, d);
-        e.location = l;
-        e.written_value = v;
-        return g.append(e);
+        return lkmm_write(t, l, v, tags, d);
     }
     EventId r(unsigned t, LocationId l, Value v, EventId from, std::uint32_t tags = Once, Deps d = {}) {
-        Event e = make(t, EventKind::Read, tags, d);
-        e.location = l;
-        e.read_value = v;
-        e.reads_from = from;
-        return g.append(e);
+        return lkmm_read(t, l, v, from, tags, d);
     }
     EventId u(unsigned t, LocationId l, Value old_value, Value new_value, EventId from, std::uint32_t tags = Once,
               Deps d = {}) {
-        Event e = make(t, EventKind::Rmw, tags, d);
-        e.location = l;
-        e.read_value = old_value;
-        e.written_value = new_value;
-        e.reads_from = from;
-        return g.append(e);
+        return lkmm_rmw(t, l, old_value, new_value, from, tags, d);
     }
-    EventId f(unsigned t, std::uint32_t tags) {
-        Event e = make(t, EventKind::Fence, tags, {});
-        e.order = MemoryOrder::SeqCst;
-        return g.append(e);
-    }
-    /// spin_lock(l): an RMW 0 -> 1 tagged LKR+LKW.
-    EventId lock(unsigned t, LocationId l, EventId from) { return u(t, l, 0, 1, from, L::LockRmw); }
-    /// spin_unlock(l): a write of 0 tagged UL.
-    EventId unlock(unsigned t, LocationId l) { return w(t, l, 0, L::Unlock); }
+    EventId f(unsigned t, std::uint32_t tags) { return lkmm_fence(t, tags); }
 
     /// Computes (again) the relations of the graph as it is now.
     const L::Relations& rel(L::Depth depth = L::Depth::Axioms) {
-        r_.emplace(L::relations(g, depth));
+        r_.emplace(L::relations(graph(), depth));
         return *r_;
     }
     /// The first violated axiom's name, "none" when the graph is consistent.
@@ -155,25 +119,11 @@ public:
         return out;
     }
 
-    ExecutionGraph g;
-
 private:
-    Event make(unsigned t, EventKind kind, std::uint32_t tags, Deps d) {
-        Event e;
-        e.id.thread = EventId::of_model_thread(t);
-        e.kind = kind;
-        e.order = tags == 0 ? MemoryOrder::NonAtomic : MemoryOrder::Relaxed;
-        e.lkmm = tags;
-        e.addr_deps = d.addr;
-        e.data_deps = d.data;
-        e.ctrl_deps = d.ctrl;
-        e.step = ++step_;
-        return e;
-    }
     std::string name(std::size_t i) const {
         const EventId id = r_->nodes.event[i];
-        std::string s = to_string(g, id);
-        if (g.event(id).kind == EventKind::Rmw) s += r_->nodes.write_part[i] ? ":W" : ":R";
+        std::string s = to_string(graph(), id);
+        if (graph().event(id).kind == EventKind::Rmw) s += r_->nodes.write_part[i] ? ":W" : ":R";
         return s;
     }
     std::string show(const std::set<std::pair<std::size_t, std::size_t>>& pairs) const {
@@ -182,8 +132,6 @@ private:
         return out;
     }
 
-    std::vector<EventId> inits_;
-    std::uint32_t step_ = 0;
     std::optional<L::Relations> r_;
 };
 
@@ -197,7 +145,7 @@ TEST_SUITE("lkmm") {
 
 TEST_CASE("lkmm po/int/ext/loc/po-loc: init writes are po-before nothing and external to every event") {
     G t({"P0", "P1"});
-    const auto x = t.loc("x"), y = t.loc("y");
+    const auto x = t.location("x"), y = t.location("y");
     const auto a = t.w(0, x, 1);
     const auto b = t.u(0, y, 0, 1, t.init(y));
     const auto c = t.r(0, x, 1, a);
@@ -243,15 +191,15 @@ TEST_CASE("lkmm po/int/ext/loc/po-loc: init writes are po-before nothing and ext
 
 TEST_CASE("lkmm sets: R/W/RMW parts, IW, Marked/Plain, Acquire/Release with lock.cat's LKR and UL") {
     G t({"P0"});
-    const auto x = t.loc("x"), l = t.loc("l");
+    const auto x = t.location("x"), l = t.location("l");
     const auto a = t.w(0, x, 1, Plain);
     const auto b = t.r(0, x, 1, a, Plain);
-    const auto k = t.lock(0, l, t.init(l));
+    const auto k = t.spin_lock(0, l, t.init(l));
     const auto c = t.u(0, x, 1, 2, a, Once | L::Noreturn);  // atomic_inc: noreturn read part
     const auto fe = t.f(0, L::Mb);
     const auto d = t.r(0, x, 2, c, L::Acquire);
     const auto e = t.w(0, x, 3, L::Release);
-    const auto ul = t.unlock(0, l);
+    const auto ul = t.spin_unlock(0, l);
     const auto& r = t.rel();
     CHECK(t.members(r.IW) == t.expect_set({t.init(x), t.init(l)}));
     CHECK(t.members(r.R) == t.expect_set({b, k, c, d}));
@@ -273,14 +221,14 @@ TEST_CASE("lkmm sets: R/W/RMW parts, IW, Marked/Plain, Acquire/Release with lock
 
 TEST_CASE("lkmm rf/co/fr and rfe/rfi/coe/fre: an RMW is a read node and a write node") {
     G t({"P0", "P1"});
-    const auto x = t.loc("x");
+    const auto x = t.location("x");
     const auto ix = t.init(x);
     const auto U = t.u(0, x, 0, 1, ix);
     const auto a = t.r(1, x, 1, U);
     const auto b = t.w(1, x, 2);
     const auto c = t.r(1, x, 2, b);
     const auto d = t.w(1, x, 3);
-    REQUIRE(t.g.co(x) == std::vector<EventId>{ix, U, b, d});
+    REQUIRE(t.graph().co(x) == std::vector<EventId>{ix, U, b, d});
     const auto& r = t.rel();
     const N Ur = U, Uw = wpart(U);
     CHECK(t.edges(r.rf) == t.expect({{ix, Ur}, {Uw, a}, {b, c}}));
@@ -299,7 +247,7 @@ TEST_CASE("lkmm rf/co/fr and rfe/rfi/coe/fre: an RMW is a read node and a write 
 
 TEST_CASE("lkmm acq-po and po-rel: [Acquire] ; po ; [M] and [M] ; po ; [Release], per RMW part") {
     G t({"P0"});
-    const auto x = t.loc("x"), y = t.loc("y"), z = t.loc("z");
+    const auto x = t.location("x"), y = t.location("y"), z = t.location("z");
     const auto a = t.r(0, x, 0, t.init(x), L::Acquire);
     const auto b = t.f(0, L::Barrier);
     const auto c = t.w(0, y, 1);
@@ -317,17 +265,17 @@ TEST_CASE("lkmm acq-po and po-rel: [Acquire] ; po ; [M] and [M] ; po ; [Release]
 
 TEST_CASE("lkmm po-unlock-lock-po: po ; [UL] ; (po | rf) ; [LKR] ; po, across threads through rf") {
     G t({"P0", "P1"});
-    const auto l = t.loc("l"), x = t.loc("x"), y = t.loc("y");
-    const auto a = t.lock(0, l, t.init(l));
+    const auto l = t.location("l"), x = t.location("x"), y = t.location("y");
+    const auto a = t.spin_lock(0, l, t.init(l));
     const auto b = t.w(0, x, 1);
-    const auto c = t.unlock(0, l);
-    const auto d = t.lock(0, l, c);
+    const auto c = t.spin_unlock(0, l);
+    const auto d = t.spin_lock(0, l, c);
     const auto e = t.r(0, y, 0, t.init(y));
-    const auto f = t.unlock(0, l);
-    const auto g = t.lock(1, l, f);
+    const auto f = t.spin_unlock(0, l);
+    const auto g = t.spin_lock(1, l, f);
     const auto h = t.r(1, x, 1, b);
-    const auto i = t.unlock(1, l);
-    REQUIRE(t.g.co(l) == std::vector<EventId>{t.init(l), a, c, d, f, g, i});
+    const auto i = t.spin_unlock(1, l);
+    REQUIRE(t.graph().co(l) == std::vector<EventId>{t.init(l), a, c, d, f, g, i});
     const auto& r = t.rel();
     CHECK(t.members(r.LKR) == t.expect_set({a, d, g}));
     CHECK(t.members(r.UL) == t.expect_set({c, f, i}));
@@ -350,7 +298,7 @@ TEST_CASE("lkmm po-unlock-lock-po: po ; [UL] ; (po | rf) ; [LKR] ; po, across th
 
 TEST_CASE("lkmm rmb: [R4rmb] ; fencerel(Rmb) ; [R4rmb], R4rmb = R \\ Noreturn") {
     G t({"P0", "P1"});
-    const auto x = t.loc("x"), y = t.loc("y"), z = t.loc("z"), w = t.loc("w");
+    const auto x = t.location("x"), y = t.location("y"), z = t.location("z"), w = t.location("w");
     const auto a = t.r(0, x, 0, t.init(x));
     const auto b = t.u(0, y, 0, 1, t.init(y), Once | L::Noreturn);  // atomic_inc(y)
     t.f(0, L::Rmb);
@@ -369,7 +317,7 @@ TEST_CASE("lkmm rmb: [R4rmb] ; fencerel(Rmb) ; [R4rmb], R4rmb = R \\ Noreturn") 
 
 TEST_CASE("lkmm wmb: [W] ; fencerel(Wmb) ; [W], writes only, RMW write parts included") {
     G t({"P0", "P1"});
-    const auto x = t.loc("x"), y = t.loc("y"), z = t.loc("z");
+    const auto x = t.location("x"), y = t.location("y"), z = t.location("z");
     const auto a = t.w(0, x, 1);
     const auto b = t.r(0, y, 0, t.init(y));
     t.f(0, L::Wmb);
@@ -388,7 +336,7 @@ TEST_CASE("lkmm wmb: [W] ; fencerel(Wmb) ; [W], writes only, RMW write parts inc
 
 TEST_CASE("lkmm mb (1): [M] ; fencerel(Mb) ; [M]: every access pair across smp_mb(), no fences") {
     G t({"P0"});
-    const auto x = t.loc("x"), y = t.loc("y"), z = t.loc("z");
+    const auto x = t.location("x"), y = t.location("y"), z = t.location("z");
     const auto a = t.w(0, x, 1);
     const auto b = t.r(0, y, 0, t.init(y));
     const auto c = t.f(0, L::Mb);
@@ -403,7 +351,7 @@ TEST_CASE("lkmm mb (1): [M] ; fencerel(Mb) ; [M]: every access pair across smp_m
 
 TEST_CASE("lkmm mb (2): [M] ; fencerel(Before-atomic) ; [RMW] ; po? ; [M], the RMW not adjacent") {
     G t({"P0"});
-    const auto x = t.loc("x"), y = t.loc("y"), z = t.loc("z"), w = t.loc("w");
+    const auto x = t.location("x"), y = t.location("y"), z = t.location("z"), w = t.location("w");
     const auto a = t.w(0, x, 1);
     t.f(0, L::BeforeAtomic);
     const auto c = t.r(0, y, 0, t.init(y));
@@ -417,7 +365,7 @@ TEST_CASE("lkmm mb (2): [M] ; fencerel(Before-atomic) ; [RMW] ; po? ; [M], the R
 
 TEST_CASE("lkmm mb (3): [M] ; po? ; [RMW] ; fencerel(After-atomic) ; [M]") {
     G t({"P0"});
-    const auto x = t.loc("x"), y = t.loc("y"), z = t.loc("z"), w = t.loc("w");
+    const auto x = t.location("x"), y = t.location("y"), z = t.location("z"), w = t.location("w");
     const auto a = t.w(0, x, 1);
     const auto b = t.u(0, y, 0, 1, t.init(y), Once | L::Noreturn);
     const auto c = t.r(0, z, 0, t.init(z));
@@ -430,9 +378,9 @@ TEST_CASE("lkmm mb (3): [M] ; po? ; [RMW] ; fencerel(After-atomic) ; [M]") {
 
 TEST_CASE("lkmm mb (4): [M] ; po? ; [LKW] ; fencerel(After-spinlock) ; [M], not after a plain RMW") {
     G t({"P0", "P1"});
-    const auto l = t.loc("l"), x = t.loc("x"), y = t.loc("y"), z = t.loc("z");
+    const auto l = t.location("l"), x = t.location("x"), y = t.location("y"), z = t.location("z");
     const auto a = t.w(0, x, 1);
-    const auto b = t.lock(0, l, t.init(l));
+    const auto b = t.spin_lock(0, l, t.init(l));
     const auto c = t.r(0, y, 0, t.init(y));
     t.f(0, L::AfterSpinlock);
     const auto e = t.w(0, z, 1);
@@ -448,14 +396,14 @@ TEST_CASE("lkmm mb (4): [M] ; po? ; [LKW] ; fencerel(After-spinlock) ; [M], not 
 
 TEST_CASE("lkmm mb (5): [M] ; po ; [UL] ; (co | po) ; [LKW] ; fencerel(After-unlock-lock) ; [M]") {
     G t({"P0", "P1"});
-    const auto l = t.loc("l"), m = t.loc("m"), x = t.loc("x"), y = t.loc("y");
-    const auto a = t.lock(0, l, t.init(l));
+    const auto l = t.location("l"), m = t.location("m"), x = t.location("x"), y = t.location("y");
+    const auto a = t.spin_lock(0, l, t.init(l));
     const auto b = t.w(0, x, 1);
-    const auto c = t.unlock(0, l);
-    t.lock(0, m, t.init(m));  // another lock: UL ; po ; LKW
+    const auto c = t.spin_unlock(0, l);
+    t.spin_lock(0, m, t.init(m));  // another lock: UL ; po ; LKW
     t.f(0, L::AfterUnlockLock);
     const auto f = t.r(0, y, 0, t.init(y));
-    t.lock(1, l, c);  // the next holder of l: UL ; co ; LKW
+    t.spin_lock(1, l, c);  // the next holder of l: UL ; co ; LKW
     t.f(1, L::AfterUnlockLock);
     const auto i = t.r(1, x, 1, b);
     const auto& r = t.rel();
@@ -465,7 +413,7 @@ TEST_CASE("lkmm mb (5): [M] ; po ; [UL] ; (co | po) ; [LKW] ; fencerel(After-unl
 
 TEST_CASE("lkmm IfRmwSucceeds: cmpxchg's leading smp_mb() orders only when an RMW follows it in po") {
     G t({"P0", "P1", "P2"});
-    const auto x = t.loc("x"), y = t.loc("y"), z = t.loc("z"), w = t.loc("w");
+    const auto x = t.location("x"), y = t.location("y"), z = t.location("z"), w = t.location("w");
     constexpr std::uint32_t if_ok = L::Mb | L::IfRmwSucceeds;
     // P0: a successful cmpxchg(y, 0, 1): F (if ok) ; RMW ; F mb
     const auto a = t.r(0, x, 0, t.init(x));
@@ -489,7 +437,7 @@ TEST_CASE("lkmm IfRmwSucceeds: cmpxchg's leading smp_mb() orders only when an RM
 
 TEST_CASE("lkmm ConditionalRmw: a failed conditional RMW's read is in RMW (herd7 7.57), never in Acquire") {
     G t({"P0", "P1", "P2"});
-    const auto x = t.loc("x"), y = t.loc("y"), a = t.loc("a"), b = t.loc("b");
+    const auto x = t.location("x"), y = t.location("y"), a = t.location("a"), b = t.location("b");
     constexpr std::uint32_t cond = L::Once | L::ConditionalRmw;
     // P0: W x ; a failed cmpxchg_relaxed(a) ; smp_mb__after_atomic() ; R y
     const auto p = t.w(0, x, 1);
@@ -518,7 +466,7 @@ TEST_CASE("lkmm ConditionalRmw: a failed conditional RMW's read is in RMW (herd7
 
 TEST_CASE("lkmm gp and strong-fence: gp = po ; [Sync-rcu | Sync-srcu] ; po?, strong-fence = mb | gp") {
     G t({"P0", "P1", "P2", "P3"});
-    const auto x = t.loc("x"), y = t.loc("y");
+    const auto x = t.location("x"), y = t.location("y");
     const auto a = t.w(0, x, 1);
     const auto b = t.f(0, L::SyncRcu);
     const auto c = t.r(0, y, 0, t.init(y));
@@ -541,7 +489,7 @@ TEST_CASE("lkmm gp and strong-fence: gp = po ; [Sync-rcu | Sync-srcu] ; po?, str
 
 TEST_CASE("lkmm fence = nonrw-fence | wmb | rmb; nonrw-fence = strong-fence | po-rel | acq-po") {
     G t({"P0", "P1"});
-    const auto x = t.loc("x"), y = t.loc("y"), z = t.loc("z");
+    const auto x = t.location("x"), y = t.location("y"), z = t.location("z");
     const auto a = t.w(0, x, 1);
     t.f(0, L::Wmb);
     const auto b = t.w(0, y, 1, L::Release);
@@ -561,8 +509,8 @@ TEST_CASE("lkmm fence = nonrw-fence | wmb | rmb; nonrw-fence = strong-fence | po
 
 TEST_CASE("lkmm ppo: addr/data/ctrl, rwdep only to writes, to-r = addr | dep ; [Marked] ; rfi, to-w") {
     G t({"P0", "P1", "P2", "P3", "P4"});
-    const auto x = t.loc("x"), y = t.loc("y"), z = t.loc("z"), w = t.loc("w"), v = t.loc("v"), u = t.loc("u"),
-               p = t.loc("p"), q = t.loc("q");
+    const auto x = t.location("x"), y = t.location("y"), z = t.location("z"), w = t.location("w"),
+               v = t.location("v"), u = t.location("u"), p = t.location("p"), q = t.location("q");
     // P0: every kind of dependency on the read a
     const auto a = t.r(0, x, 0, t.init(x));
     const auto b = t.w(0, y, 1, Once, {.data = on(a)});
@@ -606,7 +554,7 @@ TEST_CASE("lkmm ppo: addr/data/ctrl, rwdep only to writes, to-r = addr | dep ; [
 
 TEST_CASE("lkmm cumul-fence: A-cumulativity through [Marked] rfe for po-rel and strong fences, not wmb") {
     G t({"P0", "P1", "P2", "P3", "P4"});
-    const auto x = t.loc("x"), y = t.loc("y"), z = t.loc("z"), v = t.loc("v");
+    const auto x = t.location("x"), y = t.location("y"), z = t.location("z"), v = t.location("v");
     const auto a = t.w(0, x, 1);
     const auto b = t.r(1, x, 1, a);
     const auto c = t.w(1, y, 1, L::Release);
@@ -629,14 +577,14 @@ TEST_CASE("lkmm cumul-fence: A-cumulativity through [Marked] rfe for po-rel and 
 
 TEST_CASE("lkmm cumul-fence: po-unlock-lock-po, not A-cumulative") {
     G t({"P0", "P1", "P2"});
-    const auto l = t.loc("l"), x = t.loc("x"), y = t.loc("y");
+    const auto l = t.location("l"), x = t.location("x"), y = t.location("y");
     const auto a = t.w(0, x, 1);
-    const auto b = t.lock(1, l, t.init(l));
+    const auto b = t.spin_lock(1, l, t.init(l));
     const auto c = t.r(1, x, 1, a);
-    const auto d = t.unlock(1, l);
-    const auto e = t.lock(2, l, d);
+    const auto d = t.spin_unlock(1, l);
+    const auto e = t.spin_lock(2, l, d);
     const auto f = t.w(2, y, 1);
-    const auto g = t.unlock(2, l);
+    const auto g = t.spin_unlock(2, l);
     const auto& r = t.rel();
     CHECK(t.edges(r.po_unlock_lock_po) == t.expect(cross({b, wpart(b), c}, {wpart(e), f, g})));
     // po-rel (UL is Release) is A-cumulative through [Marked] rfe: (init l, d) by rfe to b,
@@ -649,7 +597,7 @@ TEST_CASE("lkmm cumul-fence: po-unlock-lock-po, not A-cumulative") {
 
 TEST_CASE("lkmm prop: [Marked] ; (overwrite & ext)? ; cumul-fence* ; [Marked] ; rfe? ; [Marked]") {
     G t({"P0", "P1", "P2", "P3"});
-    const auto x = t.loc("x"), y = t.loc("y"), z = t.loc("z");
+    const auto x = t.location("x"), y = t.location("y"), z = t.location("z");
     const auto ix = t.init(x), iy = t.init(y), iz = t.init(z);
     const auto a = t.w(0, x, 1);
     const auto b = t.f(0, L::Wmb);
@@ -674,7 +622,7 @@ TEST_CASE("lkmm prop: [Marked] ; (overwrite & ext)? ; cumul-fence* ; [Marked] ; 
 TEST_CASE("lkmm hb: [Marked] ; (ppo | rfe | ((prop \\ id) & int)) ; [Marked]; plain po is not in hb") {
     SUBCASE("po and rfi are not hb, rfe is") {
         G t({"P0", "P1"});
-        const auto x = t.loc("x"), y = t.loc("y");
+        const auto x = t.location("x"), y = t.location("y");
         const auto a = t.w(0, x, 1);
         const auto b = t.w(0, y, 1);
         const auto c = t.r(0, y, 1, b);
@@ -686,12 +634,12 @@ TEST_CASE("lkmm hb: [Marked] ; (ppo | rfe | ((prop \\ id) & int)) ; [Marked]; pl
     }
     SUBCASE("prop & int, without id; only between Marked accesses") {
         G t({"P0", "P1", "P2"});
-        const auto x = t.loc("x"), y = t.loc("y"), z = t.loc("z");
+        const auto x = t.location("x"), y = t.location("y"), z = t.location("z");
         const auto a = t.r(0, x, 0, t.init(x));
         const auto b = t.r(0, y, 1, EventId{EventId::of_model_thread(1), 1});
         const auto c = t.w(1, x, 1);
         const auto d = t.w(1, y, 1, L::Release);
-        REQUIRE(d == *t.g.event(b).reads_from);
+        REQUIRE(d == *t.graph().event(b).reads_from);
         const auto f = t.r(2, y, 1, d, L::Acquire);
         const auto g = t.w(2, z, 1, Plain);
         const auto& r = t.rel();
@@ -706,7 +654,7 @@ TEST_CASE("lkmm hb: [Marked] ; (ppo | rfe | ((prop \\ id) & int)) ; [Marked]; pl
 
 TEST_CASE("lkmm pb: prop ; strong-fence ; hb* ; [Marked]") {
     G t({"P0", "P1", "P2"});
-    const auto x = t.loc("x"), y = t.loc("y"), z = t.loc("z");
+    const auto x = t.location("x"), y = t.location("y"), z = t.location("z");
     const auto a = t.w(0, x, 1);
     t.f(0, L::Mb);
     const auto b = t.r(0, y, 0, t.init(y));
@@ -726,35 +674,35 @@ TEST_CASE("lkmm pb: prop ; strong-fence ; hb* ; [Marked]") {
 
 TEST_CASE("lkmm axiom coherence: CoRR, acyclic po-loc | rf | co | fr") {
     G t({"P0", "P1"});
-    const auto x = t.loc("x");
+    const auto x = t.location("x");
     const auto a = t.w(0, x, 1);
     t.r(1, x, 1, a);
     t.r(1, x, 0, t.init(x));
     CHECK(t.axiom() == "coherence");
-    CHECK_FALSE(consistent(t.g));
+    CHECK_FALSE(consistent(t.graph()));
 
     G ok({"P0", "P1"});
-    const auto x2 = ok.loc("x");
+    const auto x2 = ok.location("x");
     const auto a2 = ok.w(0, x2, 1);
     ok.r(1, x2, 0, ok.init(x2));
     ok.r(1, x2, 1, a2);
     CHECK(ok.axiom() == "none");
-    CHECK(consistent(ok.g));
+    CHECK(consistent(ok.graph()));
 }
 
 TEST_CASE("lkmm axiom atomic: empty rmw & (fre ; coe), two RMWs reading the same write") {
     G t({"P0", "P1"});
-    const auto x = t.loc("x");
+    const auto x = t.location("x");
     const auto u0 = t.u(0, x, 0, 1, t.init(x));
     const auto u1 = t.u(1, x, 0, 1, t.init(x));
     const auto& r = t.rel();
     CHECK(t.has(r.fre, u1, wpart(u0)));
     CHECK(t.has(r.coe, wpart(u0), wpart(u1)));
     CHECK(t.axiom() == "atomic");
-    CHECK_FALSE(consistent(t.g));
+    CHECK_FALSE(consistent(t.graph()));
 
     G ok({"P0", "P1"});
-    const auto x2 = ok.loc("x");
+    const auto x2 = ok.location("x");
     const auto v0 = ok.u(0, x2, 0, 1, ok.init(x2));
     ok.u(1, x2, 1, 2, v0);
     CHECK(ok.axiom() == "none");
@@ -762,7 +710,7 @@ TEST_CASE("lkmm axiom atomic: empty rmw & (fre ; coe), two RMWs reading the same
 
 TEST_CASE("lkmm axiom happens-before: MP with release/acquire, the stale read") {
     G t({"P0", "P1"});
-    const auto x = t.loc("x"), y = t.loc("y");
+    const auto x = t.location("x"), y = t.location("y");
     const auto a = t.w(0, x, 1);
     const auto b = t.w(0, y, 1, L::Release);
     const auto c = t.r(1, y, 1, b, L::Acquire);
@@ -774,7 +722,7 @@ TEST_CASE("lkmm axiom happens-before: MP with release/acquire, the stale read") 
     (void)a;
 
     G ok({"P0", "P1"});  // the reader sees the message: fine
-    const auto x2 = ok.loc("x"), y2 = ok.loc("y");
+    const auto x2 = ok.location("x"), y2 = ok.location("y");
     const auto a2 = ok.w(0, x2, 1);
     const auto b2 = ok.w(0, y2, 1, L::Release);
     ok.r(1, y2, 1, b2, L::Acquire);
@@ -784,7 +732,7 @@ TEST_CASE("lkmm axiom happens-before: MP with release/acquire, the stale read") 
 
 TEST_CASE("lkmm axiom propagation: SB with two smp_mb(), both reading 0") {
     G t({"P0", "P1"});
-    const auto x = t.loc("x"), y = t.loc("y");
+    const auto x = t.location("x"), y = t.location("y");
     t.w(0, x, 1);
     t.f(0, L::Mb);
     const auto b = t.r(0, y, 0, t.init(y));
@@ -804,7 +752,7 @@ TEST_CASE("lkmm axiom rcu: RCU-MP, a reader's critical section against synchroni
     // exists (1:r0=1 /\ 1:r1=0): forbidden by rcu only
     auto build = [](bool critical_section) {
         G t({"P0", "P1"});
-        const auto x = t.loc("x"), y = t.loc("y");
+        const auto x = t.location("x"), y = t.location("y");
         t.w(0, x, 1);
         t.f(0, L::SyncRcu);
         const auto b = t.w(0, y, 1);
@@ -825,14 +773,14 @@ TEST_CASE("lkmm axiom rcu: RCU-MP, a reader's critical section against synchroni
     CHECK(r.hb.acyclic());
     CHECK(r.pb.acyclic());
     CHECK(t.axiom() == "rcu");
-    CHECK_FALSE(consistent(t.g));
+    CHECK_FALSE(consistent(t.graph()));
 
     G no_reader = build(false);
     const auto& r2 = no_reader.rel();
     CHECK(r2.has_rcu);
     CHECK(r2.rcu_rscs.empty());
     CHECK(no_reader.axiom() == "none");
-    CHECK(consistent(no_reader.g));
+    CHECK(consistent(no_reader.graph()));
 }
 
 TEST_CASE("lkmm rcu-order and rcu-fence: each direction of a critical section against a grace period") {
@@ -840,7 +788,7 @@ TEST_CASE("lkmm rcu-order and rcu-fence: each direction of a critical section ag
     SUBCASE("the section reads a value the grace period's predecessor overwrote: rcu-rscsi ; rcu-link ; rcu-gp") {
         // P1: rcu_read_lock(); r0 = READ_ONCE(x); rcu_read_unlock();   r0 = 0
         G t({"P0", "P1"});
-        const auto x = t.loc("x"), y = t.loc("y");
+        const auto x = t.location("x"), y = t.location("y");
         const auto a = t.w(0, x, 1);
         const auto g = t.f(0, L::SyncRcu);
         const auto b = t.w(0, y, 1);
@@ -858,7 +806,7 @@ TEST_CASE("lkmm rcu-order and rcu-fence: each direction of a critical section ag
     SUBCASE("the section reads a value written after the grace period: rcu-gp ; rcu-link ; rcu-rscsi") {
         // P1: rcu_read_lock(); r0 = READ_ONCE(y); rcu_read_unlock();   r0 = 1
         G t({"P0", "P1"});
-        const auto x = t.loc("x"), y = t.loc("y");
+        const auto x = t.location("x"), y = t.location("y");
         const auto a = t.w(0, x, 1);
         const auto g = t.f(0, L::SyncRcu);
         const auto b = t.w(0, y, 1);
@@ -877,7 +825,7 @@ TEST_CASE("lkmm rcu-order and rcu-fence: each direction of a critical section ag
 
 TEST_CASE("lkmm rcu-rscs: nested rcu_read_lock()/unlock() match innermost first; unbalanced flagged") {
     G t({"P0", "P1"});
-    const auto x = t.loc("x");
+    const auto x = t.location("x");
     const auto l1 = t.f(0, L::RcuLock);
     const auto l2 = t.f(0, L::RcuLock);
     t.r(0, x, 0, t.init(x));
@@ -886,10 +834,10 @@ TEST_CASE("lkmm rcu-rscs: nested rcu_read_lock()/unlock() match innermost first;
     const auto& r = t.rel();
     CHECK(t.edges(r.rcu_rscs) == t.expect({{l1, u1}, {l2, u2}}));
     CHECK_FALSE(r.unbalanced_rcu);
-    CHECK(lkmm_model().flags(t.g).empty());
+    CHECK(lkmm_model().flags(t.graph()).empty());
     t.f(1, L::RcuLock);
     CHECK(t.rel().unbalanced_rcu);
-    const auto flags = lkmm_model().flags(t.g);
+    const auto flags = lkmm_model().flags(t.graph());
     CHECK(std::find(flags.begin(), flags.end(), "unbalanced-rcu-locking") != flags.end());
 }
 
@@ -901,7 +849,7 @@ TEST_CASE("lkmm rcu-rscs: nested rcu_read_lock()/unlock() match innermost first;
 
 TEST_CASE("lkmm int is reflexive, as herd's same_proc") {
     G t({"P0"});
-    const auto x = t.loc("x");
+    const auto x = t.location("x");
     const auto a = t.w(0, x, 1);
     const auto f = t.f(0, L::Mb);
     const auto& r = t.rel();
@@ -912,20 +860,20 @@ TEST_CASE("lkmm int is reflexive, as herd's same_proc") {
 TEST_CASE("lkmm axiom plain-coherence: a plain read of a value its release/acquire chain overwrote") {
     // P0: x = 1; smp_store_release(y, 1);  P1: r0 = smp_load_acquire(y); r1 = x;  r0 = 1, r1 = 0
     G t({"P0", "P1"});
-    const auto x = t.loc("x"), y = t.loc("y");
+    const auto x = t.location("x"), y = t.location("y");
     t.w(0, x, 1, Plain);
     const auto b = t.w(0, y, 1, L::Release);
     t.r(1, y, 1, b, L::Acquire);
     t.r(1, x, 0, t.init(x), Plain);
     CHECK(t.rel().hb.acyclic());
     CHECK(t.axiom() == "plain-coherence");
-    CHECK_FALSE(consistent(t.g));
+    CHECK_FALSE(consistent(t.graph()));
 }
 
 TEST_CASE("lkmm data-race flag: two unordered plain writes from different threads race, not within one") {
     {
         G one({"P0"});  // pre-race is ext
-        const auto x = one.loc("x");
+        const auto x = one.location("x");
         one.w(0, x, 1, Plain);
         one.w(0, x, 2, Plain);
         const auto& r = one.rel(L::Depth::Flags);
@@ -933,21 +881,21 @@ TEST_CASE("lkmm data-race flag: two unordered plain writes from different thread
         CHECK(r.data_race.empty());
     }
     G t({"P0", "P1"});
-    const auto x = t.loc("x");
+    const auto x = t.location("x");
     const auto a = t.w(0, x, 1, Plain);
     const auto b = t.w(1, x, 2, Plain);
     const auto& r = t.rel(L::Depth::Flags);
     CHECK(r.has_plain);
     CHECK(t.edges(r.data_race) == t.expect({{a, b}}));
-    const auto flags = lkmm_model().flags(t.g);
+    const auto flags = lkmm_model().flags(t.graph());
     CHECK(std::find(flags.begin(), flags.end(), "data-race") != flags.end());
     CHECK(t.rel(L::Depth::Axioms).data_race.empty());  // computed for Depth::Flags only
-    CHECK(consistent(t.g));
+    CHECK(consistent(t.graph()));
 }
 
 TEST_CASE("lkmm data-race flag: READ_ONCE() in place of smp_load_acquire() leaves the plain writes racing") {
     G t({"P0", "P1"});
-    const auto x = t.loc("x"), y = t.loc("y");
+    const auto x = t.location("x"), y = t.location("y");
     const auto a = t.w(0, x, 1, Plain);
     const auto b = t.w(0, y, 1, L::Release);
     t.r(1, y, 1, b, Once);
@@ -959,7 +907,7 @@ TEST_CASE("lkmm data-race flag: READ_ONCE() in place of smp_load_acquire() leave
 TEST_CASE("lkmm data-race flag: none when a release/acquire pair orders the plain writes through rf") {
     // P0: x = 1; smp_store_release(y, 1);  P1: r0 = smp_load_acquire(y); x = 2;  r0 = 1
     G t({"P0", "P1"});
-    const auto x = t.loc("x"), y = t.loc("y");
+    const auto x = t.location("x"), y = t.location("y");
     t.w(0, x, 1, Plain);
     const auto b = t.w(0, y, 1, L::Release);
     t.r(1, y, 1, b, L::Acquire);
@@ -967,8 +915,8 @@ TEST_CASE("lkmm data-race flag: none when a release/acquire pair orders the plai
     const auto& r = t.rel(L::Depth::Flags);
     CHECK(r.has_plain);
     CHECK(t.edges(r.data_race) == "");
-    CHECK(lkmm_model().flags(t.g).empty());
-    CHECK(consistent(t.g));
+    CHECK(lkmm_model().flags(t.graph()).empty());
+    CHECK(consistent(t.graph()));
 }
 
 TEST_CASE("lkmm data-race flag: none in explanation.txt's MP with plain buf, smp_wmb() and smp_rmb()") {
@@ -976,7 +924,7 @@ TEST_CASE("lkmm data-race flag: none in explanation.txt's MP with plain buf, smp
     // P1: Y: r1 = READ_ONCE(flag); smp_rmb(); V: r2 = buf;   r1 = 1, r2 = 1
     // tools/memory-model/Documentation/explanation.txt: "This program does not contain a data race."
     G t({"P0", "P1"});
-    const auto buf = t.loc("buf"), flag = t.loc("flag");
+    const auto buf = t.location("buf"), flag = t.location("flag");
     const auto u = t.w(0, buf, 1, Plain);
     t.f(0, L::Wmb);
     const auto x = t.w(0, flag, 1);
@@ -996,28 +944,28 @@ TEST_CASE("lkmm litmus shapes: consistent() agrees with the kernel's litmus-test
         for (const bool mb : {true, false}) {
             CAPTURE(mb);
             G t({"P0", "P1"});
-            const auto x = t.loc("x"), y = t.loc("y");
+            const auto x = t.location("x"), y = t.location("y");
             t.w(0, x, 1);
             if (mb) t.f(0, L::Mb);
             t.r(0, y, 0, t.init(y));
             t.w(1, y, 1);
             if (mb) t.f(1, L::Mb);
             t.r(1, x, 0, t.init(x));
-            CHECK(consistent(t.g) == !mb);
+            CHECK(consistent(t.graph()) == !mb);
         }
     }
     SUBCASE("MP+fencewmbonceonce+fencermbonceonce (Never) and MP+poonceonces (Sometimes): stale read") {
         for (const bool fences : {true, false}) {
             CAPTURE(fences);
             G t({"P0", "P1"});
-            const auto buf = t.loc("buf"), flag = t.loc("flag");
+            const auto buf = t.location("buf"), flag = t.location("flag");
             t.w(0, buf, 1);
             if (fences) t.f(0, L::Wmb);
             const auto wf = t.w(0, flag, 1);
             t.r(1, flag, 1, wf);
             if (fences) t.f(1, L::Rmb);
             t.r(1, buf, 0, t.init(buf));
-            CHECK(consistent(t.g) == !fences);
+            CHECK(consistent(t.graph()) == !fences);
             if (fences) CHECK(t.axiom() == "happens-before");
         }
     }
@@ -1025,62 +973,62 @@ TEST_CASE("lkmm litmus shapes: consistent() agrees with the kernel's litmus-test
         for (const bool ordered : {true, false}) {
             CAPTURE(ordered);
             G t({"P0", "P1", "P2"});
-            const auto x = t.loc("x"), y = t.loc("y");
+            const auto x = t.location("x"), y = t.location("y");
             const auto a = t.w(0, x, 1);
             t.r(1, x, 1, a);
             const auto c = t.w(1, y, 1, ordered ? L::Release : Once);
             t.r(2, y, 1, c);
             if (ordered) t.f(2, L::Rmb);
             t.r(2, x, 0, t.init(x));
-            CHECK(consistent(t.g) == !ordered);
+            CHECK(consistent(t.graph()) == !ordered);
         }
     }
     SUBCASE("S+fencewmbonceonce+poacquireonce (Never), S+poonceonces (Sometimes): x=2 and r0=1") {
         for (const bool ordered : {true, false}) {
             CAPTURE(ordered);
             G t({"P0", "P1"});
-            const auto x = t.loc("x"), y = t.loc("y");
+            const auto x = t.location("x"), y = t.location("y");
             const auto a = t.w(0, x, 2);
             if (ordered) t.f(0, L::Wmb);
             const auto b = t.w(0, y, 1);
             t.r(1, y, 1, b, ordered ? L::Acquire : Once);
             const auto d = t.w(1, x, 1);
-            t.g.set_co(x, {t.init(x), d, a});  // x = 2 at the end
-            CHECK(consistent(t.g) == !ordered);
+            t.graph().set_co(x, {t.init(x), d, a});  // x = 2 at the end
+            CHECK(consistent(t.graph()) == !ordered);
         }
     }
     SUBCASE("LB+poonceonces (Sometimes): the porf-cyclic graph is consistent under LKMM") {
         G t({"P0", "P1"});
-        const auto x = t.loc("x"), y = t.loc("y");
+        const auto x = t.location("x"), y = t.location("y");
         const EventId wx{EventId::of_model_thread(1), 1};
         t.r(0, x, 1, wx);
         const auto wy = t.w(0, y, 1);
         t.r(1, y, 1, wy);
         REQUIRE(t.w(1, x, 1) == wx);
-        CHECK(consistent(t.g));
+        CHECK(consistent(t.graph()));
         CHECK(t.axiom() == "none");
     }
     SUBCASE("LB+fencembonceonce+ctrlonceonce (Never): a ctrl dependency and an smp_mb()") {
         G t({"P0", "P1"});
-        const auto x = t.loc("x"), y = t.loc("y");
+        const auto x = t.location("x"), y = t.location("y");
         const EventId wx{EventId::of_model_thread(1), 2};
         const auto r0 = t.r(0, x, 1, wx);
         const auto wy = t.w(0, y, 1, Once, {.ctrl = on(r0)});
         t.r(1, y, 1, wy);
         t.f(1, L::Mb);
         REQUIRE(t.w(1, x, 1) == wx);
-        CHECK_FALSE(consistent(t.g));
+        CHECK_FALSE(consistent(t.graph()));
         CHECK(t.axiom() == "happens-before");
     }
     SUBCASE("LB+poacquireonce+pooncerelease (Never)") {
         G t({"P0", "P1"});
-        const auto x = t.loc("x"), y = t.loc("y");
+        const auto x = t.location("x"), y = t.location("y");
         const EventId wx{EventId::of_model_thread(1), 1};
         t.r(0, x, 1, wx, L::Acquire);
         const auto wy = t.w(0, y, 1);
         t.r(1, y, 1, wy);
         REQUIRE(t.w(1, x, 1, L::Release) == wx);
-        CHECK_FALSE(consistent(t.g));
+        CHECK_FALSE(consistent(t.graph()));
     }
 }
 

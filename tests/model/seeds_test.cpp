@@ -5,23 +5,17 @@
 #include <doctest/doctest.h>
 
 #include <set>
-#include <stdexcept>
 #include <utility>
 #include <vector>
 
 #include "checker/driver/check.hpp"
 #include "models/catalogue.hpp"
+#include "tests/test_support.hpp"
 
 using namespace oc;
+using oc::test::find_variant;
 
 namespace {
-
-const VariantDef& seed_variant(const std::vector<ModelDef>& models, const std::string& id) {
-    for (const auto& m : models)
-        for (const auto& v : m.variants)
-            if (v.id() == id) return v;
-    throw std::runtime_error("no variant " + id);
-}
 
 /// The outcome set: each distinct final state with its bad-outcome flag, without counts.
 std::set<std::pair<std::vector<Value>, bool>> outcome_set(const Report& r) {
@@ -42,8 +36,8 @@ MetricRange metric(const Report& r, const std::string& name) {
 TEST_SUITE("seeds") {
     TEST_CASE("memcg_flush: baseline and patched reach the same outcome set; the patch saves RMWs") {
         const auto models = models::catalogue();
-        const Report base = check(seed_variant(models, "memcg_flush/baseline"), CheckOptions{});
-        const Report patched = check(seed_variant(models, "memcg_flush/patched"), CheckOptions{});
+        const Report base = check(find_variant(models, "memcg_flush/baseline"), CheckOptions{});
+        const Report patched = check(find_variant(models, "memcg_flush/patched"), CheckOptions{});
         for (const Report* r : {&base, &patched}) {
             CHECK(r->exploration == Exploration::Exhaustive);
             CHECK(r->status == Status::Pass);
@@ -62,16 +56,16 @@ TEST_SUITE("seeds") {
         CHECK(metric(patched, "thr_rmws") == MetricRange{"thr_rmws", 1, 2});
         CHECK(metric(patched, "thr_skips").max == 2);
         // smp_mb() before the check changes no outcome (mutant M3).
-        const Report mb = check(seed_variant(models, "memcg_flush/check_after_mb"), CheckOptions{});
+        const Report mb = check(find_variant(models, "memcg_flush/check_after_mb"), CheckOptions{});
         CHECK(outcome_set(mb) == base_set);
     }
 
     TEST_CASE("memcg_flush: skipping while a flush is in progress reads stale stats; v6.8 does not") {
         const auto models = models::catalogue();
-        const Report trylock = check(seed_variant(models, "memcg_flush/v6.0_trylock"), CheckOptions{});
-        const Report ongoing = check(seed_variant(models, "memcg_flush/v6.4_skip_if_ongoing"), CheckOptions{});
-        const Report xchg = check(seed_variant(models, "memcg_flush/v6.4_xchg_only"), CheckOptions{});
-        const Report noskip = check(seed_variant(models, "memcg_flush/v6.8_no_skip"), CheckOptions{});
+        const Report trylock = check(find_variant(models, "memcg_flush/v6.0_trylock"), CheckOptions{});
+        const Report ongoing = check(find_variant(models, "memcg_flush/v6.4_skip_if_ongoing"), CheckOptions{});
+        const Report xchg = check(find_variant(models, "memcg_flush/v6.4_xchg_only"), CheckOptions{});
+        const Report noskip = check(find_variant(models, "memcg_flush/v6.8_no_skip"), CheckOptions{});
         CHECK(trylock.finding == Finding{Verdict::Sometimes});
         CHECK(ongoing.finding == Finding{Verdict::Sometimes});
         CHECK(noskip.finding == Finding{Verdict::Never});
@@ -84,14 +78,14 @@ TEST_SUITE("seeds") {
 
     TEST_CASE("memcg_flush: the inverted check loses every flush") {
         const auto models = models::catalogue();
-        const Report r = check(seed_variant(models, "memcg_flush/inverted_check"), CheckOptions{});
+        const Report r = check(find_variant(models, "memcg_flush/inverted_check"), CheckOptions{});
         CHECK(r.finding == Finding{Verdict::Always});
         CHECK(metric(r, "thr_rmws").max == 0);
     }
 
     TEST_CASE("shrinker_bit: both barriers are needed; count_objects() on an empty list drops from K to 2") {
         const auto models = models::catalogue();
-        const auto run = [&](const char* id) { return check(seed_variant(models, id), CheckOptions{}); };
+        const auto run = [&](const char* id) { return check(find_variant(models, id), CheckOptions{}); };
         const Report merged = run("shrinker_bit/merged");
         CHECK(merged.finding == Finding{Verdict::Never});
         CHECK(merged.exploration == Exploration::Exhaustive);

@@ -169,18 +169,7 @@ TEST_CASE("psc orders the seq_cst events of SB with a fence against seq_cst acce
 }
 
 TEST_CASE("psc_f orders seq_cst fences through eco, where scb has no rf (IRIW+fences)") {
-    GraphBuilder b({"P0", "P1", "P2", "P3"});
-    const auto x = b.location("x");
-    const auto y = b.location("y");
-    const auto wx = b.write(0, x, 1);
-    const auto wy = b.write(3, y, 1);
-    b.read(1, x, 1, wx);
-    const auto f1 = b.fence(1, sc);
-    b.read(1, y, 0, b.init(y));
-    b.read(2, y, 1, wy);
-    const auto f2 = b.fence(2, sc);
-    b.read(2, x, 0, b.init(x));
-    const auto& g = b.graph();
+    const auto [g, f1, f2] = test::iriw_sc_fences_weak_outcome();
     const Relation h = hb(g);
     CHECK(psc_f(g, h, eco(g)) == Relation({{f1, f2}, {f2, f1}}));
     CHECK_FALSE(psc_base(g, h).contains(f1, f2));
