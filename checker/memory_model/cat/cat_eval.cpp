@@ -49,13 +49,15 @@ struct Val {
 };
 
 struct Scope {
+    std::size_t hash;  ///< of the name: lookups compare it first
     std::string name;
     mutable ValPtr value;  ///< mutable only while a `let rec` iterates
     Env parent;
 };
 
 Env bind_name(Env env, std::string name, ValPtr v) {
-    return std::make_shared<const Scope>(Scope{std::move(name), std::move(v), std::move(env)});
+    const std::size_t h = std::hash<std::string>{}(name);
+    return std::make_shared<const Scope>(Scope{h, std::move(name), std::move(v), std::move(env)});
 }
 
 const char* kind_name(Val::Kind k) {
@@ -279,8 +281,9 @@ private:
 
     // ---- expressions ----
     static ValPtr lookup(const Env& env, const std::string& name) {
+        const std::size_t h = std::hash<std::string>{}(name);
         for (const Scope* s = env.get(); s != nullptr; s = s->parent.get())
-            if (s->name == name) return s->value;
+            if (s->hash == h && s->name == name) return s->value;
         return nullptr;
     }
 
