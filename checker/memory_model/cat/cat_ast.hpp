@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // herd's cat language, as the Linux-kernel memory model's files (linux-kernel.bell,
 // linux-kernel.cat, lock.cat) use it: the syntax tree the parser (cat_parser.hpp) builds and the
-// evaluator (cat_eval.hpp) walks. docs/cat.md lists what is supported.
+// evaluator (cat_eval.hpp) walks; cat_eval.hpp says how herd's enumerated choices are handled.
 #pragma once
 
 #include <memory>
