@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: MIT
+#include "checker/memory_model/cat/cat_builtins.hpp"
+
+#include <string_view>
+#include <utility>
+
+#include "checker/memory_model/lkmm_tags.hpp"
+
+namespace oc::cat {
+
+namespace {
+
+using lkmm::NodeSet;
+
+bool in(const NodeSet& s, std::size_t i) { return (s[i / 64] >> (i % 64) & 1u) != 0; }
+void add(NodeSet& s, std::size_t i) { s[i / 64] |= std::uint64_t{1} << (i % 64); }
+
+/// herd's fence tags (linux-kernel.bell's Barriers) and the lkmm::Tag each names.
+const std::vector<std::pair<std::string, std::uint32_t>>& fence_tags() {
+    static const std::vector<std::pair<std::string, std::uint32_t>> t{
+        {"wmb", lkmm::Wmb},
+        {"rmb", lkmm::Rmb},
+        {"mb", lkmm::Mb},
+        {"barrier", lkmm::Barrier},
+        {"rcu-lock", lkmm::RcuLock},
+        {"rcu-unlock", lkmm::RcuUnlock},
+        {"sync-rcu", lkmm::SyncRcu},
+        {"before-atomic", lkmm::BeforeAtomic},
+        {"after-atomic", lkmm::AfterAtomic},
+        {"after-spinlock", lkmm::AfterSpinlock},
+        {"after-unlock-lock", lkmm::AfterUnlockLock},
+    };
+    return t;
+}
+
+std::string capitalised(std::string s) {
+    if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
+    return s;
+}
+
+/// lkmm.cpp's numbering: each event once, an RMW twice (read part, then write part).
+lkmm::Nodes number(const ExecutionGraph& g) {
+    lkmm::Nodes nodes;
+    nodes.first.resize(g.thread_count());
+    for (std::size_t t = 0; t < g.thread_count(); ++t)
+        for (const Event& e : g.thread(t)) {
+            nodes.first[t].push_back(nodes.event.size());
+            nodes.event.push_back(e.id);
+            nodes.write_part.push_back(false);
+            if (e.kind == EventKind::Rmw) {
+                nodes.event.push_back(e.id);
+                nodes.write_part.push_back(true);
+            }
+        }
+    return nodes;
+}
+
+}  // namespace
+
+bool known_tag(const std::string& tag) {
+    if (tag == "once" || tag == "acquire" || tag == "release" || tag == "noreturn" || tag == "srcu-lock" ||
+        tag == "srcu-unlock" || tag == "sync-srcu")
+        return true;
+    for (const auto& [name, bit] : fence_tags())
+        if (name == tag) return true;
+    return false;
+}
+
+Builtins builtins(const ExecutionGraph& g) {
+    lkmm::Nodes N = number(g);
+    const std::size_t n = N.size();
+    Builtins b(n);
+    auto ev = [&](std::size_t i) -> const Event& { return g.event(N.event[i]); };
+    const NodeSet none((n + 63) / 64, 0);
+    auto& S = b.sets;
+    for (const char* name : {"R", "W", "M", "F", "IW", "RMW", "Once", "Acquire", "Release", "Noreturn", "LKR", "LKW",
+                             "UL", "LF", "RL", "RU", "FW", "Srcu-lock", "Srcu-unlock", "Sync-srcu", "_"})
+        S[name] = none;
+    for (const auto& [name, bit] : fence_tags()) S[capitalised(name)] = none;
+    b.value.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const Event& e = ev(i);
+        const bool wpart = N.write_part[i];
+        const std::uint32_t t = e.lkmm;
+        b.value[i] = e.written_value;
+        add(S["_"], i);
+        if (e.id.thread == EventId::init_thread) {
+            add(S["IW"], i);
+            add(S["W"], i);
+            continue;
+        }
+        // as lkmm.cpp: a failed conditional RMW is a read in RMW with no ordering of its own
+        // (herd: once)
+        const bool failed_rmw = e.kind == EventKind::Read && (t & lkmm::ConditionalRmw) != 0;
+        const bool read_side = e.kind == EventKind::Read || (e.kind == EventKind::Rmw && !wpart);
+        const bool write_side = e.kind == EventKind::Write || (e.kind == EventKind::Rmw && wpart);
+        // herd's lock events are neither R nor W until lock.cat makes them so
+        bool lock_event = false;
+        // a failed spin_lock() attempt (a Read tagged LF, of spin_lock or mutex_lock) is the graph
+        // engine's: it records the read, blocks the thread until the lock word changes, and points
+        // the read at later writes (the unlock) while it searches. herd has no such event (its
+        // spin_lock() never fails). Here it is a marked read (once) with nothing po-after it to
+        // order; not LF, which may read only from a lock (lock.cat's rf-lf).
+        const bool failed_lock = (t & lkmm::LockFail) != 0 && e.kind == EventKind::Read &&
+                                 (std::string_view(e.primitive) == "spin_lock" || std::string_view(e.primitive) == "mutex_lock");
+        if (failed_lock) {
+            add(S["Once"], i);
+        } else if ((t & lkmm::LockRmw) != 0 && (read_side || write_side)) {
+            add(S[read_side ? "LKR" : "LKW"], i);
+            lock_event = true;
+        }
+        if ((t & lkmm::Unlock) != 0 && write_side) add(S["UL"], i), lock_event = true;
+        if ((t & lkmm::LockFail) != 0 && read_side && !failed_lock) add(S["LF"], i), lock_event = true;
+        if ((t & lkmm::ReadLocked) != 0 && read_side) add(S["RL"], i), lock_event = true;
+        if ((t & lkmm::ReadUnlocked) != 0 && read_side) add(S["RU"], i), lock_event = true;
+        switch (e.kind) {
+        case EventKind::Read:
+            if (!lock_event) add(S["R"], i);
+            if (failed_rmw) add(S["RMW"], i);
+            break;
+        case EventKind::Write:
+            if (!lock_event) add(S["W"], i);
+            break;
+        case EventKind::Rmw:
+            if (!lock_event) add(S[wpart ? "W" : "R"], i);
+            add(S["RMW"], i);
+            break;
+        case EventKind::Fence: {
+            add(S["F"], i);
+            // a fence of a conditional RMW orders only when the RMW succeeds (lkmm.cpp)
+            bool effective = true;
+            if ((t & lkmm::IfRmwSucceeds) != 0) {
+                const auto& thread = g.thread(e.id.thread);
+                effective = e.id.index + 1 < thread.size() && thread[e.id.index + 1].kind == EventKind::Rmw;
+            }
+            if (effective)
+                for (const auto& [name, bit] : fence_tags())
+                    if ((t & bit) != 0) add(S[capitalised(name)], i);
+            break;
+        }
+        }
+        if ((t & lkmm::Once) != 0 || failed_rmw) add(S["Once"], i);
+        if ((t & lkmm::Acquire) != 0 && read_side && !failed_rmw) add(S["Acquire"], i);
+        if ((t & lkmm::Release) != 0 && write_side) add(S["Release"], i);
+        if ((t & lkmm::Noreturn) != 0 && read_side) add(S["Noreturn"], i);
+        if ((t & lkmm::SrcuLock) != 0) add(S["Srcu-lock"], i);
+        if ((t & lkmm::SrcuUnlock) != 0) add(S["Srcu-unlock"], i);
+        if ((t & lkmm::SyncSrcu) != 0) add(S["Sync-srcu"], i);
+    }
+    const NodeSet& R = S["R"];
+    const NodeSet& W = S["W"];
+    NodeSet M = none;
+    for (std::size_t k = 0; k < M.size(); ++k) M[k] = R[k] | W[k];
+    S["M"] = M;
+    // every access, lock events included: where loc holds (lkmm.cpp's M)
+    NodeSet access = M;
+    for (const char* l : {"LKR", "LKW", "UL", "LF", "RL", "RU"})
+        for (std::size_t k = 0; k < access.size(); ++k) access[k] |= S[l][k];
+    NodeSet lock_reads = none;
+    for (const char* l : {"LKR", "LF", "RL", "RU"})
+        for (std::size_t k = 0; k < lock_reads.size(); ++k) lock_reads[k] |= S[l][k];
+
+    BitRel po(n), loc(n), int_(n), ext(n), id(n), rf(n), co(n), rmw(n), addr(n), data(n), ctrl(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const Event& a = ev(i);
+        id.set(i, i);
+        for (std::size_t j = 0; j < n; ++j) {
+            if (i == j) continue;
+            const Event& c = ev(j);
+            if (a.id.thread == c.id.thread && a.id.thread != EventId::init_thread) {
+                int_.set(i, j);
+                if (i < j) po.set(i, j);
+            } else {
+                ext.set(i, j);
+            }
+            // loc: same location (SRCU events carry their srcu_struct as location, as lkmm.cpp's
+            // same_loc)
+            if (a.location && c.location && *a.location == *c.location) loc.set(i, j);
+        }
+        if (a.location) loc.set(i, i);
+    }
+    int_.add_identity();  // as lkmm.cpp: int holds (e, e)
+    for (std::size_t i = 0; i < n; ++i) {
+        const Event& e = ev(i);
+        if (N.write_part[i]) continue;
+        if (e.is_read() && e.reads_from && g.contains(*e.reads_from)) {
+            const std::size_t src = N.of(*e.reads_from, true);
+            b.graph_rf_co.set(src, i);
+            if (!in(lock_reads, i)) rf.set(src, i);
+        }
+        if (e.kind == EventKind::Rmw && !in(S["LKR"], i)) rmw.set(i, i + 1);
+    }
+    for (std::size_t l = 0; l < g.location_count(); ++l) {
+        const auto& order = g.co(static_cast<LocationId>(l));
+        for (std::size_t x = 0; x < order.size(); ++x)
+            for (std::size_t y = x + 1; y < order.size(); ++y) co.set(N.of(order[x], true), N.of(order[y], true));
+    }
+    b.graph_rf = b.graph_rf_co;
+    b.graph_co = co;
+    b.graph_rf_co.unite(co);
+    for (std::size_t i = 0; i < n; ++i) {
+        const Event& e = ev(i);
+        if (e.is_fence() || e.id.thread == EventId::init_thread) continue;
+        const bool wpart = N.write_part[i];
+        auto edges = [&](std::uint64_t mask, BitRel& rel) {
+            for (std::uint64_t bits = mask; bits != 0; bits &= bits - 1) {
+                const auto idx = static_cast<std::uint32_t>(__builtin_ctzll(bits));
+                const EventId src{e.id.thread, idx};
+                if (idx < e.id.index && g.contains(src) && g.event(src).is_read()) rel.set(N.of(src), i);
+            }
+        };
+        edges(e.addr_deps, addr);
+        if (e.kind != EventKind::Rmw || wpart) edges(e.data_deps, data);
+        edges(e.ctrl_deps, ctrl);
+    }
+    BitRel fr = rf.inverse().compose(co);
+    b.rels.emplace("po", std::move(po));
+    b.rels.emplace("loc", std::move(loc));
+    b.rels.emplace("int", std::move(int_));
+    b.rels.emplace("ext", std::move(ext));
+    b.rels.emplace("id", std::move(id));
+    b.rels.emplace("rf", std::move(rf));
+    b.rels.emplace("co", std::move(co));
+    b.rels.emplace("fr", std::move(fr));
+    b.rels.emplace("rmw", std::move(rmw));
+    b.rels.emplace("addr", std::move(addr));
+    b.rels.emplace("data", std::move(data));
+    b.rels.emplace("ctrl", std::move(ctrl));
+    b.nodes = std::move(N);
+    return b;
+}
+
+}  // namespace oc::cat

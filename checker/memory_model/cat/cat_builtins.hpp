@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+// What herd gives a cat model before its first line, computed from one execution graph: the
+// event sets (R, W, M, F, IW, the tag sets of linux-kernel.bell's enums, lock.cat's LKR, LKW,
+// UL, LF, RL, RU) and the base relations (po, rf, co, rmw, addr, data, ctrl, loc, int, ext, id).
+// They follow checker/memory_model/lkmm.cpp's relations() node for node (an RMW is two nodes,
+// lkmm::Nodes), except that, as in herd, the lock events are not yet R or W and their rf and
+// rmw edges are not yet there: lock.cat adds them.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "checker/memory_model/bitrel.hpp"
+#include "checker/memory_model/lkmm.hpp"
+#include "traces/execution_graph.hpp"
+
+namespace oc::cat {
+
+struct Builtins {
+    explicit Builtins(std::size_t n) : graph_rf_co(n), graph_rf(n), graph_co(n) {}
+    lkmm::Nodes nodes;
+    std::map<std::string, lkmm::NodeSet> sets;
+    std::map<std::string, BitRel> rels;
+    /// The graph's own rf | co over every node, lock events included: what `with x from ...`
+    /// picks its candidate by (the graph engine made the choice herd enumerates).
+    BitRel graph_rf_co;
+    /// The graph's rf and co: a model's final rf and co must be these (cat_eval.hpp).
+    BitRel graph_rf, graph_co;
+    /// Per node: the value it writes (different-values()).
+    std::vector<Value> value;
+};
+
+/// The built-in sets and relations of `g`.
+Builtins builtins(const ExecutionGraph& g);
+
+/// The herd tag name of each LKMM tag the graph's events carry ('once, 'rcu-lock...): the tags
+/// a bell file's enum may declare; the set of a tag is its name capitalised (Once, Rcu-lock).
+bool known_tag(const std::string& tag);
+
+}  // namespace oc::cat

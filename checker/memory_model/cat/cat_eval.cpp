@@ -1,0 +1,600 @@
+// SPDX-License-Identifier: MIT
+#include "checker/memory_model/cat/cat_eval.hpp"
+
+#include <functional>
+#include <memory>
+#include <utility>
+
+#include "checker/memory_model/cat/cat_builtins.hpp"
+#include "checker/memory_model/cat/cat_parser.hpp"
+
+namespace oc::cat {
+
+namespace {
+
+using lkmm::NodeSet;
+
+struct Val;
+using ValPtr = std::shared_ptr<const Val>;
+struct Scope;
+using Env = std::shared_ptr<const Scope>;
+
+/// A value of the cat language.
+struct Val {
+    enum class Kind {
+        Empty,   ///< 0, {}: the empty set, relation or collection, as the context needs
+        Set,     ///< a set of events
+        Rel,     ///< a relation
+        Event,   ///< one event (a member of a set being mapped over)
+        Pair,    ///< one pair (a member of a relation being mapped over)
+        Coll,    ///< a set of other values (the candidates of `with`)
+        Tuple,   ///< (a, b)
+        Func,    ///< a function of the model
+        Native,  ///< a built-in function
+        Orders,  ///< the total orders of each location's `set` that extend `rel` (cos-opt.cat)
+    };
+    Kind kind = Kind::Empty;
+    NodeSet set;
+    BitRel rel{0};
+    std::size_t a = 0, b = 0;
+    std::vector<ValPtr> items;
+    // Func
+    std::vector<std::string> params;
+    bool tuple_params = false;
+    ExprPtr body;
+    Env env;
+    // Native: applied to its argument; `items` holds the arguments given so far (curried)
+    std::function<ValPtr(const std::vector<ValPtr>&, const Pos&)> native;
+    std::size_t arity = 1;
+};
+
+struct Scope {
+    std::size_t hash;  ///< of the name: lookups compare it first
+    std::string name;
+    mutable ValPtr value;  ///< mutable only while a `let rec` iterates
+    Env parent;
+};
+
+Env bind_name(Env env, std::string name, ValPtr v) {
+    const std::size_t h = std::hash<std::string>{}(name);
+    return std::make_shared<const Scope>(Scope{h, std::move(name), std::move(v), std::move(env)});
+}
+
+const char* kind_name(Val::Kind k) {
+    switch (k) {
+    case Val::Kind::Empty: return "the empty set";
+    case Val::Kind::Set: return "a set of events";
+    case Val::Kind::Rel: return "a relation";
+    case Val::Kind::Event: return "an event";
+    case Val::Kind::Pair: return "a pair of events";
+    case Val::Kind::Coll: return "a set of values";
+    case Val::Kind::Tuple: return "a tuple";
+    case Val::Kind::Func: return "a function";
+    case Val::Kind::Native: return "a built-in function";
+    case Val::Kind::Orders: return "a set of orders";
+    }
+    return "?";
+}
+
+/// herd's prelude (stdlib.cat), as this evaluator defines it.
+const char* const prelude_text = R"(
+let emptyset = 0
+let po-loc = po & loc
+let rfe = rf & ext
+let rfi = rf & int
+let co0 = loc & ((IW * (W \ IW)) | ((W \ FW) * FW))
+let fencerel(S) = po ; [S] ; po
+let singlestep(r) = r \ (r ; r)
+)";
+
+/// What cos-opt.cat gives a model (herd generates co; ordercheck's graph engine chose it).
+const char* const cos_text = R"(
+with co from total-orders(W, co0)
+let coi = co & int
+let coe = co \ coi
+let fr = (rf^-1 ; co) \ id
+let fri = fr & int
+let fre = fr \ fri
+)";
+
+const Model& prelude() {
+    static const Model m = parse(prelude_text, "<prelude>");
+    return m;
+}
+const Model& cos() {
+    static const Model m = parse(cos_text, "<cos-opt.cat>");
+    return m;
+}
+
+struct Stop {};  ///< thrown to end the evaluation at the first failing axiom
+
+class Evaluator {
+public:
+    Evaluator(const ExecutionGraph& g, Goal goal) : b_(builtins(g)), n_(b_.nodes.size()), goal_(goal) {
+        for (auto& [name, s] : b_.sets) env_ = bind_name(env_, name, set(s));
+        for (auto& [name, r] : b_.rels) env_ = bind_name(env_, name, rel(r));
+        native("domain", 1, [this](const auto& a, const Pos& p) { return domain_range(a[0], true, p); });
+        native("range", 1, [this](const auto& a, const Pos& p) { return domain_range(a[0], false, p); });
+        native("map", 2, [this](const auto& a, const Pos& p) { return map(a[0], a[1], p); });
+        native("cross", 1, [this](const auto& a, const Pos& p) { return cross(a[0], p); });
+        native("different-values", 1, [this](const auto& a, const Pos& p) { return different_values(a[0], p); });
+        native("total-orders", 1, [this](const auto& a, const Pos& p) { return total_orders(a[0], p); });
+    }
+
+    Outcome run(const Model& m) {
+        try {
+            statements(prelude().statements);
+            statements(m.statements);
+            graph_is_the_execution();
+        } catch (const Stop&) {
+        }
+        out_.nodes = std::move(b_.nodes);
+        return std::move(out_);
+    }
+
+private:
+    // ---- values ----
+    ValPtr set(NodeSet s) const {
+        auto v = std::make_shared<Val>();
+        v->kind = Val::Kind::Set;
+        v->set = std::move(s);
+        return v;
+    }
+    ValPtr rel(BitRel r) const {
+        auto v = std::make_shared<Val>();
+        v->kind = Val::Kind::Rel;
+        v->rel = std::move(r);
+        return v;
+    }
+    ValPtr empty() const { return std::make_shared<Val>(); }
+    NodeSet none() const { return NodeSet((n_ + 63) / 64, 0); }
+    static bool in(const NodeSet& s, std::size_t i) { return (s[i / 64] >> (i % 64) & 1u) != 0; }
+    void native(const std::string& name, std::size_t arity,
+                std::function<ValPtr(const std::vector<ValPtr>&, const Pos&)> f) {
+        auto v = std::make_shared<Val>();
+        v->kind = Val::Kind::Native;
+        v->native = std::move(f);
+        v->arity = arity;
+        env_ = bind_name(env_, name, v);
+    }
+    [[noreturn]] static void type_error(const Pos& p, const std::string& expected, const ValPtr& found) {
+        throw CatError(p, "expected " + expected + ", found " + kind_name(found->kind));
+    }
+    /// `v` as a relation (the empty value is the empty relation).
+    BitRel as_rel(const ValPtr& v, const Pos& p) const {
+        if (v->kind == Val::Kind::Rel) return v->rel;
+        if (v->kind == Val::Kind::Empty) return BitRel(n_);
+        type_error(p, "a relation", v);
+    }
+    NodeSet as_set(const ValPtr& v, const Pos& p) const {
+        if (v->kind == Val::Kind::Set) return v->set;
+        if (v->kind == Val::Kind::Empty) return none();
+        type_error(p, "a set of events", v);
+    }
+    BitRel id_on(const NodeSet& s) const {
+        BitRel r(n_);
+        for (std::size_t i = 0; i < n_; ++i)
+            if (in(s, i)) r.set(i, i);
+        return r;
+    }
+
+    // ---- built-in functions ----
+    ValPtr domain_range(const ValPtr& v, bool domain, const Pos& p) const {
+        const BitRel r = as_rel(v, p);
+        NodeSet s = none();
+        for (std::size_t i = 0; i < n_; ++i)
+            r.for_each(i, [&](std::size_t j) {
+                const std::size_t k = domain ? i : j;
+                s[k / 64] |= std::uint64_t{1} << (k % 64);
+            });
+        return set(std::move(s));
+    }
+    ValPtr map(const ValPtr& f, const ValPtr& over, const Pos& p) {
+        auto out = std::make_shared<Val>();
+        out->kind = Val::Kind::Coll;
+        auto each = [&](ValPtr item) { out->items.push_back(apply(f, std::move(item), p)); };
+        if (over->kind == Val::Kind::Set) {
+            for (std::size_t i = 0; i < n_; ++i)
+                if (in(over->set, i)) {
+                    auto e = std::make_shared<Val>();
+                    e->kind = Val::Kind::Event;
+                    e->a = i;
+                    each(e);
+                }
+        } else if (over->kind == Val::Kind::Rel) {
+            for (std::size_t i = 0; i < n_; ++i)
+                over->rel.for_each(i, [&](std::size_t j) {
+                    auto e = std::make_shared<Val>();
+                    e->kind = Val::Kind::Pair;
+                    e->a = i;
+                    e->b = j;
+                    each(e);
+                });
+        } else if (over->kind == Val::Kind::Coll) {
+            for (const ValPtr& item : over->items) each(item);
+        } else if (over->kind != Val::Kind::Empty) {
+            type_error(p, "a set, a relation or a set of values to map over", over);
+        }
+        return out;
+    }
+    /// cross({S1, ..., Sk}): every union of one member of each Si (cross.cat).
+    ValPtr cross(const ValPtr& sets, const Pos& p) const {
+        std::vector<BitRel> acc{BitRel(n_)};
+        const std::vector<ValPtr> none_items;
+        const auto& outer = sets->kind == Val::Kind::Empty ? none_items : sets->items;
+        if (sets->kind != Val::Kind::Coll && sets->kind != Val::Kind::Empty) type_error(p, "a set of sets", sets);
+        for (const ValPtr& s : outer) {
+            if (s->kind != Val::Kind::Coll && s->kind != Val::Kind::Empty) type_error(p, "a set of relations", s);
+            std::vector<BitRel> next;
+            for (const BitRel& a : acc)
+                for (const ValPtr& r : s->items) {
+                    BitRel u = a;
+                    u.unite(as_rel(r, p));
+                    next.push_back(std::move(u));
+                }
+            if (next.size() > 100000) throw CatError(p, "expected at most 100000 candidates, found more");
+            acc = std::move(next);
+        }
+        auto out = std::make_shared<Val>();
+        out->kind = Val::Kind::Coll;
+        for (BitRel& r : acc) out->items.push_back(rel(std::move(r)));
+        return out;
+    }
+    ValPtr different_values(const ValPtr& v, const Pos& p) const {
+        BitRel r = as_rel(v, p), out(n_);
+        for (std::size_t i = 0; i < n_; ++i)
+            r.for_each(i, [&](std::size_t j) {
+                if (b_.value[i] != b_.value[j]) out.set(i, j);
+            });
+        return rel(std::move(out));
+    }
+    ValPtr total_orders(const ValPtr& args, const Pos& p) const {
+        if (args->kind != Val::Kind::Tuple || args->items.size() != 2) type_error(p, "a pair (set, relation)", args);
+        auto v = std::make_shared<Val>();
+        v->kind = Val::Kind::Orders;
+        v->set = as_set(args->items[0], p);
+        v->rel = as_rel(args->items[1], p);
+        return v;
+    }
+
+    ValPtr apply(const ValPtr& f, ValPtr arg, const Pos& p) {
+        if (f->kind == Val::Kind::Native) {
+            std::vector<ValPtr> args = f->items;
+            args.push_back(std::move(arg));
+            if (args.size() == f->arity) return f->native(args, p);
+            auto partial = std::make_shared<Val>(*f);
+            partial->items = std::move(args);
+            return partial;
+        }
+        if (f->kind != Val::Kind::Func) type_error(p, "a function", f);
+        Env env = f->env;
+        if (f->tuple_params) {
+            if (arg->kind != Val::Kind::Tuple || arg->items.size() != f->params.size())
+                throw CatError(p, "expected " + std::to_string(f->params.size()) + " arguments, found " +
+                                      (arg->kind == Val::Kind::Tuple ? std::to_string(arg->items.size()) : "1"));
+            for (std::size_t k = 0; k < f->params.size(); ++k) env = bind_name(env, f->params[k], arg->items[k]);
+        } else {
+            env = bind_name(env, f->params[0], std::move(arg));
+        }
+        return eval(*f->body, env);
+    }
+
+    // ---- expressions ----
+    static ValPtr lookup(const Env& env, const std::string& name) {
+        const std::size_t h = std::hash<std::string>{}(name);
+        for (const Scope* s = env.get(); s != nullptr; s = s->parent.get())
+            if (s->hash == h && s->name == name) return s->value;
+        return nullptr;
+    }
+
+    /// a OP b on sets or relations; the empty value takes the other's kind
+    template <class SetOp, class RelOp>
+    ValPtr binary(const Expr& e, const ValPtr& a, const ValPtr& b, SetOp so, RelOp ro) const {
+        const bool is_set = a->kind == Val::Kind::Set || b->kind == Val::Kind::Set;
+        const bool is_rel = a->kind == Val::Kind::Rel || b->kind == Val::Kind::Rel;
+        if (is_set && is_rel)
+            throw CatError(e.pos, std::string("expected two sets or two relations, found ") + kind_name(a->kind) +
+                                      " and " + kind_name(b->kind));
+        if (is_set) {
+            NodeSet x = as_set(a, e.args[0]->pos), y = as_set(b, e.args[1]->pos);
+            for (std::size_t k = 0; k < x.size(); ++k) x[k] = so(x[k], y[k]);
+            return set(std::move(x));
+        }
+        if (is_rel || (a->kind == Val::Kind::Empty && b->kind == Val::Kind::Empty)) {
+            if (!is_rel) return empty();
+            BitRel x = as_rel(a, e.args[0]->pos);
+            ro(x, as_rel(b, e.args[1]->pos));
+            return rel(std::move(x));
+        }
+        type_error(a->kind == Val::Kind::Empty ? e.args[1]->pos : e.args[0]->pos, "a set or a relation",
+                   a->kind == Val::Kind::Empty ? b : a);
+    }
+
+    ValPtr eval(const Expr& e, const Env& env) {
+        using Op = Expr::Op;
+        auto arg = [&](std::size_t k) { return eval(*e.args[k], env); };
+        switch (e.op) {
+        case Op::Var: {
+            ValPtr v = lookup(env, e.name);
+            if (!v) throw CatError(e.pos, "expected a defined name, found '" + e.name + "', which is not defined");
+            return v;
+        }
+        case Op::Empty: return empty();
+        case Op::Universe: return lookup(env_, "_");
+        case Op::Tag: throw CatError(e.pos, "expected a set or a relation, found the tag '" + e.name);
+        case Op::Union:
+            return binary(e, arg(0), arg(1), [](auto x, auto y) { return x | y; }, [](BitRel& x, const BitRel& y) { x.unite(y); });
+        case Op::Inter:
+            return binary(e, arg(0), arg(1), [](auto x, auto y) { return x & y; },
+                          [](BitRel& x, const BitRel& y) { x.intersect(y); });
+        case Op::Diff:
+            return binary(e, arg(0), arg(1), [](auto x, auto y) { return x & ~y; },
+                          [](BitRel& x, const BitRel& y) { x.subtract(y); });
+        case Op::Seq: {
+            const ValPtr a = arg(0), b = arg(1);
+            return rel(as_rel(a, e.args[0]->pos).compose(as_rel(b, e.args[1]->pos)));
+        }
+        case Op::Cartesian: {
+            const NodeSet a = as_set(arg(0), e.args[0]->pos), b = as_set(arg(1), e.args[1]->pos);
+            BitRel r(n_);
+            for (std::size_t i = 0; i < n_; ++i)
+                if (in(a, i))
+                    for (std::size_t w = 0; w < b.size(); ++w) r.row(i)[w] = b[w];
+            return rel(std::move(r));
+        }
+        case Op::Add: {
+            const ValPtr a = arg(0), b = arg(1);
+            if (a->kind == Val::Kind::Pair && (b->kind == Val::Kind::Rel || b->kind == Val::Kind::Empty)) {
+                BitRel r = as_rel(b, e.pos);
+                r.set(a->a, a->b);
+                return rel(std::move(r));
+            }
+            if (a->kind == Val::Kind::Event && (b->kind == Val::Kind::Set || b->kind == Val::Kind::Empty)) {
+                NodeSet s = as_set(b, e.pos);
+                s[a->a / 64] |= std::uint64_t{1} << (a->a % 64);
+                return set(std::move(s));
+            }
+            if (b->kind != Val::Kind::Coll && b->kind != Val::Kind::Empty) type_error(e.args[1]->pos, "a set of values", b);
+            auto out = std::make_shared<Val>();
+            out->kind = Val::Kind::Coll;
+            out->items.push_back(a);
+            if (b->kind == Val::Kind::Coll) out->items.insert(out->items.end(), b->items.begin(), b->items.end());
+            return out;
+        }
+        case Op::Star:
+        case Op::Plus:
+        case Op::Opt: {
+            BitRel r = as_rel(arg(0), e.args[0]->pos);
+            if (e.op != Op::Opt) r.close();
+            if (e.op != Op::Plus) r.add_identity();
+            return rel(std::move(r));
+        }
+        case Op::Inverse: return rel(as_rel(arg(0), e.args[0]->pos).inverse());
+        case Op::Complement: {
+            const ValPtr a = arg(0);
+            if (a->kind == Val::Kind::Rel) {
+                BitRel all(n_);
+                for (std::size_t i = 0; i < n_; ++i)
+                    for (std::size_t j = 0; j < n_; ++j) all.set(i, j);
+                all.subtract(a->rel);
+                return rel(std::move(all));
+            }
+            NodeSet s = as_set(a, e.args[0]->pos);
+            const NodeSet& u = b_.sets.at("_");
+            for (std::size_t k = 0; k < s.size(); ++k) s[k] = u[k] & ~s[k];
+            return set(std::move(s));
+        }
+        case Op::Identity: return rel(id_on(as_set(arg(0), e.args[0]->pos)));
+        case Op::App: return apply(arg(0), arg(1), e.args[1]->pos);
+        case Op::Tuple: {
+            auto out = std::make_shared<Val>();
+            out->kind = Val::Kind::Tuple;
+            for (std::size_t k = 0; k < e.args.size(); ++k) out->items.push_back(arg(k));
+            return out;
+        }
+        case Op::SetLit: {
+            if (e.args.empty()) return empty();
+            NodeSet s = none();
+            for (std::size_t k = 0; k < e.args.size(); ++k) {
+                const ValPtr v = arg(k);
+                if (v->kind != Val::Kind::Event) type_error(e.args[k]->pos, "an event", v);
+                s[v->a / 64] |= std::uint64_t{1} << (v->a % 64);
+            }
+            return set(std::move(s));
+        }
+        case Op::Try:
+            try {
+                return arg(0);
+            } catch (const CatError&) {
+                return arg(1);
+            }
+        case Op::Let: return eval(*e.args[0], let(e.bindings, e.rec, env));
+        }
+        throw CatError(e.pos, "expected an expression");
+    }
+
+    ValPtr function(const Binding& b, const Env& env) const {
+        auto f = std::make_shared<Val>();
+        f->kind = Val::Kind::Func;
+        f->params = b.params;
+        f->tuple_params = b.tuple_params;
+        f->body = b.body;
+        f->env = env;
+        return f;
+    }
+
+    static bool same(const ValPtr& a, const ValPtr& b) {
+        if (a->kind != b->kind) return false;
+        if (a->kind == Val::Kind::Set) return a->set == b->set;
+        if (a->kind == Val::Kind::Rel) return a->rel == b->rel;
+        return a->kind == Val::Kind::Empty;
+    }
+
+    /// The scope after `let [rec] bindings`. A `let rec` starts every name empty and evaluates
+    /// the bindings in order, each seeing the others' latest values, until none changes: the
+    /// least fixed point for the monotone definitions (rcu-order), and for the bell's matching
+    /// of nested lock/unlock pairs the innermost-first matching it is written for.
+    Env let(const std::vector<Binding>& bindings, bool rec, const Env& env) {
+        if (!rec) {
+            Env out = env;
+            for (const Binding& b : bindings)
+                out = bind_name(out, b.name, b.params.empty() ? eval(*b.body, env) : function(b, env));
+            return out;
+        }
+        Env out = env;
+        std::vector<const Scope*> scopes;
+        for (const Binding& b : bindings) {
+            out = bind_name(out, b.name, empty());
+            scopes.push_back(out.get());
+        }
+        for (std::size_t k = 0; k < bindings.size(); ++k)
+            if (!bindings[k].params.empty()) scopes[k]->value = function(bindings[k], out);
+        for (unsigned round = 0;; ++round) {
+            if (round > 10 * n_ * n_ + 100) throw CatError(bindings[0].pos, "expected the let rec to reach a fixed point, found none");
+            bool changed = false;
+            for (std::size_t k = 0; k < bindings.size(); ++k) {
+                if (!bindings[k].params.empty()) continue;
+                ValPtr v = eval(*bindings[k].body, out);
+                if (!same(v, scopes[k]->value)) {
+                    changed = true;
+                    scopes[k]->value = std::move(v);
+                }
+            }
+            if (!changed) return out;
+        }
+    }
+
+    // ---- statements ----
+    void statements(const std::vector<Stmt>& stmts) {
+        for (const Stmt& s : stmts) statement(s);
+    }
+    void fail(const std::string& name, std::optional<BitRel> r) {
+        if (!out_.violated) {
+            out_.violated = name;
+            out_.violated_relation = std::move(r);
+        }
+        if (goal_ == Goal::FirstViolation) throw Stop{};
+    }
+    void statement(const Stmt& s) {
+        switch (s.kind) {
+        case Stmt::Kind::Let: env_ = let(s.bindings, s.rec, env_); return;
+        case Stmt::Kind::Include:
+            if (s.intrinsic) {
+                if (s.name == "cos-opt.cat") statements(cos().statements);
+                return;  // stdlib.cat: the prelude; cross.cat: the built-in cross
+            }
+            statements(s.included);
+            return;
+        case Stmt::Kind::Enum:
+        case Stmt::Kind::Ignored: return;
+        case Stmt::Kind::With: with(s); return;
+        case Stmt::Kind::Check: check(s); return;
+        }
+    }
+    void check(const Stmt& s) {
+        if (s.flag && goal_ == Goal::FirstViolation) return;
+        const ValPtr v = eval(*s.expr, env_);
+        bool holds = false;
+        std::optional<BitRel> r;
+        if (s.test == Stmt::Test::Empty) {
+            if (v->kind == Val::Kind::Set) holds = v->set == none();
+            else {
+                r = as_rel(v, s.expr->pos);
+                holds = r->empty();
+            }
+        } else {
+            r = as_rel(v, s.expr->pos);
+            holds = s.test == Stmt::Test::Acyclic ? r->acyclic() : !r->reflexive_somewhere();
+        }
+        if (s.negated) holds = !holds;
+        if (s.flag) {
+            if (!holds) return;
+            bool seen = false;
+            for (const std::string& f : out_.flags) seen = seen || f == s.name;
+            if (!seen) out_.flags.push_back(s.name);
+            if (r)
+                for (std::size_t i = 0; i < n_; ++i) {
+                    bool found = false;
+                    r->for_each(i, [&](std::size_t j) {
+                        if (!found) out_.flag_pairs.push_back({s.name, {i, j}});
+                        found = true;
+                    });
+                    if (found) break;
+                }
+            return;
+        }
+        if (!holds) fail(s.name, std::move(r));
+    }
+    /// The model's final rf and co must be the graph's: lock.cat derives the rf of a lock's read
+    /// (LKR) from co, and a graph whose LKR reads from elsewhere is no execution of the model.
+    void graph_is_the_execution() {
+        for (const auto& [name, graph] : {std::pair<const char*, const BitRel*>{"rf", &b_.graph_rf}, {"co", &b_.graph_co}}) {
+            const ValPtr v = lookup(env_, name);
+            if (v && v->kind == Val::Kind::Rel && !(v->rel == *graph)) fail(std::string("the graph's ") + name, std::nullopt);
+            if (v && v->kind == Val::Kind::Empty && !graph->empty()) fail(std::string("the graph's ") + name, std::nullopt);
+        }
+    }
+    void with(const Stmt& s) {
+        const ValPtr c = eval(*s.expr, env_);
+        BitRel chosen(n_);
+        bool ok = false;
+        if (c->kind == Val::Kind::Orders) {
+            // the graph's co over the set; a candidate when total per location and extending rel
+            const BitRel& loc = b_.rels.at("loc");
+            ok = true;
+            for (std::size_t i = 0; i < n_; ++i)
+                for (std::size_t j = 0; j < n_; ++j) {
+                    if (!in(c->set, i) || !in(c->set, j) || i == j) continue;
+                    if (b_.graph_rf_co.test(i, j) && loc.test(i, j)) chosen.set(i, j);
+                }
+            for (std::size_t i = 0; i < n_ && ok; ++i)
+                for (std::size_t j = 0; j < n_ && ok; ++j)
+                    if (i != j && in(c->set, i) && in(c->set, j) && loc.test(i, j) && !chosen.test(i, j) &&
+                        !chosen.test(j, i))
+                        ok = false;
+            BitRel missing = c->rel;
+            missing.subtract(chosen);
+            ok = ok && missing.empty();
+        } else if (c->kind == Val::Kind::Coll || c->kind == Val::Kind::Empty) {
+            BitRel support(n_);
+            for (const ValPtr& cand : c->items) support.unite(as_rel(cand, s.expr->pos));
+            chosen = b_.graph_rf_co;
+            chosen.intersect(support);
+            for (const ValPtr& cand : c->items) ok = ok || as_rel(cand, s.expr->pos) == chosen;
+        } else {
+            type_error(s.expr->pos, "a set of candidate relations", c);
+        }
+        env_ = bind_name(env_, s.name, rel(chosen));
+        if (!ok) fail("with " + s.name, std::nullopt);
+    }
+
+    Builtins b_;
+    std::size_t n_;
+    Goal goal_;
+    Env env_;
+    Outcome out_;
+};
+
+bool enums_in(const std::vector<Stmt>& stmts, bool& any) {
+    for (const Stmt& s : stmts) {
+        if (s.kind == Stmt::Kind::Enum) {
+            any = true;
+            for (const std::string& t : s.tags)
+                if (!known_tag(t))
+                    throw CatError(s.pos, "expected a tag that ordercheck's events carry (linux-kernel.bell's), found '" + t);
+        }
+        if (s.kind == Stmt::Kind::Include) enums_in(s.included, any);
+    }
+    return any;
+}
+
+}  // namespace
+
+Outcome evaluate(const Model& model, const ExecutionGraph& g, Goal goal) { return Evaluator(g, goal).run(model); }
+
+bool check_enums(const Model& model) {
+    bool any = false;
+    return enums_in(model.statements, any);
+}
+
+}  // namespace oc::cat

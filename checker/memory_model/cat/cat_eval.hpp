@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+// The evaluator of a parsed cat model (cat_parser.hpp) over one execution graph: every `let` in
+// order, over bit matrices (BitRel) of the graph's nodes (lkmm::Nodes: an RMW is two nodes),
+// from the built-in sets and relations of cat_builtins.hpp.
+//
+// What herd enumerates and ordercheck's graph engine chooses: `with x from S` binds x to the
+// candidate of S that the graph is, that is the graph's rf | co restricted to the edges S's
+// candidates may hold; when no candidate is that, the graph is no execution of the model (the
+// check "with x" fails). herd's library files are not read: stdlib.cat's definitions are a
+// prelude of the evaluator's own (po-loc, rfe, rfi, co0, fencerel, singlestep, emptyset), cross.cat's
+// `cross` and stdlib's `map` are built-in functions, and cos-opt.cat (which generates co) is
+// replaced by `with co from` the total orders of each location's writes that extend co0,
+// followed by the relations cos-opt.cat defines (coi, coe, fr, fri, fre). At the end, the
+// model's rf and co must be the graph's own (the check "the graph's rf" / "the graph's co"):
+// lock.cat computes a lock read's rf from co, and the graph must have read what the model says.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "checker/memory_model/bitrel.hpp"
+#include "checker/memory_model/cat/cat_ast.hpp"
+#include "checker/memory_model/lkmm.hpp"
+#include "traces/execution_graph.hpp"
+
+namespace oc::cat {
+
+/// How much to evaluate: up to the first failing axiom (consistency of every prefix the engine
+/// builds), or the whole model (flags of a complete graph).
+enum class Goal { FirstViolation, Everything };
+
+struct Outcome {
+    lkmm::Nodes nodes;
+    /// The first axiom (acyclic/irreflexive/empty that is not a flag, or a `with`) that fails.
+    std::optional<std::string> violated;
+    /// Its relation when it is a relation (for the cycle of an acyclic check).
+    std::optional<BitRel> violated_relation;
+    /// The flags that fire, in the model's order, each once.
+    std::vector<std::string> flags;
+    /// Per flag that fires and whose expression is a relation: its first pair (node numbers).
+    std::vector<std::pair<std::string, std::pair<std::size_t, std::size_t>>> flag_pairs;
+};
+
+/// Evaluates `model` over `g`. Throws CatError for a model that is ill-typed or names what is
+/// not defined (at the position of the offending expression).
+Outcome evaluate(const Model& model, const ExecutionGraph& g, Goal goal);
+
+/// Checks, without a graph, that the model's enum declarations name only tags that the graph's
+/// events carry (cat_builtins.hpp); throws CatError otherwise. True when the model declares any.
+bool check_enums(const Model& model);
+
+}  // namespace oc::cat

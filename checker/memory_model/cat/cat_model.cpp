@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+#include "checker/memory_model/cat/cat_model.hpp"
+
+#include <algorithm>
+
+#include "checker/memory_model/cat/cat_eval.hpp"
+#include "checker/memory_model/cat/cat_parser.hpp"
+
+namespace oc::cat {
+
+namespace {
+
+/// A cycle of `rel` as nodes (empty when acyclic): breadth-first from each node back to itself.
+std::vector<std::size_t> find_cycle(const BitRel& rel) {
+    const std::size_t n = rel.size();
+    for (std::size_t start = 0; start < n; ++start) {
+        std::vector<std::size_t> parent(n, n), queue;
+        auto visit = [&](std::size_t from) {
+            rel.for_each(from, [&](std::size_t j) {
+                if (parent[j] == n) {
+                    parent[j] = from;
+                    queue.push_back(j);
+                }
+            });
+        };
+        visit(start);
+        for (std::size_t q = 0; q < queue.size() && parent[start] == n; ++q) visit(queue[q]);
+        if (parent[start] == n) continue;
+        std::vector<std::size_t> cycle{start};
+        for (std::size_t v = parent[start]; v != start; v = parent[v]) cycle.push_back(v);
+        std::reverse(cycle.begin() + 1, cycle.end());
+        return cycle;
+    }
+    return {};
+}
+
+}  // namespace
+
+std::unique_ptr<CatModel> CatModel::load(const std::string& cat_path, const std::string& bell_path) {
+    Model bell = bell_path.empty() ? Model{} : cat::load(bell_path);
+    return std::make_unique<CatModel>(std::move(bell), cat::load(cat_path));
+}
+
+CatModel::CatModel(Model bell, Model cat) : title_(cat.title.empty() ? bell.title : cat.title) {
+    model_.statements = std::move(bell.statements);
+    for (Stmt& s : cat.statements) model_.statements.push_back(std::move(s));
+    kernel_ = check_enums(model_);
+    if (title_.empty()) title_ = "cat model";
+}
+
+bool CatModel::consistent(const ExecutionGraph& g) const {
+    return !evaluate(model_, g, Goal::FirstViolation).violated;
+}
+
+std::optional<AxiomViolation> CatModel::check(const ExecutionGraph& g) const {
+    if (auto wf = check_well_formed(g)) return wf;
+    Outcome o = evaluate(model_, g, Goal::FirstViolation);
+    if (!o.violated) return std::nullopt;
+    AxiomViolation v;
+    v.axiom = *o.violated;
+    if (o.violated_relation)
+        for (std::size_t node : find_cycle(*o.violated_relation)) {
+            const EventId id = o.nodes.event[node];
+            if (v.cycle.empty() || v.cycle.back() != id) v.cycle.push_back(id);
+        }
+    if (v.cycle.size() > 1 && v.cycle.front() == v.cycle.back()) v.cycle.pop_back();
+    v.explanation = "the execution violates " + v.axiom + " of the cat model \"" + title_ + "\"";
+    return v;
+}
+
+std::optional<std::pair<EventId, EventId>> CatModel::race(const ExecutionGraph& g) const {
+    const Outcome o = evaluate(model_, g, Goal::Everything);
+    for (const auto& [flag, pair] : o.flag_pairs)
+        if (flag == "data-race") return std::make_pair(o.nodes.event[pair.first], o.nodes.event[pair.second]);
+    return std::nullopt;
+}
+
+std::vector<std::string> CatModel::flags(const ExecutionGraph& g) const {
+    return evaluate(model_, g, Goal::Everything).flags;
+}
+
+}  // namespace oc::cat

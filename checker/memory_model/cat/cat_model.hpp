@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+// A memory model written in herd's cat language, as a MemoryModel the graph engine explores
+// with: a bell file (herd's -bell: the events' vocabulary, linux-kernel.bell) and a cat file
+// (linux-kernel.cat), parsed once, evaluated on every graph (cat_eval.hpp).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "checker/memory_model/cat/cat_ast.hpp"
+#include "checker/memory_model/memory_model.hpp"
+
+namespace oc::cat {
+
+class CatModel final : public MemoryModel {
+public:
+    /// The model of `cat_path`, with the bell file `bell_path` ("" for none) evaluated before it.
+    /// Throws CatError for a file that cannot be read or parsed, or that declares tags the
+    /// graph's events do not carry.
+    static std::unique_ptr<CatModel> load(const std::string& cat_path, const std::string& bell_path = "");
+    /// The model of `bell` then `cat`, already parsed.
+    CatModel(Model bell, Model cat);
+
+    /// The cat file's title ("Linux-kernel memory consistency model").
+    std::string_view name() const override { return title_; }
+    /// Every axiom (acyclic, irreflexive, empty that is not a flag) holds, and every `with`
+    /// finds the graph among its candidates.
+    bool consistent(const ExecutionGraph& g) const override;
+    /// The first failing axiom, named by its `as` name (else its expression's text).
+    std::optional<AxiomViolation> check(const ExecutionGraph& g) const override;
+    /// The first pair of the flag named "data-race" (linux-kernel.cat's), nullopt if it does not fire.
+    std::optional<std::pair<EventId, EventId>> race(const ExecutionGraph& g) const override;
+    /// The flags that fire, by their `as` names, in the model's order.
+    std::vector<std::string> flags(const ExecutionGraph& g) const override;
+    /// True when the model declares the kernel's event tags (a bell file's enums: LKMM).
+    bool kernel_events() const override { return kernel_; }
+
+private:
+    std::string title_;
+    Model model_;  ///< the bell's statements, then the cat's
+    bool kernel_ = false;
+};
+
+}  // namespace oc::cat

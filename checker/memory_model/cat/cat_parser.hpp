@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+// The parser of herd's cat language (cat_ast.hpp): a bell or cat file into statements, its
+// includes resolved next to the including file. herd's own library files that the kernel's
+// model includes (cross.cat, cos-opt.cat) are not read: the evaluator provides what they define
+// (cat_eval.cpp says how).
+#pragma once
+
+#include <string>
+
+#include "checker/memory_model/cat/cat_ast.hpp"
+
+namespace oc::cat {
+
+/// Parses `source`, read from `file` (includes are looked for in `file`'s directory). Throws
+/// CatError "FILE:LINE:COL: error: expected ..., found ..." on malformed input.
+Model parse(const std::string& source, const std::string& file);
+
+/// Reads and parses the file at `path`. Throws CatError when it cannot be read.
+Model load(const std::string& path);
+
+/// True for herd's library files the evaluator provides itself.
+bool intrinsic_include(const std::string& name);
+
+}  // namespace oc::cat

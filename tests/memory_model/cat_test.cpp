@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: MIT
+// herd's cat language (checker/memory_model/cat/): positioned parse errors, small models written
+// here evaluated on hand-built graphs, and the kernel's own linux-kernel.cat run through the
+// graph engine beside the built-in LKMM (lkmm.cpp) on every litmus test of the corpus.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+
+#include "checker/graph/graph_engine.hpp"
+#include "checker/memory_model/cat/cat_eval.hpp"
+#include "checker/memory_model/cat/cat_model.hpp"
+#include "checker/memory_model/cat/cat_parser.hpp"
+#include "litmus/interpreter.hpp"
+#include "litmus/parser.hpp"
+
+using namespace oc;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The message parsing `source` throws ("" if it parses).
+std::string parse_error(const std::string& source) {
+    try {
+        cat::parse(source, "m.cat");
+    } catch (const cat::CatError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+/// Store buffering: two threads, each writes one location and reads the other; both reads see
+/// the initial value (the SB outcome), with an smp_mb() between when `fences` is set.
+ExecutionGraph sb(bool fences) {
+    ExecutionGraph g;
+    g.set_thread_names({"P0", "P1"});
+    auto add = [&](std::uint16_t t, EventKind kind, std::optional<LocationId> loc, std::uint32_t tags,
+                   std::optional<EventId> from = std::nullopt) {
+        Event e;
+        e.id.thread = t;
+        e.kind = kind;
+        e.location = loc;
+        e.lkmm = tags;
+        e.reads_from = from;
+        e.order = kind == EventKind::Fence ? MemoryOrder::SeqCst : MemoryOrder::Relaxed;
+        return g.append(e);
+    };
+    const LocationId x = g.add_location("x"), y = g.add_location("y");
+    const EventId ix = add(EventId::init_thread, EventKind::Write, x, 0);
+    const EventId iy = add(EventId::init_thread, EventKind::Write, y, 0);
+    add(1, EventKind::Write, x, lkmm::Once);
+    if (fences) add(1, EventKind::Fence, std::nullopt, lkmm::Mb);
+    add(1, EventKind::Read, y, lkmm::Once, iy);
+    add(2, EventKind::Write, y, lkmm::Once);
+    if (fences) add(2, EventKind::Fence, std::nullopt, lkmm::Mb);
+    add(2, EventKind::Read, x, lkmm::Once, ix);
+    return g;
+}
+
+/// linux-kernel.{bell,cat} and lock.cat of linux-source 6.1: the extracted tree, else extracted
+/// from Debian's tarball into a temporary directory; "" when neither is there.
+std::string kernel_model_dir() {
+    const std::string installed = "/opt/kernel/linux-source-6.1/tools/memory-model";
+    if (fs::exists(installed + "/linux-kernel.cat")) return installed;
+    const std::string tarball = "/usr/src/linux-source-6.1.tar.xz";
+    if (!fs::exists(tarball)) return "";
+    const fs::path tmp = fs::temp_directory_path() / "ordercheck-cat-test";
+    const std::string dir = "linux-source-6.1/tools/memory-model";
+    const std::string files = dir + "/linux-kernel.bell " + dir + "/linux-kernel.cat " + dir + "/lock.cat";
+    fs::create_directories(tmp);
+    if (std::system(("tar -xJf " + tarball + " -C " + tmp.string() + " " + files).c_str()) != 0) return "";
+    return (tmp / dir).string();
+}
+
+struct Run {
+    std::uint64_t executions = 0, bad = 0, blocked = 0;
+    std::set<std::string> flags;
+    std::string failure;
+    double seconds = 0;
+    bool cut_short = false;
+};
+
+/// `v` explored under `model`; with `max_executions` the search stops there (Run::cut_short).
+Run explore_under(const VariantDef& v, const MemoryModel& model, std::uint64_t max_executions = 0) {
+    ExploreOptions o;
+    o.max_executions = max_executions;
+    o.engine = EngineKind::Graph;
+    o.model = ModelKind::Lkmm;
+    o.race_ends_execution = false;
+    Run r;
+    const auto start = std::chrono::steady_clock::now();
+    const ExploreResult res = graph_explore(v, o, [&](const ExecutionGraph& g, const FinalState& f) {
+        ++r.executions;
+        if (f.bad_outcome) ++r.bad;
+        for (std::string& flag : model.flags(g)) r.flags.insert(std::move(flag));
+    }, model);
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.blocked = res.blocked;
+    r.cut_short = res.cut_short;
+    if (res.failure) r.failure = std::string(to_string(*res.failure)) + ": " + res.failure_detail;
+    return r;
+}
+
+}  // namespace
+
+TEST_SUITE("cat") {
+    TEST_CASE("parse errors name the file, line and column, what was expected and what was found") {
+        CHECK(parse_error("let x = po ;\n") == "m.cat:2:1: error: expected an expression, found the end of the file");
+        CHECK(parse_error("\"t\"\nlet = po") == "m.cat:2:5: error: expected a name after 'let', found '='");
+        CHECK(parse_error("acyclic po as\n") == "m.cat:2:1: error: expected a name after 'as', found the end of the file");
+        CHECK(parse_error("let x = (po | rf\nacyclic x") ==
+              "m.cat:2:1: error: expected ')', found the name 'acyclic'");
+        CHECK(parse_error("let x = po (* never closed") ==
+              "m.cat:1:12: error: unterminated comment: expected '*)' to close the '(*' here");
+        CHECK(parse_error("let x = po $ rf") == "m.cat:1:12: error: expected a name, an operator or a comment, found '$'");
+        CHECK(parse_error("po") ==
+              "m.cat:1:1: error: expected a statement (let, include, acyclic, irreflexive, empty, flag, with, enum, "
+              "instructions, show), found the name 'po'");
+        CHECK(parse_error("let x = 1") ==
+              "m.cat:1:9: error: expected '0' (the empty relation): no other number is a cat expression, found the number 1");
+        CHECK(parse_error("include \"no-such-file.cat\"").find("m.cat:1:9: error: expected a readable file") == 0);
+        CHECK(parse_error("let rec a = b and b = a\nlet c = let d = po in d") == "");
+    }
+    TEST_CASE("evaluation errors are positioned too: an undefined name, a set where a relation goes") {
+        const ExecutionGraph g = sb(false);
+        auto eval_error = [&](const std::string& src) {
+            try {
+                cat::evaluate(cat::parse(src, "m.cat"), g, cat::Goal::Everything);
+            } catch (const cat::CatError& e) {
+                return std::string(e.what());
+            }
+            return std::string();
+        };
+        CHECK(eval_error("let x = po | nothing") ==
+              "m.cat:1:14: error: expected a defined name, found 'nothing', which is not defined");
+        CHECK(eval_error("let x = W ; po") == "m.cat:1:9: error: expected a relation, found a set of events");
+        CHECK(eval_error("let x = W | po") == "m.cat:1:11: error: expected two sets or two relations, found a set of events and a relation");
+        CHECK(eval_error("let x = try nothing with po\nacyclic x") == "");
+    }
+    TEST_CASE("small models: SC forbids store buffering, a fenceless TSO-like model allows it") {
+        const std::string sc = "\"SC\"\nacyclic po | rf | co | fr as sc\n";
+        // W -> R pairs in po are not ordered; the fences (here Mb) restore them
+        const std::string tso =
+            "\"TSO-like\"\nlet ppo = po \\ (W * R)\nlet fence = [M] ; fencerel(Mb) ; [M]\n"
+            "acyclic ppo | fence | rfe | co | fr as tso\n";
+        const cat::CatModel sc_model(cat::Model{}, cat::parse(sc, "sc.cat"));
+        const cat::CatModel tso_model(cat::Model{}, cat::parse(tso, "tso.cat"));
+        CHECK(sc_model.name() == "SC");
+        CHECK(!sc_model.consistent(sb(false)));
+        REQUIRE(sc_model.check(sb(false)));
+        CHECK(sc_model.check(sb(false))->axiom == "sc");
+        CHECK(sc_model.check(sb(false))->cycle.size() == 4);
+        CHECK(tso_model.consistent(sb(false)));
+        CHECK(!tso_model.consistent(sb(true)));
+        CHECK(tso_model.check(sb(true))->axiom == "tso");
+        CHECK(!tso_model.kernel_events());
+    }
+    TEST_CASE("let rec is a least fixed point; flags fire by their names; functions apply") {
+        // the transitive closure of po, built by recursion, equals po+; po is transitive
+        const std::string m =
+            "let rec t = po | (t ; po)\nlet twice(r) = r ; r\nempty t \\ po+ as closure\nempty po+ \\ t as closure2\n"
+            "flag ~empty twice(po) as two-steps\nflag ~empty rf as some-rf\nflag ~empty co & id as never\n";
+        const cat::CatModel model(cat::Model{}, cat::parse(m, "m.cat"));
+        const ExecutionGraph g = sb(true);
+        CHECK(model.consistent(g));
+        CHECK(model.flags(g) == std::vector<std::string>{"two-steps", "some-rf"});
+        CHECK(model.flags(sb(false)) == std::vector<std::string>{"some-rf"});
+    }
+    TEST_CASE("an enum may declare only the tags the graph's events carry") {
+        CHECK_NOTHROW(cat::CatModel(cat::parse("enum A = 'once || 'mb", "b.bell"), cat::parse("\"x\"", "x.cat")));
+        CHECK_THROWS_WITH(cat::CatModel(cat::parse("enum A = 'once ||\n 'sparkle", "b.bell"), cat::parse("\"x\"", "x.cat")),
+                          "b.bell:1:1: error: expected a tag that ordercheck's events carry (linux-kernel.bell's), found 'sparkle");
+    }
+    // The whole corpus takes minutes under the evaluated model (about 9x the built-in): the unit
+    // suite compares every test of at most `quick_executions` executions under the built-in
+    // model (all but the few large ones), ORDERCHECK_CAT_DIFFERENTIAL=all every test.
+    TEST_CASE("linux-kernel.cat (6.1) agrees with the built-in LKMM on the litmus corpus") {
+        constexpr std::uint64_t quick_executions = 200;
+        const char* all_env = std::getenv("ORDERCHECK_CAT_DIFFERENTIAL");
+        const bool all = all_env != nullptr && std::string(all_env) == "all";
+        const std::string dir = kernel_model_dir();
+        if (dir.empty()) {
+            MESSAGE("skipped: linux-source 6.1's tools/memory-model is not installed");
+            return;
+        }
+        const auto model = cat::CatModel::load(dir + "/linux-kernel.cat", dir + "/linux-kernel.bell");
+        CHECK(model->name() == "Linux-kernel memory consistency model");
+        CHECK(model->kernel_events());
+        std::vector<fs::path> tests;
+        for (const auto& entry : fs::directory_iterator(std::string(OC_SOURCE_ROOT) + "/litmus/tests"))
+            if (entry.path().extension() == ".litmus") tests.push_back(entry.path());
+        std::sort(tests.begin(), tests.end());
+        REQUIRE(tests.size() > 100);
+        std::size_t agree = 0, compared = 0, left_out = 0;
+        double builtin_seconds = 0, cat_seconds = 0;
+        for (const fs::path& path : tests) {
+            std::shared_ptr<const litmus::Compiled> test;
+            try {
+                test = litmus::compile(litmus::parse_file(path.string()));
+            } catch (const std::exception&) {
+                continue;  // the corpus's malformed-input tests
+            }
+            const VariantDef v = litmus::make_variant(test, litmus::RunMode::RaceCheck);
+            Run builtin, catm;
+            try {
+                builtin = explore_under(v, lkmm_model(), all ? 0 : quick_executions);
+            } catch (const std::exception&) {
+                continue;
+            }
+            if (builtin.cut_short) {
+                ++left_out;
+                continue;
+            }
+            catm = explore_under(v, *model);
+            ++compared;
+            builtin_seconds += builtin.seconds;
+            cat_seconds += catm.seconds;
+            const bool same = builtin.executions == catm.executions && builtin.bad == catm.bad &&
+                              builtin.blocked == catm.blocked && builtin.failure == catm.failure &&
+                              builtin.flags == catm.flags;
+            if (same) {
+                ++agree;
+                continue;
+            }
+            std::string fb, fc;
+            for (const auto& f : builtin.flags) fb += f + " ";
+            for (const auto& f : catm.flags) fc += f + " ";
+            MESSAGE(path.filename().string() << ": built-in " << builtin.executions << " executions, " << builtin.bad
+                    << " bad, blocked " << builtin.blocked << ", flags [" << fb << "] " << builtin.failure << "; cat "
+                    << catm.executions << ", " << catm.bad << " bad, blocked " << catm.blocked << ", flags [" << fc
+                    << "] " << catm.failure);
+        }
+        MESSAGE(agree << " of " << compared << " litmus tests agree; built-in " << builtin_seconds << " s, cat "
+                      << cat_seconds << " s; " << left_out << " larger tests left out (ORDERCHECK_CAT_DIFFERENTIAL=all)");
+        CHECK(agree == compared);
+        CHECK(compared > 100);
+    }
+}
