@@ -108,9 +108,7 @@ Relations::Relations(std::size_t n)
         *s = empty_set(n);
 }
 
-namespace {
-
-Nodes number(const ExecutionGraph& g) {
+Nodes number_nodes(const ExecutionGraph& g) {
     Nodes nodes;
     nodes.first.resize(g.thread_count());
     for (std::size_t t = 0; t < g.thread_count(); ++t)
@@ -125,6 +123,8 @@ Nodes number(const ExecutionGraph& g) {
         }
     return nodes;
 }
+
+namespace {
 
 /// fencerel(S) = po ; [S] ; po
 BitRel fencerel(const BitRel& po, const NodeSet& s) {
@@ -165,7 +165,7 @@ BitRel match_nesting(const ExecutionGraph& g, const Nodes& nodes, std::uint32_t 
 }  // namespace
 
 Relations relations(const ExecutionGraph& g, Depth depth) {
-    Nodes nodes = number(g);
+    Nodes nodes = number_nodes(g);
     const std::size_t n = nodes.size();
     Relations r(n);
     r.nodes = std::move(nodes);

@@ -35,6 +35,9 @@ struct Nodes {
     std::size_t of(EventId id, bool write_part = false) const;
 };
 
+/// The nodes of `g`: each event once, in thread and po order, an RMW twice.
+Nodes number_nodes(const ExecutionGraph& g);
+
 /// Every relation and set of linux-kernel.cat that the axioms and the data-race flag use.
 struct Relations {
     explicit Relations(std::size_t n);

@@ -38,23 +38,6 @@ std::string capitalised(std::string s) {
     return s;
 }
 
-/// lkmm.cpp's numbering: each event once, an RMW twice (read part, then write part).
-lkmm::Nodes number(const ExecutionGraph& g) {
-    lkmm::Nodes nodes;
-    nodes.first.resize(g.thread_count());
-    for (std::size_t t = 0; t < g.thread_count(); ++t)
-        for (const Event& e : g.thread(t)) {
-            nodes.first[t].push_back(nodes.event.size());
-            nodes.event.push_back(e.id);
-            nodes.write_part.push_back(false);
-            if (e.kind == EventKind::Rmw) {
-                nodes.event.push_back(e.id);
-                nodes.write_part.push_back(true);
-            }
-        }
-    return nodes;
-}
-
 }  // namespace
 
 bool known_tag(const std::string& tag) {
@@ -67,7 +50,7 @@ bool known_tag(const std::string& tag) {
 }
 
 Builtins builtins(const ExecutionGraph& g) {
-    lkmm::Nodes N = number(g);
+    lkmm::Nodes N = lkmm::number_nodes(g);
     const std::size_t n = N.size();
     Builtins b(n);
     auto ev = [&](std::size_t i) -> const Event& { return g.event(N.event[i]); };
