@@ -124,6 +124,24 @@ Nodes number_nodes(const ExecutionGraph& g) {
     return nodes;
 }
 
+void dependencies(const ExecutionGraph& g, const Nodes& N, BitRel& addr, BitRel& data, BitRel& ctrl) {
+    for (std::size_t i = 0; i < N.size(); ++i) {
+        const Event& e = g.event(N.event[i]);
+        if (e.is_fence() || e.id.thread == EventId::init_thread) continue;
+        const bool wpart = N.write_part[i];
+        auto edges = [&](std::uint64_t mask, BitRel& rel) {
+            for (std::uint64_t bits = mask; bits != 0; bits &= bits - 1) {
+                const auto idx = static_cast<std::uint32_t>(__builtin_ctzll(bits));
+                const EventId src{e.id.thread, idx};
+                if (idx < e.id.index && g.contains(src) && g.event(src).is_read()) rel.set(N.of(src), i);
+            }
+        };
+        edges(e.addr_deps, addr);
+        if (e.kind != EventKind::Rmw || wpart) edges(e.data_deps, data);
+        edges(e.ctrl_deps, ctrl);
+    }
+}
+
 namespace {
 
 /// fencerel(S) = po ; [S] ; po
@@ -273,21 +291,7 @@ Relations relations(const ExecutionGraph& g, Depth depth) {
     r.fr = seq(r.rf.inverse(), r.co);
     // dependencies: from the read (an RMW's read part) to the dependent access; data goes to
     // the write (part)
-    for (std::size_t i = 0; i < n; ++i) {
-        const Event& e = ev(i);
-        if (e.is_fence() || e.id.thread == EventId::init_thread) continue;
-        const bool wpart = N.write_part[i];
-        auto edges = [&](std::uint64_t mask, BitRel& rel) {
-            for (std::uint64_t bits = mask; bits != 0; bits &= bits - 1) {
-                const auto idx = static_cast<std::uint32_t>(__builtin_ctzll(bits));
-                const EventId src{e.id.thread, idx};
-                if (idx < e.id.index && g.contains(src) && g.event(src).is_read()) rel.set(N.of(src), i);
-            }
-        };
-        edges(e.addr_deps, r.addr);
-        if (e.kind != EventKind::Rmw || wpart) edges(e.data_deps, r.data);
-        edges(e.ctrl_deps, r.ctrl);
-    }
+    dependencies(g, N, r.addr, r.data, r.ctrl);
     r.rfe = r.rf & r.ext;
     r.rfi = r.rf & r.int_;
     r.coe = r.co & r.ext;
@@ -455,10 +459,6 @@ std::optional<std::string> violated_axiom(const Relations& r) {
     return std::nullopt;
 }
 
-}  // namespace oc::lkmm
-
-namespace oc {
-
 namespace {
 
 /// A cycle of `rel` (acyclicity violated) or a reflexive pair, as nodes; empty when none.
@@ -490,6 +490,25 @@ std::vector<std::size_t> find_cycle(const BitRel& rel) {
     return {};
 }
 
+}  // namespace
+
+std::vector<EventId> cycle_events(const Nodes& nodes, const BitRel& rel) {
+    std::vector<EventId> cycle;
+    for (std::size_t node : find_cycle(rel)) {
+        const EventId id = nodes.event[node];
+        if (cycle.empty() || cycle.back() != id) cycle.push_back(id);
+    }
+    if (cycle.size() > 1 && cycle.front() == cycle.back()) cycle.pop_back();
+    return cycle;
+}
+
+}  // namespace oc::lkmm
+
+namespace oc {
+
+namespace {
+
+
 class Lkmm final : public MemoryModel {
 public:
     std::string_view name() const override { return "LKMM"; }
@@ -511,12 +530,7 @@ public:
         else if (*axiom == "happens-before") rel = &r.hb;
         else if (*axiom == "propagation") rel = &r.pb;
         else if (*axiom == "rcu") rel = &r.rb;
-        if (rel != nullptr)
-            for (std::size_t node : find_cycle(*rel)) {
-                const EventId id = r.nodes.event[node];
-                if (v.cycle.empty() || v.cycle.back() != id) v.cycle.push_back(id);
-            }
-        if (v.cycle.size() > 1 && v.cycle.front() == v.cycle.back()) v.cycle.pop_back();
+        if (rel != nullptr) v.cycle = cycle_events(r.nodes, *rel);
         v.explanation = "the execution violates LKMM's " + v.axiom + " axiom (linux-kernel.cat)";
         return v;
     }

@@ -38,6 +38,13 @@ struct Nodes {
 /// The nodes of `g`: each event once, in thread and po order, an RMW twice.
 Nodes number_nodes(const ExecutionGraph& g);
 
+/// herd's addr, data and ctrl over `N`, from the events' dependency masks: from a read (an RMW's
+/// read part) to the dependent access; data goes to an RMW's write part.
+void dependencies(const ExecutionGraph& g, const Nodes& N, BitRel& addr, BitRel& data, BitRel& ctrl);
+
+/// A cycle of `rel` (or a reflexive pair) as events, an RMW's two nodes as one; empty when none.
+std::vector<EventId> cycle_events(const Nodes& nodes, const BitRel& rel);
+
 /// Every relation and set of linux-kernel.cat that the axioms and the data-race flag use.
 struct Relations {
     explicit Relations(std::size_t n);

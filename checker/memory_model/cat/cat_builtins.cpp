@@ -181,21 +181,7 @@ Builtins builtins(const ExecutionGraph& g) {
     b.graph_rf = b.graph_rf_co;
     b.graph_co = co;
     b.graph_rf_co.unite(co);
-    for (std::size_t i = 0; i < n; ++i) {
-        const Event& e = ev(i);
-        if (e.is_fence() || e.id.thread == EventId::init_thread) continue;
-        const bool wpart = N.write_part[i];
-        auto edges = [&](std::uint64_t mask, BitRel& rel) {
-            for (std::uint64_t bits = mask; bits != 0; bits &= bits - 1) {
-                const auto idx = static_cast<std::uint32_t>(__builtin_ctzll(bits));
-                const EventId src{e.id.thread, idx};
-                if (idx < e.id.index && g.contains(src) && g.event(src).is_read()) rel.set(N.of(src), i);
-            }
-        };
-        edges(e.addr_deps, addr);
-        if (e.kind != EventKind::Rmw || wpart) edges(e.data_deps, data);
-        edges(e.ctrl_deps, ctrl);
-    }
+    lkmm::dependencies(g, N, addr, data, ctrl);
     BitRel fr = rf.inverse().compose(co);
     b.rels.emplace("po", std::move(po));
     b.rels.emplace("loc", std::move(loc));

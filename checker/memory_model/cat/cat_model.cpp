@@ -8,34 +8,6 @@
 
 namespace oc::cat {
 
-namespace {
-
-/// A cycle of `rel` as nodes (empty when acyclic): breadth-first from each node back to itself.
-std::vector<std::size_t> find_cycle(const BitRel& rel) {
-    const std::size_t n = rel.size();
-    for (std::size_t start = 0; start < n; ++start) {
-        std::vector<std::size_t> parent(n, n), queue;
-        auto visit = [&](std::size_t from) {
-            rel.for_each(from, [&](std::size_t j) {
-                if (parent[j] == n) {
-                    parent[j] = from;
-                    queue.push_back(j);
-                }
-            });
-        };
-        visit(start);
-        for (std::size_t q = 0; q < queue.size() && parent[start] == n; ++q) visit(queue[q]);
-        if (parent[start] == n) continue;
-        std::vector<std::size_t> cycle{start};
-        for (std::size_t v = parent[start]; v != start; v = parent[v]) cycle.push_back(v);
-        std::reverse(cycle.begin() + 1, cycle.end());
-        return cycle;
-    }
-    return {};
-}
-
-}  // namespace
-
 std::unique_ptr<CatModel> CatModel::load(const std::string& cat_path, const std::string& bell_path) {
     Model bell = bell_path.empty() ? Model{} : cat::load(bell_path);
     return std::make_unique<CatModel>(std::move(bell), cat::load(cat_path));
@@ -58,12 +30,7 @@ std::optional<AxiomViolation> CatModel::check(const ExecutionGraph& g) const {
     if (!o.violated) return std::nullopt;
     AxiomViolation v;
     v.axiom = *o.violated;
-    if (o.violated_relation)
-        for (std::size_t node : find_cycle(*o.violated_relation)) {
-            const EventId id = o.nodes.event[node];
-            if (v.cycle.empty() || v.cycle.back() != id) v.cycle.push_back(id);
-        }
-    if (v.cycle.size() > 1 && v.cycle.front() == v.cycle.back()) v.cycle.pop_back();
+    if (o.violated_relation) v.cycle = lkmm::cycle_events(o.nodes, *o.violated_relation);
     v.explanation = "the execution violates " + v.axiom + " of the cat model \"" + title_ + "\"";
     return v;
 }
