@@ -11,7 +11,7 @@ import time
 
 build = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else "build"
 repeat = int(sys.argv[sys.argv.index("--repeat") + 1]) if "--repeat" in sys.argv else 3
-exe = os.path.join(build, "checker", "cli", "ordercheck")
+exe = os.path.join(build, "cli", "ordercheck")
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 

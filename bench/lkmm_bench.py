@@ -19,7 +19,7 @@ build = args[0] if args and not args[0].startswith("--") else "build"
 repeat = int(args[args.index("--repeat") + 1]) if "--repeat" in args else 3
 kernel_mm = args[args.index("--kernel-mm") + 1] if "--kernel-mm" in args else None
 herd = args[args.index("--herd7") + 1: args.index("--herd7") + 3] if "--herd7" in args else None
-exe = os.path.join(build, "checker", "cli", "ordercheck")
+exe = os.path.join(build, "cli", "ordercheck")
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
