@@ -48,6 +48,18 @@ Node& GraphEngine::replayed(EventId id, const char* what, LocationId loc) {
     return n;
 }
 
+std::vector<Value> GraphEngine::guessable_values(EventId id, LocationId loc) const {
+    // Not the read of a primitive that retries on the value it reads (atomic_add_unless()): its
+    // retry loop is control flow that no dependency records.
+    std::vector<Value> guessable;
+    if (guesses_ != nullptr && loc < guesses_->writes.size() && std::strcmp(g_.at(id).ev.primitive, "atomic_add_unless") != 0)
+        for (const auto& [uv, from] : guesses_->writes[loc])
+            if (const auto [u, v] = uv; u != id.thread && (from >> id.thread & 1u) != 0 &&
+                std::find(guessable.begin(), guessable.end(), v) == guessable.end())
+                guessable.push_back(v);
+    return guessable;
+}
+
 Tagged GraphEngine::read(LocationId loc, MemoryOrder order) {
     if (rt_->phase() == Phase::Final) return co_max(loc);
     const EventId id = rt_->next_event_id();
@@ -64,15 +76,7 @@ Tagged GraphEngine::read(LocationId loc, MemoryOrder order) {
     // Load buffering: the read may take a value a write not in the graph yet will write. Such a
     // graph is never revisited (it came from a guess) and never deleted by a revisit (rmax false:
     // the revisit builds the same graph from the branch without the guess).
-    // Not the read of a primitive that retries on the value it reads (atomic_add_unless()): its
-    // retry loop is control flow that no dependency records.
-    std::vector<Value> guessable;
-    if (guesses_ != nullptr && loc < guesses_->writes.size() && std::strcmp(g_.at(id).ev.primitive, "atomic_add_unless") != 0)
-        for (const auto& [uv, from] : guesses_->writes[loc])
-            if (const auto [u, v] = uv; u != id.thread && (from >> id.thread & 1u) != 0 &&
-                std::find(guessable.begin(), guessable.end(), v) == guessable.end())
-                guessable.push_back(v);
-    for (const Value v : guessable) {
+    for (const Value v : guessable_values(id, loc)) {
         Graph h = g_;
         Node& r = h.at(id);
         set_rf(h, r, g_.co[loc].front());
@@ -171,6 +175,70 @@ void GraphEngine::add_write_part(EventId id) {
 }
 
 
+void GraphEngine::push_rmw_guesses(EventId id, LocationId loc) {
+    // Load buffering through an RMW's read part, as read() does for a plain read. The read part
+    // of an RMW or of a failed compare-exchange may be the only read of a po | rf cycle that has
+    // a po-later write not depending on it (LB+xchg_relaxed+data, LB+cmpxchg-fails+data), and
+    // then no other read of the cycle can be guessed instead (guess_can_close_a_cycle() drops
+    // their guesses). A compare-exchange that guesses another value than the expected one fails:
+    // a read. One that guesses the expected value, or any other RMW, writes: its write part must
+    // end up right after the write that supplies the guess, which is not in the graph yet, so it
+    // is placed as a write is, after each write already in co (with that placement's revisits);
+    // the atomicity axiom keeps only the matchings in which the supplying write lands right
+    // before it.
+    // Only a read with a po-later write of its thread that does not depend on it needs to
+    // guess (guess_can_close_a_cycle()), and for an acquire read part (acquire, fully ordered,
+    // spin_lock's LKR) a plain one, since acq-po orders every marked access after it; which RMW
+    // reads have one is learnt with the values. A failed compare-exchange is judged as a relaxed
+    // read whatever its order.
+    const std::uint8_t free =
+        guesses_ != nullptr && id.thread < guesses_->free_read.size() && loc < guesses_->free_read[id.thread].size()
+            ? guesses_->free_read[id.thread][loc]
+            : 0;
+    // Only where the variant states its dependencies exactly (a litmus test; a C++ model that
+    // says so): for a model that states none every read looks free, and the RMW guesses then cost
+    // 40 times the search of the catalogue under LKMM. There the RMW reads do not guess, which
+    // docs/lkmm.md ("Limits") and every such report state.
+    if (!variant_.exact_dependencies || (free & Guesses::free_after_relaxed) == 0) return;
+    const std::vector<Value> guessable = guessable_values(id, loc);
+    if (guessable.empty()) return;
+    const Graph saved = g_;
+    for (const Value v : guessable) {
+        g_ = saved;
+        Node& r = g_.at(id);
+        set_rf(g_, r, g_.co[loc].front());
+        r.ev.read_value = v;
+        r.guessed = true;
+        r.rmax = false;
+        r.revisitable = false;
+        if (r.spec.cas && v != r.spec.expected) {
+            r.pending = false;
+            r.ev.order = r.spec.failure;
+            if (consistent(g_)) push(Graph(g_));
+            continue;
+        }
+        if (is_acquire(r.spec.success) && (free & Guesses::free_after_acquire) == 0) continue;
+        r.pending = false;
+        r.ev.order = r.spec.success;
+        r.ev.kind = EventKind::Rmw;
+        r.ev.written_value = r.spec.cas ? r.spec.desired : apply(r.spec.op, v, r.spec.operand);
+        r.wstamp = g_.next_stamp++;
+        const Graph placed = g_;
+        const std::size_t count = placed.co[loc].size();
+        for (std::size_t p = count; p >= 1; --p) {
+            g_ = placed;
+            g_.co[loc].insert(g_.co[loc].begin() + static_cast<std::ptrdiff_t>(p), id);
+            g_.at(id).wmax = p == count;
+            const bool ok = consistent(g_);
+            Graph before_ipr;
+            if (ok) in_place_revisits(id, before_ipr);
+            backward_revisits(g_, id);
+            if (ok) push(Graph(g_));
+        }
+    }
+    g_ = saved;
+}
+
 std::pair<Tagged, bool> GraphEngine::update(LocationId loc, const RmwSpec& spec) {
     const EventId id = rt_->next_event_id();
     if (replaying(id)) {
@@ -181,6 +249,7 @@ std::pair<Tagged, bool> GraphEngine::update(LocationId loc, const RmwSpec& spec)
         n.spec = spec;
         if (n.pending) add_write_part(id);
         const Node& m = g_.at(id);
+        if (m.guessed) return {Tagged{m.ev.read_value, pack(*m.ev.reads_from)}, m.ev.kind == EventKind::Rmw};
         return {tagged(*m.ev.reads_from), m.ev.kind == EventKind::Rmw};
     }
     Node n = new_node(id, EventKind::Read, spec.success, loc);
@@ -192,6 +261,7 @@ std::pair<Tagged, bool> GraphEngine::update(LocationId loc, const RmwSpec& spec)
         const Node& m = g_.at(id);
         return {tagged(*m.ev.reads_from), m.ev.kind == EventKind::Rmw};
     }
+    push_rmw_guesses(id, loc);
     // Forward choices over every write of the location; a successful RMW sits right after the
     // write it reads from, and every choice also yields the backward revisits of its write.
     const std::vector<EventId> writes = g_.co[loc];

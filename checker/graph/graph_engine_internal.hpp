@@ -48,6 +48,12 @@ struct Guesses {
     /// per location: (graph thread, value) -> the threads (bit mask) that reach such a write
     std::vector<std::map<std::pair<std::uint16_t, Value>, std::uint32_t>> writes;
     std::vector<std::vector<bool>> reach;  ///< [t][u]: a write of t reaches u through rf and po, transitively
+    /// [t][location]: whether some read of t of that location has a po-later write of t that
+    /// does not depend on it (bit free_after_relaxed), and one that an acquire read would not
+    /// order either (bit free_after_acquire: a plain write). Only such a read can be the one of a
+    /// load-buffering cycle that must guess; the RMW reads guess only then (push_rmw_guesses()).
+    std::vector<std::vector<std::uint8_t>> free_read;
+    static constexpr std::uint8_t free_after_relaxed = 1, free_after_acquire = 2;
     bool operator==(const Guesses&) const = default;
 };
 
@@ -110,6 +116,11 @@ private:
     Tagged read(LocationId loc, MemoryOrder order);
     void write(LocationId loc, Value v, MemoryOrder order);
     std::pair<Tagged, bool> update(LocationId loc, const RmwSpec& spec);
+    /// Load buffering: the values the new read at `id` may guess (none without guesses).
+    std::vector<Value> guessable_values(EventId id, LocationId loc) const;
+    /// Load buffering: pushes the graphs in which the new RMW read part at `id` guesses its
+    /// value, each with its write part placed (when it writes) and that placement's revisits.
+    void push_rmw_guesses(EventId id, LocationId loc);
     /// The replayed node at `id`, checked against what the model asks for now.
     Node& replayed(EventId id, const char* what, LocationId loc);
     bool replaying(EventId id) const { return g_.has(id); }

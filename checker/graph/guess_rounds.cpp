@@ -3,6 +3,7 @@
 // consistent matching of its guesses with writes, and graph_explore() learns, in rounds of
 // exploration, the values a read may guess, before the exploration proper.
 #include "checker/graph/graph_engine_internal.hpp"
+#include "checker/memory_model/lkmm_tags.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -19,6 +20,62 @@
 
 namespace oc {
 namespace graph_detail {
+
+static bool porf_cyclic(const ExecutionGraph& g) {
+    // Kahn's algorithm over the threads' events, po and rf edges (initial writes have none in).
+    std::vector<std::size_t> base(g.thread_count() + 1, 0);
+    for (std::size_t t = 0; t < g.thread_count(); ++t) base[t + 1] = base[t] + g.thread(t).size();
+    std::vector<std::uint32_t> in(base.back(), 0);
+    std::vector<std::vector<std::size_t>> out(base.back());
+    for (std::size_t t = 1; t < g.thread_count(); ++t)
+        for (std::size_t i = 0; i < g.thread(t).size(); ++i) {
+            const std::size_t n = base[t] + i;
+            if (i + 1 < g.thread(t).size()) {
+                out[n].push_back(n + 1);
+                ++in[n + 1];
+            }
+            const Event& e = g.thread(t)[i];
+            if (e.is_read() && e.reads_from && e.reads_from->thread != 0) {
+                out[base[e.reads_from->thread] + e.reads_from->index].push_back(n);
+                ++in[n];
+            }
+        }
+    std::vector<std::size_t> ready;
+    for (std::size_t n = 0; n < in.size(); ++n)
+        if (in[n] == 0) ready.push_back(n);
+    std::size_t seen = 0;
+    while (!ready.empty()) {
+        const std::size_t n = ready.back();
+        ready.pop_back();
+        ++seen;
+        for (const std::size_t m : out[n])
+            if (--in[m] == 0) ready.push_back(m);
+    }
+    return seen != in.size();
+}
+
+/// Whether the read at po index `i` of `th` has a po-later write of its thread that LKMM does
+/// not order after it (Guesses::free_after_relaxed: were the read relaxed; free_after_acquire:
+/// were it an acquire). Ordered: a write that depends on the read (address, data, control: the
+/// pruning guess_can_close_a_cycle() makes for every guess), a marked write after an smp_mb()
+/// (strong-fence), a release write (po-rel), and for an acquire read any marked write (acq-po).
+/// Marked: the write carries an LKMM tag; a model that sets none is taken as plain throughout,
+/// which orders nothing and so only leaves more reads to guess.
+static std::uint8_t free_writes_after(const std::vector<Event>& th, std::size_t i) {
+    std::uint8_t free = 0;
+    bool mb_between = false;
+    for (std::size_t j = i + 1; j < th.size(); ++j) {
+        const Event& w = th[j];
+        if (w.is_fence() && (w.lkmm & lkmm::Mb) != 0) mb_between = true;
+        if (!w.is_write() || w.at_quiescence) continue;
+        if (i < 64 && ((w.addr_deps | w.data_deps | w.ctrl_deps) >> i & 1u) != 0) continue;
+        const bool marked = w.lkmm != 0;
+        if ((w.lkmm & lkmm::Release) != 0 || (marked && mb_between)) continue;
+        free |= Guesses::free_after_relaxed;
+        if (!marked) free |= Guesses::free_after_acquire;
+    }
+    return free;
+}
 
 bool GraphEngine::for_each_matching(ExecutionGraph& base, const std::function<bool(const ExecutionGraph&)>& each) {
     to_execution_graph(g_, base, true);
@@ -48,7 +105,9 @@ bool GraphEngine::for_each_matching(ExecutionGraph& base, const std::function<bo
             const auto k = static_cast<std::size_t>(it - reads.begin());
             e.reads_from = candidates[k][pick[k]];
         });
-        if (model_.consistent(g) && !each(g)) return false;
+        // A matching without a po | rf cycle is built by the exploration without guesses
+        // (revisits) already: handing it on again would count it twice across shards.
+        if (porf_cyclic(g) && model_.consistent(g) && !each(g)) return false;
         // next combination
         std::size_t k = 0;
         while (k < pick.size() && ++pick[k] == candidates[k].size()) pick[k++] = 0;
@@ -123,6 +182,7 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
     const std::size_t threads = variant.thread_count() + 1;
     Guesses found;
     found.reach.assign(threads, std::vector<bool>(threads, false));
+    found.free_read.assign(threads, {});
     bool settled = false;
     for (int round = 0; round < 4 && !settled; ++round) {
         Guesses now = found;
@@ -149,6 +209,14 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
                         from[t][i] = m;
                     }
             }
+            for (std::size_t t = 1; t < g.thread_count(); ++t)
+                for (std::size_t i = 0; i < g.thread(t).size(); ++i) {
+                    const Event& r = g.thread(t)[i];
+                    if (!r.is_read() || !r.location || r.at_quiescence) continue;
+                    auto& per_location = now.free_read[t];
+                    if (per_location.size() <= *r.location) per_location.resize(*r.location + 1u, 0);
+                    per_location[*r.location] |= graph_detail::free_writes_after(g.thread(t), i);
+                }
             for (std::size_t t = 1; t < g.thread_count(); ++t)
                 for (std::size_t i = 0; i < g.thread(t).size(); ++i) {
                     const Event& e = g.thread(t)[i];
@@ -185,7 +253,33 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
             return dry;
         }
     }
-    ExploreResult result = run(sink, &found, remaining(options));
+    // With guesses, one execution can be built on two branches (each a different set of guessed
+    // reads); within one search the canonical hash hands it on once, but two shards cannot see
+    // each other's. So a sharded search with guesses is not split: shard 0 searches it all.
+    bool guessing = false;
+    for (const auto& per_location : found.writes)
+        for (const auto& [uv, mask] : per_location) guessing = guessing || mask != 0;
+    ExploreOptions proper = remaining(options);
+    const bool whole = guessing && options.shard_count > 1;
+    if (whole) {
+        proper.shard_index = 0;
+        proper.shard_count = 1;
+    }
+    ExploreResult result;
+    if (whole && options.shard_index != 0) {
+        result.engine = EngineKind::Graph;
+        result.model = options.model;
+        result.completed = true;
+        result.fraction = 1;
+    } else {
+        result = run(sink, &found, proper);
+    }
+    if (whole) {
+        result.shard_index = options.shard_index;
+        result.shard_count = options.shard_count;
+        result.whole_tree_in_shard_zero = true;
+        result.whole_tree_why = "load buffering under LKMM: with guessed reads one execution can be built in two shards";
+    }
     result.seconds += dry_seconds;
     if (!settled && result.completed) {
         // the values read by guesses did not settle in 4 rounds: the search may miss executions

@@ -23,7 +23,8 @@ bool GraphEngine::in_place_revisits(EventId a, Graph& before) {
     const LocationId loc = *g_.at(a).ev.location;
     bool changed = false;
     for (EventId rid : blocked_reads_) {
-        if (!g_.has(rid) || rid == a) continue;
+        // a guessed read waits for no write in the graph: its value comes from a write to come
+        if (!g_.has(rid) || rid == a || g_.at(rid).guessed) continue;
         if (!g_.at(rid).ev.is_read() || g_.at(rid).ev.location != loc || g_.at(rid).ev.reads_from == a) continue;
         if (!changed) before = g_;
         const Node saved = g_.at(rid);
@@ -61,12 +62,13 @@ void GraphEngine::backward_revisits(const Graph& g, EventId a) {
     const LocationId loc = *an.ev.location;
     const auto prefix = porf_prefix(g, a);
     // An RMW that reads from the same write as another RMW conflicts with it; only reads added
-    // up to the other RMW can resolve that (by revisiting it or deleting it).
+    // up to the other RMW can resolve that (by revisiting it or deleting it). A guessed RMW read
+    // reads from no write yet (its rf is a placeholder): it conflicts with none.
     std::uint32_t limit = std::numeric_limits<std::uint32_t>::max();
-    if (an.ev.kind == EventKind::Rmw)
+    if (an.ev.kind == EventKind::Rmw && !an.guessed)
         for (std::size_t t = 1; t < g.threads.size(); ++t)
             for (const Node& u : g.threads[t])
-                if (u.ev.id != a && u.ev.kind == EventKind::Rmw && u.ev.reads_from == an.ev.reads_from)
+                if (u.ev.id != a && u.ev.kind == EventKind::Rmw && !u.guessed && u.ev.reads_from == an.ev.reads_from)
                     limit = std::min(limit, u.stamp);
     for (std::size_t t = 1; t < g.threads.size(); ++t)
         for (std::size_t i = prefix[t]; i < g.threads[t].size(); ++i) {
@@ -92,7 +94,11 @@ void GraphEngine::try_revisit(const Graph& g, EventId a, EventId rid, const std:
         keep[t] = std::max(k, prefix[t]);
         if (keep[t] > 0 && keep[t] > prefix[t]) {
             const Node& last = g.threads[t][keep[t] - 1];
-            if (last.ev.kind == EventKind::Rmw && last.wstamp > sr) cut[t] = true;
+            if (last.ev.kind == EventKind::Rmw && last.wstamp > sr) {
+                // a guessed RMW's write part is placed with its read part: never cut apart
+                if (last.guessed) return;
+                cut[t] = true;
+            }
         }
     }
     auto kept_write = [&](EventId w) {
