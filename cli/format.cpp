@@ -46,7 +46,8 @@ std::string shard_text(const Report& r) {
     }
     if (r.shard.prefix_depth > 0) t += " (prefixes of " + std::to_string(r.shard.prefix_depth) + " thread choices)";
     if (r.shard.whole_tree_in_shard_zero)
-        t += "; the prefix enumeration met an engine failure, so shard 0 explored the whole tree";
+        t += "; shard 0 explored the whole tree (" +
+             (r.shard.whole_tree_why.empty() ? std::string("the prefix enumeration met an engine failure") : r.shard.whole_tree_why) + ")";
     return t;
 }
 
@@ -79,7 +80,7 @@ std::string engine_text(const RunSettings& s) {
     else
         t += s.model == "LKMM" ? ", every execution checked against LKMM's axioms"
                                : ", every execution checked against its memory model's axioms";
-    if (!relacy && s.model != "RC11") t += "; under LKMM, load buffering explored";
+    if (!relacy && s.model != "RC11") t += "; under LKMM, load buffering explored (through an RMW's read only where the model states its dependencies)";
     return t;
 }
 
@@ -374,6 +375,7 @@ std::string format_json(const std::vector<Report>& reports, const RunSettings& s
                           {"prefixes", r.shard.prefixes},
                           {"shard_prefixes", r.shard.shard_prefixes},
                           {"whole_tree_in_shard_zero", r.shard.whole_tree_in_shard_zero},
+                          {"whole_tree_why", r.shard.whole_tree_why},
                           {"merged", r.shard.merged}};
         else
             v["shard"] = nullptr;
@@ -542,6 +544,7 @@ std::vector<Report> parse_json(const std::string& text,
                 r.shard.prefixes = it->value("prefixes", std::uint64_t{0});
                 r.shard.shard_prefixes = it->value("shard_prefixes", std::uint64_t{0});
                 r.shard.whole_tree_in_shard_zero = it->value("whole_tree_in_shard_zero", false);
+                r.shard.whole_tree_why = it->value("whole_tree_why", std::string{});
                 r.shard.merged = it->value("merged", std::vector<unsigned>{});
             }
             for (const json& h : v.value("execution_hashes", json::array()))

@@ -187,6 +187,7 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
     report.shard.prefixes = r.prefixes;
     report.shard.shard_prefixes = r.shard_prefixes;
     report.shard.whole_tree_in_shard_zero = r.whole_tree_in_shard_zero;
+    report.shard.whole_tree_why = r.whole_tree_why;
     if (options.keep_execution_hashes) {
         for (const auto& [hash, consistent] : distinct)
             if (consistent) report.execution_hashes.push_back(hash);
@@ -416,6 +417,7 @@ Report merge_shards(const std::vector<Report>& shards) {
         m.shard.prefixes = std::max(m.shard.prefixes, r->shard.prefixes);
         m.shard.shard_prefixes += r->shard.shard_prefixes;
         m.shard.whole_tree_in_shard_zero = m.shard.whole_tree_in_shard_zero || r->shard.whole_tree_in_shard_zero;
+        if (m.shard.whole_tree_why.empty()) m.shard.whole_tree_why = r->shard.whole_tree_why;
         m.executions += r->executions;
         m.blocked += r->blocked;
         m.positive += r->positive;

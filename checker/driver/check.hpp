@@ -67,8 +67,10 @@ struct ShardInfo {
     unsigned prefix_depth = 0;       ///< thread choices fixed by a prefix
     std::uint64_t prefixes = 0;      ///< prefixes of the whole tree
     std::uint64_t shard_prefixes = 0;  ///< prefixes this shard explored
-    /// The prefix enumeration met an engine failure: shard 0 explored the whole tree.
+    /// Shard 0 explored the whole tree, the others nothing (`whole_tree_why` says why: the
+    /// prefix enumeration met an engine failure, or the search cannot be split exactly).
     bool whole_tree_in_shard_zero = false;
+    std::string whole_tree_why;
     std::vector<unsigned> merged;    ///< in a merged report: the shard indices it combines
     auto operator<=>(const ShardInfo&) const = default;
 };

@@ -184,6 +184,7 @@ struct ExploreResult {
     /// The prefix enumeration met an engine failure: shard 0 explores the whole tree, the others
     /// nothing (their union is still exactly the unsharded search).
     bool whole_tree_in_shard_zero = false;
+    std::string whole_tree_why;  ///< why shard 0 explored the whole tree (when it did)
 };
 
 /// Largest number of shared locations one model may declare.

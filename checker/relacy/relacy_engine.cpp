@@ -244,6 +244,7 @@ ExploreResult relacy_explore(const VariantDef& variant, const ExploreOptions& op
         result.shard_index = options.shard_index;
         result.shard_count = options.shard_count;
         result.whole_tree_in_shard_zero = true;
+        result.whole_tree_why = "the prefix enumeration met an engine failure";
     }
     return result;
 }
