@@ -38,6 +38,7 @@ int cmd_litmus(const std::vector<std::string>& args) {
         ("repeat", po::value<std::string>()->default_value("0"),
          "benchmark: parse and run each test N more times and print the median, min and max")
         ("help,h", "this help");
+    add_cat_options(opts);
     const Parsed parsed = parse_command(args, opts, "litmus files or directories",
                                         "usage: ordercheck litmus FILE|DIR... [options]\n"
                                         "Runs each C litmus test (a directory: its *.litmus files) and judges it against its\n"
@@ -73,9 +74,10 @@ int cmd_litmus(const std::vector<std::string>& args) {
     const auto engine_kind = parse_engine(engine);
     if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
     lo.engine = *engine_kind;
-    const auto choice = model_option(model, lo.engine);
+    const auto choice = model_option(model, lo.engine, vm);
     if (!choice) return cli::exit_usage;
     lo.model = choice->per_variant ? ModelKind::Lkmm : choice->kind;  // litmus tests: kernel primitives
+    lo.memory_model = choice->memory_model;
     const bool quiet = vm.count("quiet") != 0, show_time = vm.count("time") != 0;
 
     std::map<litmus::Judgement, unsigned> counts;
