@@ -27,7 +27,8 @@ int cmd_litmus(const std::vector<std::string>& args) {
          "graph (every consistent execution once; herd's counts) | relacy (interleavings)")
         ("model", po::value(&model)->default_value("auto"),
          "auto (lkmm under the graph engine, rc11 under relacy) | lkmm (the kernel's memory model, as herd7 with "
-         "linux-kernel.cat) | rc11 (the C++11 mapping: ordercheck-mapping: annotations apply)")
+         "linux-kernel.cat; with ORDERCHECK_LKMM_DIR set, read from that tools/memory-model folder as --lkmm-dir does) | "
+         "rc11 (the C++11 mapping: ordercheck-mapping: annotations apply)")
         ("max-executions", po::value<std::string>()->default_value("0"),
          "stop each search after N executions (0: no limit); a search cut short proves nothing")
         ("timeout", po::value<std::string>()->default_value("0"), "stop each search after S seconds (0: none)")
