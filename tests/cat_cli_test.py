@@ -14,6 +14,7 @@ ORDERCHECK_LKMM_DIR.
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -144,6 +145,7 @@ def errors():
     expect("ORDERCHECK_LKMM_DIR without --model lkmm: not read", code == 0 and "; LKMM;" in out, out + err)
     code, out, err = run("litmus", SB, "--model", "lkmm", "--cat", p("sc.cat"), env=env_with(ORDERCHECK_LKMM_DIR=bogus))
     expect("--cat overrides ORDERCHECK_LKMM_DIR", code == 2 and "declares none of the kernel's event tags" in err, err)
+    shutil.rmtree(tmp, ignore_errors=True)
 
 
 def kernel_dir():
