@@ -82,6 +82,7 @@ int cmd_check(const std::vector<std::string>& args, const cli::Program& program)
         ("progress", "progress on stderr even when it is not a terminal (runs longer than a second)")
         ("no-progress", "no progress on stderr")
         ("help,h", "this help");
+    add_cat_options(opts);
     const Parsed parsed = parse_command(args, opts, "variant or model ids",
                                         "usage: ordercheck check [ID...|--all] [options]\n");
     if (parsed.help) return cli::exit_ok;
@@ -124,14 +125,17 @@ int cmd_check(const std::vector<std::string>& args, const cli::Program& program)
     options.explore.search = search == "full" ? SearchKind::Full : search == "bound" ? SearchKind::Bound : SearchKind::Random;
     options.explore.engine = engine == "relacy" ? EngineKind::Relacy : EngineKind::Graph;
     options.cross_check = engine == "both";
-    std::string model_name;
+    std::string model_name, model_option_name = model;
     {
-        const auto choice = model_option(model, options.explore.engine);
+        const auto choice = model_option(model, options.explore.engine, vm);
         if (!choice) return cli::exit_usage;
+        if (choice->memory_model && options.cross_check)
+            return usage_error("--engine both cross-checks Relacy against RC11; it does not apply to a cat model");
         if (choice->kind == ModelKind::Lkmm && options.cross_check)
             return usage_error("--engine both cross-checks Relacy against RC11; it does not apply to --model lkmm");
-        options.explore.model = choice->kind;
-        model_name = to_string(choice->kind);
+        apply_model(options.explore, *choice, choice->kind);
+        model_name = oc::model_name(options.explore);
+        model_option_name = choice->option;
         if (choice->per_variant && !options.cross_check) {
             // one model for the whole run when every variant has the same; else one per variant
             std::set<ModelKind> kinds;
@@ -203,7 +207,7 @@ int cmd_check(const std::vector<std::string>& args, const cli::Program& program)
     settings.reduction = options.explore.reduction;
     settings.engine = engine;
     settings.model = model_name;
-    settings.model_option = model;
+    settings.model_option = model_option_name;
     settings.catalogue = catalogue_identity(program);
     for (const VariantDef* v : selected)
         if (const auto it = litmus_hashes().find(v->id()); it != litmus_hashes().end()) settings.litmus[v->id()] = it->second;

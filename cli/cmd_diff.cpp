@@ -27,6 +27,7 @@ int cmd_diff(const std::vector<std::string>& args, const cli::Program& program) 
         ("model", po::value(&model)->default_value("auto"), model_help)
         ("timeout", po::value<std::string>()->default_value("0"), command_timeout_help)
         ("help,h", "this help");
+    add_cat_options(opts);
     const Parsed parsed = parse_command(args, opts, "variant ids",
                                         "usage: ordercheck diff A B [--allow-new-outcomes] [--out DIR] [--timeout S]\n");
     if (parsed.help) return cli::exit_ok;
@@ -39,12 +40,12 @@ int cmd_diff(const std::vector<std::string>& args, const cli::Program& program) 
     if (a == nullptr || b == nullptr) return cli::exit_usage;
     const auto engine_kind = parse_engine(engine);
     if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
-    const auto choice = model_option(model, *engine_kind);
+    const auto choice = model_option(model, *engine_kind, parsed.vm);
     if (!choice) return cli::exit_usage;
     start_command_timeout(parsed.vm);
     CheckOptions options;
     options.explore.engine = *engine_kind;
-    options.explore.model = one_model(*choice, *engine_kind, {a, b});
+    apply_model(options.explore, *choice, one_model(*choice, *engine_kind, {a, b}));
     DiffReport d;
     const auto not_compared = [&] {
         // a search cut short compares nothing: no outcome set, verdict or "only B reaches" is printed

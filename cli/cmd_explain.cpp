@@ -21,10 +21,11 @@ namespace {
 /// Explores V, draws its witness (or, with --any, its first execution) under OUT and lists what
 /// was written.
 int explain_variant(const VariantDef& v, const cli::ExplainOptions& eo, const std::string& out, EngineKind engine,
-                    ModelKind model, const std::vector<ModelDef>& models = {}) {
+                    ModelKind model, const MemoryModel* memory_model, const std::vector<ModelDef>& models = {}) {
     CheckOptions options;
     options.explore.engine = engine;
     options.explore.model = model;
+    options.explore.memory_model = memory_model;
     options.keep_first_execution = eo.any;
     const auto not_drawn = [&] { return stopped("before " + v.id() + " was explained: nothing drawn"); };
     Report report = check(v, options);
@@ -51,7 +52,7 @@ int explain_variant(const VariantDef& v, const cli::ExplainOptions& eo, const st
 }
 
 int explain_litmus(const std::string& path, const cli::ExplainOptions& eo, const std::string& out, EngineKind engine,
-                   ModelKind model) {
+                   ModelKind model, const MemoryModel* memory_model) {
     std::shared_ptr<const litmus::Compiled> test;
     try {
         test = litmus::load(path);
@@ -59,7 +60,7 @@ int explain_litmus(const std::string& path, const cli::ExplainOptions& eo, const
         std::cerr << e.what() << '\n';
         return cli::exit_usage;
     }
-    return explain_variant(litmus::make_variant(test, litmus::RunMode::RaceCheck), eo, out, engine, model);
+    return explain_variant(litmus::make_variant(test, litmus::RunMode::RaceCheck), eo, out, engine, model, memory_model);
 }
 
 }  // namespace
@@ -78,6 +79,7 @@ int cmd_explain(const std::vector<std::string>& args, const cli::Program& progra
         ("force", "write into a directory that already holds files (replacing witness.*, interleaving.* and cycle.*)")
         ("timeout", po::value<std::string>()->default_value("0"), command_timeout_help)
         ("help,h", "this help");
+    add_cat_options(opts);
     const Parsed parsed = parse_command(args, opts, "variant id",
                                         "usage: ordercheck explain ID --out DIR [--show focus|all|po,rf,co,fr,sw,hb] [--any] [--force] [--timeout S]\n");
     if (parsed.help) return cli::exit_ok;
@@ -96,16 +98,18 @@ int cmd_explain(const std::vector<std::string>& args, const cli::Program& progra
     eo.force = vm.count("force") != 0;
     const auto engine_kind = parse_engine(engine);
     if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
-    const auto choice = model_option(model, *engine_kind);
+    const auto choice = model_option(model, *engine_kind, vm);
     if (!choice) return cli::exit_usage;
     start_command_timeout(parsed.vm);
     if (is_litmus_file(ids[0]))
-        return explain_litmus(ids[0], eo, out, *engine_kind, choice->per_variant ? ModelKind::Lkmm : choice->kind);
+        return explain_litmus(ids[0], eo, out, *engine_kind, choice->per_variant ? ModelKind::Lkmm : choice->kind,
+                              choice->memory_model);
 
     const auto& models = program.models;
     const VariantDef* v = one_variant(models, ids[0]);
     return v == nullptr ? cli::exit_usage
-                        : explain_variant(*v, eo, out, *engine_kind, one_model(*choice, *engine_kind, {v}), models);
+                        : explain_variant(*v, eo, out, *engine_kind, one_model(*choice, *engine_kind, {v}),
+                                          choice->memory_model, models);
 }
 
 }  // namespace oc::cli::commands

@@ -27,7 +27,8 @@ int cmd_litmus(const std::vector<std::string>& args) {
          "graph (every consistent execution once; herd's counts) | relacy (interleavings)")
         ("model", po::value(&model)->default_value("auto"),
          "auto (lkmm under the graph engine, rc11 under relacy) | lkmm (the kernel's memory model, as herd7 with "
-         "linux-kernel.cat) | rc11 (the C++11 mapping: ordercheck-mapping: annotations apply)")
+         "linux-kernel.cat; with ORDERCHECK_LKMM_DIR set, read from that tools/memory-model folder as --lkmm-dir does) | "
+         "rc11 (the C++11 mapping: ordercheck-mapping: annotations apply)")
         ("max-executions", po::value<std::string>()->default_value("0"),
          "stop each search after N executions (0: no limit); a search cut short proves nothing")
         ("timeout", po::value<std::string>()->default_value("0"), "stop each search after S seconds (0: none)")
@@ -38,6 +39,7 @@ int cmd_litmus(const std::vector<std::string>& args) {
         ("repeat", po::value<std::string>()->default_value("0"),
          "benchmark: parse and run each test N more times and print the median, min and max")
         ("help,h", "this help");
+    add_cat_options(opts);
     const Parsed parsed = parse_command(args, opts, "litmus files or directories",
                                         "usage: ordercheck litmus FILE|DIR... [options]\n"
                                         "Runs each C litmus test (a directory: its *.litmus files) and judges it against its\n"
@@ -73,9 +75,10 @@ int cmd_litmus(const std::vector<std::string>& args) {
     const auto engine_kind = parse_engine(engine);
     if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
     lo.engine = *engine_kind;
-    const auto choice = model_option(model, lo.engine);
+    const auto choice = model_option(model, lo.engine, vm);
     if (!choice) return cli::exit_usage;
     lo.model = choice->per_variant ? ModelKind::Lkmm : choice->kind;  // litmus tests: kernel primitives
+    lo.memory_model = choice->memory_model;
     const bool quiet = vm.count("quiet") != 0, show_time = vm.count("time") != 0;
 
     std::map<litmus::Judgement, unsigned> counts;

@@ -25,6 +25,7 @@ int cmd_necessity(const std::vector<std::string>& args, const cli::Program& prog
         ("model", po::value(&model)->default_value("auto"), model_help)
         ("timeout", po::value<std::string>()->default_value("0"), command_timeout_help)
         ("help,h", "this help");
+    add_cat_options(opts);
     const Parsed parsed = parse_command(args, opts, "variant id",
                                         "usage: ordercheck necessity ID [--out DIR] [--timeout S]\n");
     if (parsed.help) return cli::exit_ok;
@@ -35,13 +36,13 @@ int cmd_necessity(const std::vector<std::string>& args, const cli::Program& prog
     if (v == nullptr) return cli::exit_usage;
     const auto engine_kind = parse_engine(engine);
     if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
-    const auto choice = model_option(model, *engine_kind);
+    const auto choice = model_option(model, *engine_kind, parsed.vm);
     if (!choice) return cli::exit_usage;
     start_command_timeout(parsed.vm);
     const auto model_kind = one_model(*choice, *engine_kind, {v});
     CheckOptions options;
     options.explore.engine = *engine_kind;
-    options.explore.model = model_kind;
+    apply_model(options.explore, *choice, model_kind);
     NecessityReport n;
     try {
         n = necessity(*v, options);
@@ -53,9 +54,10 @@ int cmd_necessity(const std::vector<std::string>& args, const cli::Program& prog
         return stopped("before " + v->id() + " as written was explored: no weakening tried");
     std::cout << "ordercheck " << version << ": necessity of " << v->id() << " ("
               << (*engine_kind == EngineKind::Graph
-                      ? "graph engine under " + std::string(to_string(model_kind)) + ", every consistent execution once"
+                      ? "graph engine under " + model_name(options.explore) + ", every consistent execution once"
                       : std::string("relacy full search"))
-              << (model_kind == ModelKind::Lkmm ? ", every execution checked against LKMM's axioms)\n"
+              << (choice->memory_model            ? ", every execution checked against the cat model's axioms)\n"
+                  : model_kind == ModelKind::Lkmm ? ", every execution checked against LKMM's axioms)\n"
                                                  : ", every execution certified against RC11)\n");
     std::cout << "as written: " << to_string(*n.base.finding) << " in " << n.base.executions << " executions ("
               << to_string(n.base.exploration) << ")\n\n";

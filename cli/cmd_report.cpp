@@ -30,6 +30,7 @@ int cmd_report(const std::vector<std::string>& args, const cli::Program& program
          "stop the whole command after S seconds (0: none); the page then shows the variants finished and says "
          "it is partial, exit 3")
         ("help,h", "this help");
+    add_cat_options(opts);
     const Parsed parsed = parse_command(args, opts, "models",
                                         "usage: ordercheck report --out DIR [MODEL|FILE.litmus...] [--no-necessity] [--force] [--timeout S]\n");
     if (parsed.help) return cli::exit_ok;
@@ -69,11 +70,12 @@ int cmd_report(const std::vector<std::string>& args, const cli::Program& program
     }
     const auto engine_kind = parse_engine(engine);
     if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
-    const auto choice = model_option(model, *engine_kind);
+    const auto choice = model_option(model, *engine_kind, vm);
     if (!choice) return cli::exit_usage;
     start_command_timeout(parsed.vm);
     const auto sections = cli::build_sections(models, vm.count("no-necessity") == 0, *engine_kind,
-                                              choice->per_variant ? std::nullopt : std::optional(choice->kind));
+                                              choice->per_variant ? std::nullopt : std::optional(choice->kind),
+                                              choice->memory_model);
     // Stopped (an interrupt, the --timeout): the page shows the variants finished and says so.
     std::size_t finished = 0, total = 0;
     for (const auto& s : sections) finished += s.reports.size();

@@ -7,8 +7,11 @@
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
+#include <memory>
 
 #include "checker/engines/engines.hpp"
+#include "checker/memory_model/cat/cat_config.hpp"
+#include "checker/memory_model/cat/cat_model.hpp"
 #include "cli/format.hpp"
 
 using namespace oc;
@@ -69,8 +72,80 @@ double seconds_option(const po::variables_map& vm, const std::string& name) {
     return v;
 }
 
-std::optional<ModelChoice> model_option(const std::string& model, EngineKind engine) {
-    if (model == "auto") return ModelChoice{ModelKind::Rc11, engine == EngineKind::Graph};
+void add_cat_options(po::options_description& opts) {
+    opts.add_options()
+        ("cat", po::value<std::string>(),
+         "judge by the memory model of this herd cat file (graph engine; its bell: the .bell file of the same name next "
+         "to it, if any; docs/cat.md)")
+        ("conf", po::value<std::string>(),
+         "judge by the model a herd -conf file names (its model, bell and macros lines, relative to its folder; e.g. "
+         "tools/memory-model/linux-kernel.cfg of a kernel tree)")
+        ("lkmm-dir", po::value<std::string>(),
+         "a kernel tree's tools/memory-model folder: --conf DIR/linux-kernel.cfg (the environment variable "
+         "ORDERCHECK_LKMM_DIR does the same, for --model lkmm only)");
+}
+
+namespace {
+
+/// The cat model `choice` asks for, loaded once per process and kept to its end; nullptr (and a
+/// line on stderr) when it does not load.
+const MemoryModel* load_cat(const std::string& cat, const std::string& conf) {
+    static std::vector<std::unique_ptr<cat::CatModel>> loaded;
+    try {
+        std::string model = cat, bell;
+        if (!conf.empty()) {
+            const cat::CatConfig c = cat::read_config(conf);
+            model = c.model;
+            bell = c.bell;
+        } else {
+            bell = cat::bell_next_to(cat);
+        }
+        loaded.push_back(cat::CatModel::load(model, bell));
+    } catch (const cat::CatError& e) {
+        std::cerr << e.what() << '\n';
+        return nullptr;
+    }
+    register_memory_model(*loaded.back());
+    return loaded.back().get();
+}
+
+}  // namespace
+
+std::optional<ModelChoice> model_option(const std::string& model, EngineKind engine, const po::variables_map& vm) {
+    // The cat options, then ORDERCHECK_LKMM_DIR, which applies to --model lkmm only: runs that
+    // ask for no model keep the built-in one whatever the environment says.
+    std::string cat, conf, from;
+    unsigned given = 0;
+    if (vm.count("cat")) cat = vm["cat"].as<std::string>(), from = "--cat", ++given;
+    if (vm.count("conf")) conf = vm["conf"].as<std::string>(), from = "--conf", ++given;
+    if (vm.count("lkmm-dir")) conf = vm["lkmm-dir"].as<std::string>() + "/linux-kernel.cfg", from = "--lkmm-dir", ++given;
+    if (given > 1) {
+        usage_error("--cat, --conf and --lkmm-dir each select a model: give one");
+        return std::nullopt;
+    }
+    const char* env = std::getenv("ORDERCHECK_LKMM_DIR");
+    if (given == 0 && model == "lkmm" && env != nullptr && *env != '\0') {
+        conf = std::string(env) + "/linux-kernel.cfg";
+        from = "ORDERCHECK_LKMM_DIR";
+    }
+    if (!cat.empty() || !conf.empty()) {
+        if (model != "auto" && model != "lkmm") {
+            usage_error(from + " selects the memory model; it conflicts with --model " + model);
+            return std::nullopt;
+        }
+        if (!capabilities(engine).cat) {
+            usage_error(from + " needs the graph engine (Relacy explores C++11 only)");
+            return std::nullopt;
+        }
+        const MemoryModel* m = load_cat(cat, conf);
+        if (m == nullptr) return std::nullopt;
+        if (model == "lkmm" && !m->kernel_events()) {
+            usage_error("--model lkmm: " + m->description() + " declares none of the kernel's event tags (a bell file's enums)");
+            return std::nullopt;
+        }
+        return ModelChoice{m->kernel_events() ? ModelKind::Lkmm : ModelKind::Rc11, false, m, m->description()};
+    }
+    if (model == "auto") return ModelChoice{ModelKind::Rc11, engine == EngineKind::Graph, nullptr, model};
     const auto kind = parse_model(model);
     if (!kind) {
         usage_error("--model must be auto, lkmm or rc11 (got '" + model + "')");
@@ -80,7 +155,7 @@ std::optional<ModelChoice> model_option(const std::string& model, EngineKind eng
         usage_error("--model lkmm needs the graph engine (Relacy explores C++11 only)");
         return std::nullopt;
     }
-    return ModelChoice{*kind, false};
+    return ModelChoice{*kind, false, nullptr, model};
 }
 ModelKind one_model(const ModelChoice& choice, EngineKind engine, const std::vector<const VariantDef*>& variants) {
     if (!choice.per_variant) return choice.kind;

@@ -68,14 +68,31 @@ struct ModelChoice {
     /// LKMM for a variant written with kernel primitives (litmus tests, the seeds) and RC11 for
     /// one written with C++11 atomics. Under Relacy "auto" is RC11 (the C++11 mapping).
     bool per_variant = false;
+    /// A cat model (--cat, --conf, --lkmm-dir, ORDERCHECK_LKMM_DIR with --model lkmm) judging
+    /// every variant in place of the built-in one; `kind` is then the role it plays (LKMM for a
+    /// model with the kernel's event tags, else RC11's expectations). Lives to the end of the process.
+    const MemoryModel* memory_model = nullptr;
+    /// What the run records as its model option: --model as given, or the cat model's name.
+    std::string option;
 };
-std::optional<ModelChoice> model_option(const std::string& model, EngineKind engine);
+/// The choice of --model MODEL under ENGINE, with the cat options of `vm` (add_cat_options());
+/// on bad usage or a model file that does not load, prints one line (a positioned
+/// `FILE:LINE:COL: error: ...` for a model file) and returns nullopt: exit with cli::exit_usage.
+std::optional<ModelChoice> model_option(const std::string& model, EngineKind engine, const po::variables_map& vm);
+/// Adds --cat, --conf and --lkmm-dir to a command's options (docs/cat.md).
+void add_cat_options(po::options_description& opts);
+/// Sets the model of `explore` from `choice` (the kind, one_model()'s, and the cat model).
+inline void apply_model(ExploreOptions& explore, const ModelChoice& choice, ModelKind kind) {
+    explore.model = kind;
+    explore.memory_model = choice.memory_model;
+}
 /// The one memory model a command judges `variants` under: "auto" gives LKMM when every one of
 /// them is written with kernel primitives, RC11 otherwise (diff compares two variants under one
 /// model).
 ModelKind one_model(const ModelChoice& choice, EngineKind engine, const std::vector<const VariantDef*>& variants);
 inline constexpr const char* model_help =
     "auto (per variant: lkmm for litmus tests and models written with kernel primitives, rc11 for C++11 ones; rc11 "
-    "under relacy) | lkmm (the kernel's memory model) | rc11 (the C++11 mapping of the kernel primitives)";
+    "under relacy) | lkmm (the kernel's memory model; with ORDERCHECK_LKMM_DIR set, read from that tools/memory-model "
+    "folder as --lkmm-dir does) | rc11 (the C++11 mapping of the kernel primitives)";
 
 }  // namespace oc::cli::commands

@@ -66,7 +66,7 @@ const MemoryModel& model_of(const Report& report) {
 }
 
 Vocabulary vocabulary_of(const Report& report) {
-    return report.memory_model == "LKMM" ? Vocabulary::Lkmm : Vocabulary::Cpp11;
+    return judged_as_lkmm(report) ? Vocabulary::Lkmm : Vocabulary::Cpp11;
 }
 
 std::optional<ExplainingCycle> cycle_of(const Report& report, std::string* why) {
@@ -213,6 +213,7 @@ Report explaining_report(const VariantDef& variant, Report report, const std::ve
         CheckOptions sc = options;
         sc.explore.engine = EngineKind::Graph;
         sc.explore.model = ModelKind::Sc;
+        sc.explore.memory_model = nullptr;
         sc.keep_first_execution = false;
         sc.collect_sites = false;
         Report under_sc = check(variant, sc);
@@ -220,6 +221,7 @@ Report explaining_report(const VariantDef& variant, Report report, const std::ve
             note = ", with no reordering at all (an SC execution)";
             // An SC execution is one of the asked model's too: named in its words (LKMM's tags).
             under_sc.memory_model = report.memory_model;
+            under_sc.model_kind = report.model_kind;
             return under_sc;
         }
     }

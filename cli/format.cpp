@@ -239,7 +239,7 @@ std::string format_text(const std::vector<Report>& reports, const RunSettings& s
             for (std::string line; std::getline(lines, line);) out << "      " << line << '\n';
         }
         if (r.expect.engine)
-            out << "    engine limitation: " << (r.memory_model == "LKMM" ? "LKMM" : "RC11") << " says "
+            out << "    engine limitation: " << (judged_as_lkmm(r) ? "LKMM" : "RC11") << " says "
                 << to_string(r.expect.memory_model) << "; this engine finds "
                 << to_string(*r.expect.engine) << " (" << r.expect.engine_note << ")\n";
         if (r.expect.lkmm)
@@ -335,6 +335,7 @@ std::string format_json(const std::vector<Report>& reports, const RunSettings& s
         v["exploration"] = std::string(to_string(r.exploration));
         v["engine"] = std::string(to_string(r.engine));
         v["memory_model"] = r.memory_model;
+        if (r.engine == EngineKind::Graph) v["memory_model_role"] = std::string(to_string(r.model_kind));
         v["blocked_executions"] = r.blocked;
         if (r.cross_check)
             v["cross_check"] = {{"relacy_distinct", r.cross_check->relacy_distinct},
@@ -498,8 +499,10 @@ std::vector<Report> parse_json(const std::string& text,
             r.summary = def->summary;
             r.engine = parse_engine(v.value("engine", std::string("relacy"))).value_or(EngineKind::Relacy);
             r.memory_model = v.value("memory_model", std::string());
-            r.expect = expectation_for(def->expect, r.engine,
-                                       r.memory_model == "LKMM" ? ModelKind::Lkmm : ModelKind::Rc11);
+            // the role of the model that judged (absent from reports of older versions: its name)
+            const std::string role = v.value("memory_model_role", r.memory_model);
+            r.model_kind = role == "LKMM" ? ModelKind::Lkmm : role == "SC" ? ModelKind::Sc : ModelKind::Rc11;
+            r.expect = expectation_for(def->expect, r.engine, r.model_kind);
             r.blocked = v.value("blocked_executions", std::uint64_t{0});
             if (!v.at("verdict").is_null()) {
                 const auto f = parse_finding(v.at("verdict").get<std::string>());

@@ -55,9 +55,10 @@ pre.cycle { font-size: 0.8em; background: #f7f7f7; padding: 0.5em; white-space: 
 }  // namespace
 
 std::vector<ModelSection> build_sections(const std::vector<ModelDef>& models, bool with_necessity, EngineKind engine,
-                                         std::optional<ModelKind> model) {
+                                         std::optional<ModelKind> model, const MemoryModel* memory_model) {
     CheckOptions options;
     options.explore.engine = engine;
+    options.explore.memory_model = memory_model;
     std::vector<ModelSection> out;
     for (const auto& m : models) {
         ModelSection s{m.name, m.family, m.description, {}, {}, {}};
@@ -102,12 +103,13 @@ std::string render_html(const std::vector<ModelSection>& sections, const std::st
             incomplete += r.status == Status::Incomplete;
         }
     const bool graphviz = dot_available();
-    bool graph_engine = false;
+    bool graph_engine = false, lkmm = false;
     std::set<std::string> memory_models;
     for (const auto& s : sections)
         for (const auto& r : s.reports) {
             graph_engine = graph_engine || r.engine == EngineKind::Graph;
             if (r.engine == EngineKind::Graph) memory_models.insert(r.memory_model);
+            lkmm = lkmm || judged_as_lkmm(r);
         }
     // one model for the page, or "per variant" (its column says which)
     const bool per_variant = memory_models.size() > 1;
@@ -122,6 +124,7 @@ std::string render_html(const std::vector<ModelSection>& sections, const std::st
                          : "graph engine (every " + memory_model + "-consistent execution once)")
       << (per_variant             ? ", every execution checked against that model's axioms. "
           : memory_model == "LKMM" ? ", every execution checked against LKMM's axioms. "
+          : memory_model.rfind("cat: ", 0) == 0 ? ", every execution checked against the cat model's axioms. "
                                    : ", every execution certified against RC11. ")
       << passed << " passed, " << failed
       << " failed, " << incomplete << " incomplete.</p>\n";
@@ -129,7 +132,7 @@ std::string render_html(const std::vector<ModelSection>& sections, const std::st
     if (!notice.empty()) o << "<p class=\"stopped\"><b>Partial report.</b> " << esc(notice) << "</p>\n";
     o << "<p class=\"note\">Only an <b>exhaustive</b> Never is a proof, within the semantics the engine explores "
          "(docs/limitations.md). "
-      << (memory_model == "LKMM" ? "Known engine limitations are marked in the notes column.</p>\n"
+      << (lkmm && !per_variant ? "Known engine limitations are marked in the notes column.</p>\n"
                                  : "Mapping blind spots (LKMM disagrees with the C++11 mapping) and known engine "
                                    "limitations are marked in the notes column.</p>\n");
     if (!graphviz) o << "<p class=\"note\">graphviz <code>dot</code> was not found: execution graphs are omitted; "

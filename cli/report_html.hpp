@@ -24,12 +24,13 @@ struct ModelSection {
 };
 
 /// Explores every variant of `models` (and the necessity of each proved variant when asked),
-/// under `model`, or (nullopt) each variant under its default_memory_model(). Once stop_cause()
+/// under `model` (judged by `memory_model` when set: a cat model), or (nullopt) each variant under its default_memory_model(). Once stop_cause()
 /// is set (an interrupt, the command's --timeout) it ends early: the sections then hold the
 /// variants finished before (a model none of which finished is left out).
 std::vector<ModelSection> build_sections(const std::vector<ModelDef>& models, bool with_necessity,
                                          EngineKind engine = EngineKind::Graph,
-                                         std::optional<ModelKind> model = ModelKind::Rc11);
+                                         std::optional<ModelKind> model = ModelKind::Rc11,
+                                         const MemoryModel* memory_model = nullptr);
 
 /// The page. Figures are rendered with graphviz when it is present (a note says so otherwise).
 /// `notice`, when set, says at the top that the page is partial (stopped before every variant was

@@ -58,7 +58,7 @@ void fold_outcomes(const Program& p, const Report& rep, LitmusResult& r) {
 void judge_result(const Program& p, const Report& rep, LitmusResult& r) {
     // ordercheck-engine: records what Relacy finds where it cannot produce RC11's answer.
     const bool relacy = rep.engine == EngineKind::Relacy;
-    const bool lkmm = rep.memory_model == "LKMM";
+    const bool lkmm = judged_as_lkmm(rep);
     const Expected* want = lkmm                 ? (p.result ? &*p.result : nullptr)
                            : relacy && p.engine ? &*p.engine
                            : p.mapping          ? &*p.mapping
@@ -76,7 +76,7 @@ void judge_result(const Program& p, const Report& rep, LitmusResult& r) {
     }
     const std::string wanted = expected_text(*want);
     std::string source = "Result: " + (p.result ? expected_text(*p.result) : std::string("none"));
-    if (lkmm) source += "; LKMM";
+    if (lkmm) source += rep.memory_model == "LKMM" ? std::string("; LKMM") : "; LKMM by " + rep.memory_model;
     if (p.mapping && !lkmm) source += "; ordercheck-mapping: " + expected_text(*p.mapping) + " (the C++11 mapping differs from LKMM)";
     if (p.engine && relacy) source += "; ordercheck-engine: " + expected_text(*p.engine) + " (the engine cannot produce RC11's answer)";
     const std::string explored = std::string(to_string(rep.exploration)) + ", " + std::to_string(rep.executions) + " executions";
@@ -147,6 +147,7 @@ LitmusResult run(const std::shared_ptr<const Compiled>& test, const LitmusOption
     co.explore.reduction = options.reduction;
     co.explore.engine = options.engine;
     co.explore.model = options.model;
+    co.explore.memory_model = options.memory_model;
     co.explore.race_ends_execution = options.model != ModelKind::Lkmm;
     r.report = check(make_variant(test, RunMode::RaceCheck), co);
     const Report* rep = &r.report;

@@ -26,6 +26,9 @@ struct LitmusOptions {
     /// The memory model (graph engine): LKMM judges the test by its Result: line as herd7 with
     /// the kernel's model does; RC11 by the C++11 mapping (ordercheck-mapping: annotations apply).
     ModelKind model = ModelKind::Rc11;
+    /// A model loaded at run time (a cat file) judging in place of `model`'s, which names the
+    /// role it plays (ExploreOptions::memory_model).
+    const MemoryModel* memory_model = nullptr;
 };
 
 enum class Judgement : std::uint8_t {

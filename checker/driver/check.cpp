@@ -89,7 +89,10 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
     report.summary = variant.summary;
     report.engine = options.explore.engine;
     const bool lkmm = options.explore.model == ModelKind::Lkmm;
-    report.memory_model = report.engine == EngineKind::Graph ? std::string(to_string(options.explore.model)) : "C++11 (Relacy)";
+    // A model loaded at run time (a cat file) judges in place of the built-in one the kind names.
+    const MemoryModel* selected = report.engine == EngineKind::Graph ? options.explore.memory_model : nullptr;
+    report.memory_model = report.engine == EngineKind::Graph ? model_name(options.explore) : "C++11 (Relacy)";
+    report.model_kind = options.explore.model;
     report.expect = expectation_for(variant.expect, report.engine, options.explore.model);
 
     std::map<std::vector<Value>, OutcomeRecord> outcomes;
@@ -110,8 +113,10 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
             first_time = fresh;
             if (fresh && certify) {
                 // RC11: the independent certifier (rc11_certify.hpp); LKMM: the model's own predicate (its
-                // independent reference is herd7's verdicts, recorded in litmus/)
-                if (auto violation = lkmm ? lkmm_model().check(graph) : check_rc11(graph)) {
+                // independent reference is herd7's verdicts, recorded in litmus/); a cat model: its own
+                if (auto violation = selected ? selected->check(graph)
+                                     : lkmm   ? lkmm_model().check(graph)
+                                              : check_rc11(graph)) {
                     it->second = false;
                     if (!report.rejected_graph) {
                         report.first_rejection = describe(graph, *violation);
@@ -124,8 +129,8 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
                 return;
             }
             if (fresh && options.collect_sites) collect_sites(graph, report.sites);
-            if (fresh && lkmm)
-                for (std::string& f : lkmm_model().flags(graph))
+            if (fresh && (lkmm || selected))
+                for (std::string& f : (selected ? *selected : lkmm_model()).flags(graph))
                     if (std::find(report.flags.begin(), report.flags.end(), f) == report.flags.end()) {
                         report.flags.push_back(std::move(f));
                         std::sort(report.flags.begin(), report.flags.end());
@@ -239,7 +244,7 @@ Report cross_check(const VariantDef& variant, const CheckOptions& options);
 
 Report check(const VariantDef& variant, const CheckOptions& options) {
     if (options.cross_check) return cross_check(variant, options);
-    if (options.model_per_variant && options.explore.engine == EngineKind::Graph) {
+    if (options.model_per_variant && options.explore.engine == EngineKind::Graph && !options.explore.memory_model) {
         CheckOptions o = options;
         o.explore.model = default_memory_model(variant, EngineKind::Graph);
         return check_one_engine(variant, o);
@@ -268,6 +273,10 @@ bool written_with_kernel_primitives(const VariantDef& variant) {
         return false;  // the graph engine cannot run it (too many threads...): not under LKMM either
     }
     return *found;
+}
+
+std::string model_name(const ExploreOptions& options) {
+    return options.memory_model ? options.memory_model->description() : std::string(to_string(options.model));
 }
 
 ModelKind default_memory_model(const VariantDef& variant, EngineKind engine) {
@@ -408,6 +417,7 @@ Report merge_shards(const std::vector<Report>& shards) {
     m.reduction = first.reduction;
     m.engine = first.engine;
     m.memory_model = first.memory_model;
+    m.model_kind = first.model_kind;
     std::map<std::vector<Value>, OutcomeRecord> outcomes;
     std::vector<std::uint64_t> hashes;
     bool all_hashes = true;

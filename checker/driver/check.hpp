@@ -94,7 +94,12 @@ struct Report {
     /// answer (a variant's engine_finds() notes record Relacy's gaps and apply to Relacy only).
     Expectation expect;
     EngineKind engine = EngineKind::Relacy;
-    std::string memory_model;         ///< "RC11", "LKMM" (graph engine), "C++11 (Relacy)"
+    /// "RC11", "LKMM" (graph engine), "C++11 (Relacy)", or a cat model's description()
+    /// (`cat: FILE ("TITLE")`): what judged, for people to read.
+    std::string memory_model;
+    /// The role of the model that judged (graph engine): its expectations, flags and race
+    /// semantics. A cat model with the kernel's event tags plays LKMM's.
+    ModelKind model_kind = ModelKind::Rc11;
     /// Graph engine: executions that ended with a thread waiting at an await whose value could
     /// still change in another branch (not complete executions; not in `executions`).
     std::uint64_t blocked = 0;
@@ -195,6 +200,15 @@ bool written_with_kernel_primitives(const VariantDef& variant);
 /// kernel's primitives, RC11 for one written with C++11 atomics; RC11 (the C++11 mapping) under
 /// Relacy, which has no LKMM.
 ModelKind default_memory_model(const VariantDef& variant, EngineKind engine);
+
+/// The report was judged under LKMM: the built-in model, or a cat model with the kernel's tags.
+inline bool judged_as_lkmm(const Report& r) {
+    return r.memory_model == "LKMM" || (r.engine == EngineKind::Graph && r.model_kind == ModelKind::Lkmm);
+}
+
+/// The name of the memory model `options` select, as reports print it: "RC11", "LKMM", or the
+/// description() of the model loaded at run time (ExploreOptions::memory_model).
+std::string model_name(const ExploreOptions& options);
 
 /// Explores `variant` and judges the result against its expectation.
 Report check(const VariantDef& variant, const CheckOptions& options);

@@ -18,7 +18,7 @@ std::string_view to_string(Necessity n) {
 }
 
 std::string result_label(const NecessityRow& row) {
-    const bool lkmm = row.report.memory_model == "LKMM";
+    const bool lkmm = judged_as_lkmm(row.report);
     const bool weaker = row.weakening != Weakening::Remove;
     switch (row.result) {
     case Necessity::Needed: return weaker ? "needed: the weaker form breaks it" : "needed";

@@ -12,13 +12,13 @@ namespace oc {
 const EngineCapabilities& capabilities(EngineKind e) {
     static const EngineCapabilities graph{.engine = EngineKind::Graph,
                                           .max_threads = max_threads,
-                                          .rc11 = true, .lkmm = true, .sc = true,
+                                          .rc11 = true, .lkmm = true, .sc = true, .cat = true,
                                           .bound = false, .random = false,
                                           .shards = true,
                                           .reduction = false};
     static const EngineCapabilities relacy{.engine = EngineKind::Relacy,
                                            .max_threads = relacy_max_threads,
-                                           .rc11 = true, .lkmm = false, .sc = false,
+                                           .rc11 = true, .lkmm = false, .sc = false, .cat = false,
                                            .bound = true, .random = true,
                                            .shards = true,
                                            .reduction = true};
@@ -30,6 +30,9 @@ ExploreResult explore(const VariantDef& variant, const ExploreOptions& options, 
     case EngineKind::Graph: return graph_explore(variant, options, sink);
     case EngineKind::Relacy: break;
     }
+    if (options.memory_model != nullptr)
+        throw std::invalid_argument("ordercheck: Relacy explores C++11 only; a cat model needs the graph engine "
+                                    "(--engine graph)");
     if (options.model != ModelKind::Rc11)
         throw std::invalid_argument("ordercheck: Relacy explores C++11 only; " + std::string(to_string(options.model)) +
                                     " needs the graph engine (--engine graph)");

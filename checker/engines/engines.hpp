@@ -19,6 +19,8 @@ struct EngineCapabilities {
     unsigned max_threads = 0;
     /// The memory models it judges by.
     bool rc11 = false, lkmm = false, sc = false;
+    /// A memory model loaded at run time (ExploreOptions::memory_model: a cat file).
+    bool cat = false;
     /// The searches it runs (SearchKind::Full always).
     bool bound = false, random = false;
     /// Prefix sharding (ExploreOptions::shard_count > 1).

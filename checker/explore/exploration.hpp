@@ -20,6 +20,8 @@
 
 namespace oc {
 
+class MemoryModel;
+
 /// Which engine explores a variant.
 enum class EngineKind : std::uint8_t {
     Relacy,  ///< Relacy's scheduler: interleavings under C++11 (checker/relacy/)
@@ -61,6 +63,11 @@ using ProgressSink = std::function<void(const ExploreProgress&)>;
 struct ExploreOptions {
     EngineKind engine = EngineKind::Relacy;
     ModelKind model = ModelKind::Rc11;
+    /// Graph engine: a memory model loaded at run time (a cat file, checker/memory_model/cat/)
+    /// that judges instead of the built-in one `model` names; `model` then names the role it
+    /// plays (Lkmm for a model with the kernel's event tags: the expectations, the flags and the
+    /// race semantics are LKMM's). Not owned; it outlives the search.
+    const MemoryModel* memory_model = nullptr;
     SearchKind search = SearchKind::Full;
     std::uint64_t max_executions = 0;      ///< 0: no limit (Full/Bound); cut short when reached
     double timeout_seconds = 0;            ///< 0: none; cut short when exceeded (checked per execution)

@@ -260,7 +260,8 @@ ExploreResult GraphEngine::run() {
 }  // namespace graph_detail
 
 ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& options, const ExecutionSink& sink) {
-    const MemoryModel& model = options.model == ModelKind::Lkmm ? lkmm_model()
+    const MemoryModel& model = options.memory_model != nullptr ? *options.memory_model
+                               : options.model == ModelKind::Lkmm ? lkmm_model()
                                : options.model == ModelKind::Sc ? sc_model()
                                                                 : rc11_model();
     return graph_explore(variant, options, sink, model);

@@ -22,6 +22,9 @@ public:
     virtual ~MemoryModel() = default;
     /// The model's name as reports print it ("RC11").
     virtual std::string_view name() const = 0;
+    /// What a report says judged: the name, or for a model read from files, those files
+    /// (`cat: /path/linux-kernel.cat ("Linux-kernel memory consistency model")`).
+    virtual std::string description() const { return std::string(name()); }
     /// True when `g` (complete or a prefix) satisfies every axiom of the model.
     virtual bool consistent(const ExecutionGraph& g) const = 0;
     /// The first violated axiom, nullopt when consistent (slower; for messages and tests).
@@ -48,7 +51,12 @@ const MemoryModel& lkmm_model();
 /// model to judge variants by; `explain` asks it whether a bad outcome needs reordering at all.
 const MemoryModel& sc_model();
 
-/// The memory model called `name` ("rc11", "lkmm", "sc", case-insensitive), nullptr if there is none.
+/// The memory model called `name` ("rc11", "lkmm", "sc", case-insensitive), or a registered one
+/// whose description() is `name`; nullptr if there is none.
 const MemoryModel* find_memory_model(std::string_view name);
+
+/// Makes `model` (one loaded at run time, which outlives every report) findable by its
+/// description(), as reports name it.
+void register_memory_model(const MemoryModel& model);
 
 }  // namespace oc

@@ -10,7 +10,20 @@ namespace oc::cat {
 
 std::unique_ptr<CatModel> CatModel::load(const std::string& cat_path, const std::string& bell_path) {
     Model bell = bell_path.empty() ? Model{} : cat::load(bell_path);
-    return std::make_unique<CatModel>(std::move(bell), cat::load(cat_path));
+    auto m = std::make_unique<CatModel>(std::move(bell), cat::load(cat_path));
+    m->cat_path_ = cat_path;
+    m->bell_path_ = bell_path;
+    // Every binding and check once, on a graph of no events: what does not depend on the
+    // events (names, arities, types) fails here, before a search starts.
+    (void)evaluate(m->model_, ExecutionGraph{}, Goal::Everything);
+    return m;
+}
+
+std::string CatModel::description() const {
+    if (cat_path_.empty()) return "cat: \"" + title_ + "\"";
+    std::string d = "cat: " + cat_path_ + " (\"" + title_ + "\")";
+    if (!bell_path_.empty()) d += ", bell: " + bell_path_;
+    return d;
 }
 
 CatModel::CatModel(Model bell, Model cat) : title_(cat.title.empty() ? bell.title : cat.title) {

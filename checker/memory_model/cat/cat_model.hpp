@@ -18,14 +18,19 @@ namespace oc::cat {
 class CatModel final : public MemoryModel {
 public:
     /// The model of `cat_path`, with the bell file `bell_path` ("" for none) evaluated before it.
-    /// Throws CatError for a file that cannot be read or parsed, or that declares tags the
-    /// graph's events do not carry.
+    /// Throws CatError for a file that cannot be read or parsed, that declares tags the graph's
+    /// events do not carry, or that fails to evaluate on an empty graph (a name that is not
+    /// defined, an ill-typed expression): errors a search would otherwise meet midway.
     static std::unique_ptr<CatModel> load(const std::string& cat_path, const std::string& bell_path = "");
     /// The model of `bell` then `cat`, already parsed.
     CatModel(Model bell, Model cat);
 
     /// The cat file's title ("Linux-kernel memory consistency model").
     std::string_view name() const override { return title_; }
+    /// `cat: CAT ("TITLE")`, with `, bell: BELL` when there is one (for a model load() read).
+    std::string description() const override;
+    const std::string& cat_path() const { return cat_path_; }
+    const std::string& bell_path() const { return bell_path_; }
     /// Every axiom (acyclic, irreflexive, empty that is not a flag) holds, and every `with`
     /// finds the graph among its candidates.
     bool consistent(const ExecutionGraph& g) const override;
@@ -40,6 +45,7 @@ public:
 
 private:
     std::string title_;
+    std::string cat_path_, bell_path_;  ///< as load() was given them ("" for a parsed model)
     Model model_;  ///< the bell's statements, then the cat's
     bool kernel_ = false;
 };

@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Selecting a cat model on the command line (docs/cat.md): --cat, --conf, --lkmm-dir and
+ORDERCHECK_LKMM_DIR.
+
+  cat_cli_test.py ORDERCHECK SOURCE_ROOT errors
+      bad model files (written here to a temporary directory) and bad combinations: a positioned
+      one-line error and exit 2, never a crash; reports naming the cat model by its files.
+  cat_cli_test.py ORDERCHECK SOURCE_ROOT kernel
+      Linux 6.1's linux-kernel.cfg (the extracted tree, else extracted from Debian's tarball)
+      against the built-in LKMM on a handful of the litmus corpus: the same verdicts, counts and
+      flags. Exits 77 (meson's skip) when neither is there.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+exe, root, mode = sys.argv[1], sys.argv[2], sys.argv[3]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import expect, finish, runner  # noqa: E402
+run = runner(exe)
+
+SB = os.path.join(root, "litmus", "tests", "SB+poonceonces.litmus")
+COMMANDS = ["litmus", "check", "explain", "necessity", "diff", "report"]
+
+
+def env_with(**kv):
+    e = dict(os.environ)
+    e.pop("ORDERCHECK_LKMM_DIR", None)
+    e.update(kv)
+    return e
+
+
+def command_line(command, tmp, *model_args):
+    """A correct command line of COMMAND with MODEL_ARGS (the model options under test)."""
+    out = os.path.join(tmp, "out-" + command)
+    return {
+        "litmus": ["litmus", SB],
+        "check": ["check", SB],
+        "explain": ["explain", SB, "--out", out],
+        "necessity": ["necessity", "SB/fenced"],
+        "diff": ["diff", "SB/fenced", "SB/relaxed"],
+        "report": ["report", "SB", "--out", out, "--no-necessity"],
+    }[command] + list(model_args)
+
+
+def crashed(code, err):
+    return code < 0 or "terminate called" in err or "Sanitizer" in err or "Aborted" in err
+
+
+def errors():
+    tmp = tempfile.mkdtemp(prefix="ordercheck-cat-cli-")
+    files = {
+        "syntax.cat": '"bad syntax"\nlet x = po |\n',
+        "unknown.cat": '"unknown relation"\nlet a = po\nacyclic a | nosuch as x\n',
+        "unsupported.cat": '"unsupported"\nprocedure f(x) = acyclic x end\n',
+        "sc.cat": '"SC for the test"\nacyclic po | rf | co | fr as sc\n',
+        "variant.cfg": "model sc.cat\nvariant lkmmv2\n",
+        "through.cfg": "graph columns\nmodel sc.cat\nthrough invalid\n",
+        "nomodel.cfg": "graph columns\nsquished true\n",
+        "nobell.cfg": "# herd's comment\nbell missing.bell\nmodel sc.cat\n",
+        "sc.cfg": "graph columns\nsquished true\nshowevents noregs\nedgeattr co,color,blue\nmodel = sc.cat\n",
+    }
+    for name, text in files.items():
+        with open(os.path.join(tmp, name), "w") as f:
+            f.write(text)
+    p = lambda name: os.path.join(tmp, name)  # noqa: E731
+
+    # Each bad model file: FILE:LINE:COL: error: ..., one line, exit 2, on every command.
+    bad = [
+        ("missing", ["--cat", p("missing.cat")], rf"^{re.escape(p('missing.cat'))}:1:1: error: expected a readable cat file"),
+        ("syntax", ["--cat", p("syntax.cat")], rf"^{re.escape(p('syntax.cat'))}:3:1: error: expected an expression, found the end of the file"),
+        ("unknown relation", ["--cat", p("unknown.cat")],
+         rf"^{re.escape(p('unknown.cat'))}:3:13: error: expected a defined name, found 'nosuch'"),
+        ("unsupported construct", ["--cat", p("unsupported.cat")],
+         rf"^{re.escape(p('unsupported.cat'))}:2:1: error: .*found 'procedure', which ordercheck's cat front end does not support"),
+        ("cfg variant", ["--conf", p("variant.cfg")],
+         rf"^{re.escape(p('variant.cfg'))}:2:9: error: expected no 'variant' .*found 'lkmmv2'"),
+        ("cfg verdict key", ["--conf", p("through.cfg")],
+         rf"^{re.escape(p('through.cfg'))}:3:1: error: .*found 'through', which would change herd's verdicts"),
+        ("cfg no model", ["--conf", p("nomodel.cfg")], rf"^{re.escape(p('nomodel.cfg'))}:1:1: error: expected a 'model FILE.cat' line"),
+        ("cfg missing bell", ["--conf", p("nobell.cfg")],
+         rf"^{re.escape(p('nobell.cfg'))}:2:6: error: expected a readable bell file \"{re.escape(p('missing.bell'))}\""),
+        ("cfg missing", ["--conf", p("missing.cfg")], rf"^{re.escape(p('missing.cfg'))}:1:1: error: expected a readable herd configuration"),
+        ("lkmm-dir without cfg", ["--lkmm-dir", tmp],
+         rf"^{re.escape(tmp)}/linux-kernel.cfg:1:1: error: expected a readable herd configuration"),
+    ]
+    for command in COMMANDS:
+        for name, args, pattern in bad:
+            if command != "litmus" and name not in ("missing", "unknown relation"):
+                continue  # the loading is shared: every error once through litmus, two through each command
+            code, out, err = run(*command_line(command, tmp, *args), env=env_with())
+            label = f"{command} {name}"
+            expect(label + ": exit 2", code == 2, (code, out, err))
+            expect(label + ": no crash", not crashed(code, err), err)
+            expect(label + ": one positioned line", len(err.strip().splitlines()) == 1 and re.search(pattern, err),
+                   err)
+
+    # Bad combinations: usage errors, exit 2.
+    combos = [
+        (["--cat", p("sc.cat"), "--model", "rc11"], "--cat selects the memory model; it conflicts with --model rc11"),
+        (["--conf", p("sc.cfg"), "--model", "rc11"], "--conf selects the memory model; it conflicts with --model rc11"),
+        (["--cat", p("sc.cat"), "--conf", p("sc.cfg")], "--cat, --conf and --lkmm-dir each select a model: give one"),
+        (["--cat", p("sc.cat"), "--engine", "relacy"], "--cat needs the graph engine"),
+        (["--cat", p("sc.cat"), "--model", "lkmm"], "declares none of the kernel's event tags"),
+    ]
+    for args, message in combos:
+        code, out, err = run(*command_line("litmus", tmp, *args), env=env_with())
+        expect(f"litmus {args}: exit 2", code == 2 and message in err and len(err.strip().splitlines()) == 1,
+               (code, err))
+    code, out, err = run("check", SB, "--cat", p("sc.cat"), "--engine", "both", env=env_with())
+    expect("check --engine both with a cat model: exit 2", code == 2 and "does not apply to a cat model" in err, err)
+
+    # --help of each command names the options.
+    for command in COMMANDS:
+        code, out, err = run(command, "--help")
+        expect(f"{command} --help: the cat options",
+               code == 0 and all(o in out for o in ("--cat", "--conf", "--lkmm-dir", "ORDERCHECK_LKMM_DIR")), out)
+
+    # A cat model judges, and the reports say which files did. SC forbids SB's outcome (Never),
+    # where LKMM allows it (Sometimes).
+    code, out, err = run("litmus", SB, "--conf", p("sc.cfg"), env=env_with())
+    # (no execution rejected: the engine explored under SC, not only the certification judged by it)
+    expect("litmus --conf sc.cfg: SC's verdict", "Observation SB+poonceonces Never 0 3" in out and
+           "Judgement SB+poonceonces FAIL: !!! Unexpected non-Sometimes verification" in out, out + err)
+    code, out, err = run("check", SB, "--cat", p("sc.cat"), "--format", "json", env=env_with())
+    doc = json.loads(out) if out.startswith("{") else {}
+    name = f'cat: {p("sc.cat")} ("SC for the test")'
+    variant = (doc.get("variants") or [{}])[0]
+    expect("check --format json: the cat model named", doc.get("engine", {}).get("memory_model") == name and
+           variant.get("memory_model") == name and variant.get("memory_model_role") == "RC11" and
+           variant.get("verdict") == "Never" and variant.get("rejected_executions") == 0, out + err)
+    code, out, err = run("check", SB, "--cat", p("sc.cat"), env=env_with())
+    expect("check text: the cat model named in the header", f"(graph engine, {name}," in out, out)
+
+    # ORDERCHECK_LKMM_DIR: --model lkmm reads it; a run that asks for no model does not.
+    bogus = os.path.join(tmp, "no-such-dir")
+    code, out, err = run("litmus", SB, "--model", "lkmm", env=env_with(ORDERCHECK_LKMM_DIR=bogus))
+    expect("ORDERCHECK_LKMM_DIR with --model lkmm: read", code == 2 and f"{bogus}/linux-kernel.cfg:1:1: error" in err, err)
+    code, out, err = run("litmus", SB, env=env_with(ORDERCHECK_LKMM_DIR=bogus))
+    expect("ORDERCHECK_LKMM_DIR without --model lkmm: not read", code == 0 and "; LKMM;" in out, out + err)
+    code, out, err = run("litmus", SB, "--model", "lkmm", "--cat", p("sc.cat"), env=env_with(ORDERCHECK_LKMM_DIR=bogus))
+    expect("--cat overrides ORDERCHECK_LKMM_DIR", code == 2 and "declares none of the kernel's event tags" in err, err)
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+def kernel_dir():
+    """tools/memory-model of linux-source 6.1, extracted or from Debian's tarball; None if neither."""
+    installed = "/opt/kernel/linux-source-6.1/tools/memory-model"
+    if os.path.exists(os.path.join(installed, "linux-kernel.cfg")):
+        return installed
+    tarball = "/usr/src/linux-source-6.1.tar.xz"
+    if not os.path.exists(tarball):
+        return None
+    tmp = tempfile.mkdtemp(prefix="ordercheck-cat-cli-kernel-")
+    d = "linux-source-6.1/tools/memory-model"
+    names = [f"{d}/linux-kernel.{x}" for x in ("cfg", "bell", "cat", "def")] + [f"{d}/lock.cat"]
+    if subprocess.run(["tar", "-xJf", tarball, "-C", tmp, *names]).returncode != 0:
+        return None
+    return os.path.join(tmp, d)
+
+
+# A handful of the corpus: plain accesses (the data-race flag), locks, RCU (the unbalanced-locking
+# flag), load buffering, a release/acquire chain.
+CORPUS = ["SB+poonceonces", "MP+plain+po", "SB+plain", "MP+locks", "RCU+deferred-free", "RCU+unbalanced-lock",
+          "LB+poonceonces", "ISA2+release+acquire+acquire", "WRC+release+acquire", "MP+locks-on-int"]
+
+
+def herd_lines(out):
+    """Per test: its Observation, Positive/Negative and Flag lines, and its judgement."""
+    tests, current = {}, None
+    for line in out.splitlines():
+        if line.startswith("Test "):
+            current = line.split()[1]
+            tests[current] = []
+        elif current and re.match(r"^(Observation|Positive|Flag|States|Ok|No)\b", line):
+            tests[current].append(line)
+        elif current and line.startswith("Judgement "):
+            tests[current].append(line.split(" (")[0])
+    return tests
+
+
+def kernel():
+    d = kernel_dir()
+    if d is None:
+        print("skipped: no /opt/kernel/linux-source-6.1 and no /usr/src/linux-source-6.1.tar.xz")
+        sys.exit(77)
+    files = [os.path.join(root, "litmus", "tests", t + ".litmus") for t in CORPUS]
+    files = [f for f in files if os.path.exists(f)]
+    expect("the corpus files are there", len(files) == len(CORPUS), files)
+    builtin = run("litmus", *files, "--model", "lkmm", env=env_with())
+    for how, args in (("--conf", ["--conf", os.path.join(d, "linux-kernel.cfg")]), ("--lkmm-dir", ["--lkmm-dir", d]),
+                      ("ORDERCHECK_LKMM_DIR", ["--model", "lkmm"])):
+        env = env_with(ORDERCHECK_LKMM_DIR=d) if how == "ORDERCHECK_LKMM_DIR" else env_with()
+        code, out, err = run("litmus", *files, *args, env=env)
+        expect(f"{how}: exit code as the built-in's", code == builtin[0] == 0, (code, builtin[0], err))
+        expect(f"{how}: the cat model judged", f"LKMM by cat: {d}/linux-kernel.cat" in out, out)
+        a, b = herd_lines(out), herd_lines(builtin[1])
+        expect(f"{how}: every test ran", sorted(a) == sorted(b) and len(a) == len(files), (sorted(a), sorted(b)))
+        for t in b:
+            expect(f"{how} {t}: verdict, counts and flags as the built-in LKMM's", a.get(t) == b[t], (a.get(t), b[t]))
+
+
+if mode == "errors":
+    errors()
+elif mode == "kernel":
+    kernel()
+else:
+    sys.exit(f"unknown mode {mode}")
+finish()
