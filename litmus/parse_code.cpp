@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The C litmus parser on process bodies (members of Parser, parser_internal.hpp): statements
-// (assignments, plain stores, if/else, declarations, blocks) and expressions (C operators by
+// (assignments, plain stores, if/else, loops, break and continue, declarations, blocks) and expressions (C operators by
 // precedence climbing, plain reads, casts, and primitive calls checked against the primitive
 // table), with the bounds that keep the interpreter's recursion shallow.
 #include <algorithm>
@@ -100,9 +100,22 @@ void Parser::statement(unsigned depth, std::vector<std::int32_t>& out) {
         out.push_back(if_statement(depth));
         return;
     }
-    if (w == "while" || w == "for" || w == "do" || w == "goto" || w == "switch" || w == "return" ||
-        w == "break" || w == "continue" || w == "case" || w == "default")
-        error(tok_.pos, "unsupported: '" + std::string(w) + "' statements (a litmus process is straight-line code with if/else)");
+    if (w == "while" || w == "for" || w == "do") {
+        out.push_back(loop_statement(depth));
+        return;
+    }
+    if (w == "break" || w == "continue") {
+        Stmt s;
+        s.kind = w == "break" ? StmtKind::Break : StmtKind::Continue;
+        s.pos = tok_.pos;
+        if (loop_depth_ == 0) error(tok_.pos, "'" + std::string(w) + "' outside a loop");
+        advance();
+        expect(Tok::Semi, "';' after '" + std::string(w) + "'");
+        out.push_back(add_stmt(s));
+        return;
+    }
+    if (w == "goto" || w == "switch" || w == "return" || w == "case" || w == "default")
+        error(tok_.pos, "unsupported: '" + std::string(w) + "' statements (a litmus process is code with if/else and loops)");
     if (w == "else") error(tok_.pos, "'else' without a matching 'if'");
     if (w == "struct" || w == "union" || w == "enum" || w == "typedef")
         error(tok_.pos, "unsupported: " + std::string(w) + " declarations");
@@ -141,7 +154,7 @@ void Parser::statement(unsigned depth, std::vector<std::int32_t>& out) {
         advance();
         unsupported_token();
     }
-    error(tok_.pos, "expected a statement (an assignment, a primitive call, a declaration or if), found " + describe(tok_));
+    error(tok_.pos, "expected a statement (an assignment, a primitive call, a declaration, if or a loop), found " + describe(tok_));
 }
 
 /// A register used without a declaration, as herd allows: the target of an assignment, or
@@ -200,6 +213,99 @@ std::int32_t Parser::if_statement(unsigned depth) {
         s.else_stmt = branch(depth);
     }
     return add_stmt(s);
+}
+
+/// `while (c) s`, `do s while (c);` or `for (init; c; step) s`: a Loop (a for: a Block of its
+/// init statements and the Loop).
+std::int32_t Parser::loop_statement(unsigned depth) {
+    const std::string_view w = tok_.text;
+    const std::string kw(w);
+    Stmt s;
+    s.kind = StmtKind::Loop;
+    s.pos = tok_.pos;
+    advance();
+    if (kw == "do") {
+        s.post_test = true;
+        s.then_stmt = loop_body(depth, "do");
+        if (!is_word("while")) unexpected("'while' after the body of 'do'");
+        advance();
+        expect(Tok::LParen, "'(' after 'while'");
+        stmt_accesses_ = 0;
+        s.expr = expression(0);
+        expect(Tok::RParen, "')' to close the condition of 'do ... while'");
+        expect(Tok::Semi, "';' after 'do ... while (...)'");
+        return add_stmt(s);
+    }
+    expect(Tok::LParen, "'(' after '" + kw + "'");
+    if (kw == "while") {
+        if (tok_.kind == Tok::RParen) unexpected("a condition in 'while ()'");
+        s.expr = expression(0);
+        expect(Tok::RParen, "')' to close the condition of 'while'");
+        s.then_stmt = loop_body(depth, "while");
+        return add_stmt(s);
+    }
+    // for (init; cond; step): init is a statement (an assignment, a declaration, or nothing),
+    // which consumes its ';'.
+    std::vector<std::int32_t> items;
+    if (tok_.kind == Tok::Semi) {
+        advance();
+    } else {
+        if (tok_.kind != Tok::Ident || peek().kind == Tok::LParen || is_word("if") || is_word("while") || is_word("for") ||
+            is_word("do") || is_word("break") || is_word("continue"))
+            unexpected("an assignment or a declaration as the init of 'for'");
+        statement(depth + 1, items);
+    }
+    stmt_accesses_ = 0;
+    if (tok_.kind != Tok::Semi) s.expr = expression(0);
+    expect(Tok::Semi, "';' after the condition of 'for'");
+    if (tok_.kind != Tok::RParen) s.else_stmt = for_step();
+    expect(Tok::RParen, "')' to close 'for (...)'");
+    s.then_stmt = loop_body(depth, "for");
+    items.push_back(add_stmt(s));
+    Stmt block;
+    block.kind = StmtKind::Block;
+    block.pos = s.pos;
+    block.first = static_cast<std::uint32_t>(prog_.block_items.size());
+    block.count = static_cast<std::uint32_t>(items.size());
+    prog_.block_items.insert(prog_.block_items.end(), items.begin(), items.end());
+    return add_stmt(block);
+}
+
+/// The step of a for: an assignment to a register or a primitive call, without ';'.
+std::int32_t Parser::for_step() {
+    stmt_accesses_ = 0;
+    Stmt s;
+    s.pos = tok_.pos;
+    if (tok_.kind == Tok::Ident && peek().kind == Tok::LParen && !is_type_word(tok_.text)) {
+        s.kind = StmtKind::Expr;
+        s.expr = call(/*allow_void=*/true, 0);
+        return add_stmt(s);
+    }
+    if (tok_.kind == Tok::Ident && peek().kind == Tok::Assign) {
+        const std::string_view w = tok_.text;
+        int r = find_reg(w);
+        if (r < 0) r = implicit_reg(w, tok_.pos);
+        advance();
+        advance();
+        s.kind = StmtKind::Assign;
+        s.reg = static_cast<std::uint16_t>(r);
+        s.expr = expression(0);
+        proc().regs[static_cast<std::size_t>(r)].assigned = true;
+        return add_stmt(s);
+    }
+    if (tok_.kind == Tok::Ident && peek().kind == Tok::Unsupported) advance();  // `r0++`
+    if (tok_.kind == Tok::Unsupported) unsupported_token();
+    unexpected("an assignment (r = r + 1) or a call as the step of 'for'");
+}
+
+/// The body of a loop, as a Block; `break` and `continue` are allowed in it.
+std::int32_t Parser::loop_body(unsigned depth, const char* keyword) {
+    if (is_type_word(tok_.kind == Tok::Ident ? tok_.text : std::string_view{}))
+        error(tok_.pos, std::string("expected a statement as the body of '") + keyword + "', found a declaration; use braces");
+    ++loop_depth_;
+    const std::int32_t b = branch(depth);
+    --loop_depth_;
+    return b;
 }
 
 /// The statement of an if/else branch, as a Block.

@@ -123,6 +123,9 @@ private:
     std::int32_t plain_store();
     std::int32_t if_statement(unsigned depth);
     std::int32_t branch(unsigned depth);
+    std::int32_t loop_statement(unsigned depth);
+    std::int32_t for_step();
+    std::int32_t loop_body(unsigned depth, const char* keyword);
     void declaration(std::vector<std::int32_t>& out);
 
     // ---- expressions (parse_code.cpp) ----
@@ -165,6 +168,7 @@ private:
     bool ocaml_ = true;
     unsigned stmt_accesses_ = 0;
     unsigned accesses_in_process_ = 0;
+    unsigned loop_depth_ = 0;  ///< loops enclosing the statement parsed (break and continue need one)
     std::vector<TypeInfo> types_;
     std::vector<bool> declared_;
     std::vector<RegInit> reg_inits_;
