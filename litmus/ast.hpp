@@ -56,6 +56,9 @@ inline constexpr unsigned max_srcu_sections = 32;  ///< srcu_read_lock() sites p
 /// herd7's -unroll default is 2 too).
 inline constexpr unsigned default_unroll = 2;
 inline constexpr unsigned max_unroll = 1000;
+/// Loops nested in one another (the analysis walks each loop to a fixed point, nested ones once per
+/// pass of the enclosing one).
+inline constexpr unsigned max_loop_nesting = 4;
 
 struct SourcePos {
     std::uint32_t line = 0;

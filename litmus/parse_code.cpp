@@ -302,6 +302,8 @@ std::int32_t Parser::for_step() {
 std::int32_t Parser::loop_body(unsigned depth, const char* keyword) {
     if (is_type_word(tok_.kind == Tok::Ident ? tok_.text : std::string_view{}))
         error(tok_.pos, std::string("expected a statement as the body of '") + keyword + "', found a declaration; use braces");
+    if (loop_depth_ >= max_loop_nesting)
+        error(tok_.pos, "unsupported: loops nested deeper than " + std::to_string(max_loop_nesting) + " levels");
     ++loop_depth_;
     const std::int32_t b = branch(depth);
     --loop_depth_;

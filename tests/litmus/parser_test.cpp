@@ -280,6 +280,12 @@ TEST_SUITE("litmus parser") {
         CHECK(loops[3]->post_test);
         CHECK(std::count_if(p.stmts.begin(), p.stmts.end(), [](const Stmt& s) { return s.kind == StmtKind::Break; }) == 2);
         CHECK(std::count_if(p.stmts.begin(), p.stmts.end(), [](const Stmt& s) { return s.kind == StmtKind::Continue; }) == 1);
+        // A value read in one iteration reaches an address in the next: that read heads an
+        // address dependency (the analysis follows the back edge).
+        const Program d = parse("C t\n{}\nP0(int *x, int **p) { int *r1 = x; int r2 = 0;\n"
+                                "  while (r2 == 0) { r2 = READ_ONCE(*r1); r1 = READ_ONCE(*p); } }\nexists (x=0)", "t");
+        CHECK(access_named(d, 0, "READ_ONCE", 1).dep_head);
+        CHECK_FALSE(access_named(d, 0, "READ_ONCE", 0).dep_head);
         // the for's declaration is a register of P0
         CHECK(std::any_of(p.processes[0].regs.begin(), p.processes[0].regs.end(), [](const Register& r) { return r.name == "i"; }));
     }
@@ -346,6 +352,7 @@ TEST_SUITE("litmus parser") {
             {"for (r0 = 0; r0 < 2; *x = 1) {}", "expected an assignment (r = r + 1) or a call as the step of 'for', found '*'"},
             {"for (WRITE_ONCE(*x, 1); r0; ) {}", "expected an assignment or a declaration as the init of 'for', found 'WRITE_ONCE'"},
             {"while (r0) int r1;", "expected a statement as the body of 'while', found a declaration; use braces"},
+            {"while (r0) while (r0) while (r0) while (r0) while (r0);", "unsupported: loops nested deeper than 4 levels"},
         };
         for (const Case& c : cases) {
             CAPTURE(c.body);
