@@ -123,6 +123,13 @@ void Parser::statement(unsigned depth, std::vector<std::int32_t>& out) {
         declaration(out);
         return;
     }
+    if (is_cond_load(w) && peek().kind == Tok::LParen) {
+        // `smp_cond_load_acquire(x, VAL == 1);`: its value is discarded, in a register named VAL
+        int r = find_reg("VAL");
+        if (r < 0) r = add_reg("VAL", tok_.pos);
+        out.push_back(cond_load(static_cast<std::uint16_t>(r)));
+        return;
+    }
     if (peek().kind == Tok::LParen) {
         // A primitive called for its effect: void primitives are allowed only here.
         const SourcePos pos = tok_.pos;
@@ -140,6 +147,10 @@ void Parser::statement(unsigned depth, std::vector<std::int32_t>& out) {
         const SourcePos pos = tok_.pos;
         advance();
         advance();
+        if (tok_.kind == Tok::Ident && is_cond_load(tok_.text) && peek().kind == Tok::LParen) {
+            out.push_back(cond_load(static_cast<std::uint16_t>(r)));
+            return;
+        }
         Stmt s;
         s.kind = StmtKind::Assign;
         s.pos = pos;
@@ -296,6 +307,70 @@ std::int32_t Parser::for_step() {
     if (tok_.kind == Tok::Ident && peek().kind == Tok::Unsupported) advance();  // `r0++`
     if (tok_.kind == Tok::Unsupported) unsupported_token();
     unexpected("an assignment (r = r + 1) or a call as the step of 'for'");
+}
+
+bool Parser::is_cond_load(std::string_view w) { return w == "smp_cond_load_acquire" || w == "smp_cond_load_relaxed"; }
+
+/// `smp_cond_load_acquire(x, COND)` (or `_relaxed`), its value assigned to register `r`: the
+/// kernel's wait for *x to satisfy COND, in which VAL names the value read (asm-generic/barrier.h:
+/// READ_ONCE() until COND holds, then smp_acquire__after_ctrl_dep(), "ACQUIRE semantics"). Not in
+/// linux-kernel.def (herd7 rejects it). It becomes `do r = smp_load_acquire(x); while (!(COND));`
+/// with VAL read as r (READ_ONCE() for _relaxed): an await.
+std::int32_t Parser::cond_load(std::uint16_t r) {
+    const Token name_tok = tok_;
+    const std::string name(tok_.text);
+    advance();  // name
+    advance();  // (
+    stmt_accesses_ = 0;
+    const std::size_t first_operand = prog_.accesses.size();
+    Access a;
+    a.prim = name == "smp_cond_load_acquire" ? Prim::LoadAcquire : Prim::ReadOnce;
+    a.name = name;
+    a.pos = name_tok.pos;
+    if (tok_.kind == Tok::Star)
+        unexpected("a pointer as the first argument of " + name + "(), as in " + name + "(x, VAL != 0)");
+    a.addr = expression(1);
+    expect(Tok::Comma, "',' and a condition on VAL after the pointer of " + name + "()");
+    Expr load;
+    load.kind = ExprKind::Call;
+    load.pos = name_tok.pos;
+    load.a = add_access(std::move(a), first_operand);
+    const std::int32_t load_expr = add_expr(load);
+    const std::size_t accesses_before = prog_.accesses.size();
+    val_reg_ = r;
+    stmt_accesses_ = 0;
+    const std::int32_t cond = expression(1);
+    val_reg_ = -1;
+    if (prog_.accesses.size() != accesses_before)
+        error(prog_.accesses[accesses_before].pos, "unsupported: a shared-memory access in the condition of " + name +
+                                                       "() (it may use VAL and registers)");
+    expect(Tok::RParen, "')' to close " + name + "(");
+    expect(Tok::Semi, "';' after " + name + "(...)");
+    proc().regs[r].assigned = true;
+    Stmt assign;
+    assign.kind = StmtKind::Assign;
+    assign.pos = name_tok.pos;
+    assign.reg = r;
+    assign.expr = load_expr;
+    const std::int32_t assign_stmt = add_stmt(assign);
+    Stmt body;
+    body.kind = StmtKind::Block;
+    body.pos = name_tok.pos;
+    body.first = static_cast<std::uint32_t>(prog_.block_items.size());
+    body.count = 1;
+    prog_.block_items.push_back(assign_stmt);
+    Expr negated;
+    negated.kind = ExprKind::Unary;
+    negated.pos = name_tok.pos;
+    negated.op = static_cast<std::uint8_t>(UnOp::Not);
+    negated.a = cond;
+    Stmt loop;
+    loop.kind = StmtKind::Loop;
+    loop.pos = name_tok.pos;
+    loop.post_test = true;
+    loop.then_stmt = add_stmt(body);
+    loop.expr = add_expr(negated);
+    return add_stmt(loop);
 }
 
 /// The body of a loop, as a Block; `break` and `continue` are allowed in it.
@@ -528,7 +603,7 @@ std::int32_t Parser::primary(unsigned depth) {
             advance();
             return add_expr(e);
         }
-        int r = find_reg(w);
+        int r = w == "VAL" && val_reg_ >= 0 ? val_reg_ : find_reg(w);
         if (r < 0 && initialised_in_state(w)) r = implicit_reg(w, tok_.pos);
         if (r < 0) error(tok_.pos, unknown_identifier(w));
         e.kind = ExprKind::Reg;
@@ -547,6 +622,9 @@ std::int32_t Parser::call(bool allow_void, unsigned depth) {
     const std::string_view name = tok_.text;
     Order order = Order::Full;
     const PrimSpec* spec = find_prim(name, order);
+    if (spec == nullptr && is_cond_load(name))
+        error(tok_.pos, std::string(name) + "() is supported as a statement: r = " + std::string(name) +
+                            "(x, cond on VAL); or " + std::string(name) + "(x, cond on VAL);");
     if (spec == nullptr) {
         for (const NotInLkmm& k : not_in_lkmm)
             if (k.name == name)

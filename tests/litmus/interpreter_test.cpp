@@ -613,6 +613,28 @@ TEST_SUITE("litmus interpreter") {
         }
     }
 
+    TEST_CASE("loops: smp_cond_load_acquire() and _relaxed() wait for their condition on VAL") {
+        // P1 waits until it reads x=2: r0 is 2 in every execution, and the acquire orders the
+        // read of y after it (MP): y=1.
+        const std::string src = "C t\n{}\nP0(int *x, int *y) { WRITE_ONCE(*y, 1); WRITE_ONCE(*x, 1); smp_store_release(x, 2); }\n"
+                                "P1(int *x, int *y) { int r0; int r1; r0 = smp_cond_load_acquire(x, VAL == 2); r1 = READ_ONCE(*y); }\n"
+                                "exists (~1:r0=2 \\/ 1:r1=0)\n";
+        for (const ModelKind model : {ModelKind::Rc11, ModelKind::Lkmm}) {
+            LitmusOptions o;
+            o.model = model;
+            const LitmusResult r = run(compile(parse(src, "t")), o);
+            REQUIRE(r.error.empty());
+            CHECK(r.unroll_cuts == 0);
+            CHECK(r.report.exploration == Exploration::Exhaustive);
+            CHECK(r.observation == Verdict::Never);
+            std::string relaxed = src;
+            relaxed.replace(relaxed.find("smp_cond_load_acquire"), 21, "smp_cond_load_relaxed");
+            const LitmusResult q = run(compile(parse(relaxed, "t")), o);
+            CHECK(q.observation == Verdict::Sometimes);  // 1:r1=0: nothing orders the reads
+            CHECK(q.states.size() == 2);                 // r0 is 2 in both
+        }
+    }
+
     TEST_CASE("loops: a cmpxchg retry loop is an await: two increments always give 2") {
         const std::string inc = "int r0; do { r0 = READ_ONCE(*x); } while (cmpxchg(x, r0, r0 + 1) != r0);";
         const std::string src = "C t\n(* Result: Never *)\n{}\nP0(int *x) { " + inc + " }\nP1(int *x) { " + inc +

@@ -304,6 +304,8 @@ TEST_SUITE("litmus parser") {
             {"while (1) { r0 = READ_ONCE(*x); if (r0) break; }", true},
             {"do { r0 = READ_ONCE(*x); } while (cmpxchg(x, r0, r0 + 1) != r0);", true},
             {"do { r0 = atomic_read(x); } while (r0 != atomic_cmpxchg_relaxed(x, r0, 5));", true},
+            {"r0 = smp_cond_load_acquire(x, VAL == 1);", true},
+            {"smp_cond_load_relaxed(y, VAL != 0 && r0 == 0);", true},  // its value goes to a register named VAL
             // a write, an RMW, a fence, a plain read: an iteration has an effect
             {"while (READ_ONCE(*x) == 0) WRITE_ONCE(*y, 1);", false},
             {"while (atomic_inc_return(x) < 3);", false},
@@ -353,6 +355,16 @@ TEST_SUITE("litmus parser") {
             {"for (WRITE_ONCE(*x, 1); r0; ) {}", "expected an assignment or a declaration as the init of 'for', found 'WRITE_ONCE'"},
             {"while (r0) int r1;", "expected a statement as the body of 'while', found a declaration; use braces"},
             {"while (r0) while (r0) while (r0) while (r0) while (r0);", "unsupported: loops nested deeper than 4 levels"},
+            {"r0 = smp_cond_load_acquire(*x, VAL);", "expected a pointer as the first argument of smp_cond_load_acquire(), as in "
+                                                      "smp_cond_load_acquire(x, VAL != 0), found '*'"},
+            {"r0 = smp_cond_load_acquire(x);", "expected ',' and a condition on VAL after the pointer of smp_cond_load_acquire(), "
+                                               "found ')'"},
+            {"r0 = smp_cond_load_relaxed(x, VAL == READ_ONCE(*y));",
+             "unsupported: a shared-memory access in the condition of smp_cond_load_relaxed() (it may use VAL and registers)"},
+            {"WRITE_ONCE(*y, smp_cond_load_acquire(x, VAL));",
+             "smp_cond_load_acquire() is supported as a statement: r = smp_cond_load_acquire(x, cond on VAL); or "
+             "smp_cond_load_acquire(x, cond on VAL);"},
+            {"r0 = VAL;", "unknown identifier 'VAL': not a parameter or a register declared in P0"},
         };
         for (const Case& c : cases) {
             CAPTURE(c.body);
