@@ -50,13 +50,13 @@ public:
         find_targets();
         check_static_types();
         number_srcu_sections();
-        for (std::size_t i = 0; i < p_.processes.size(); ++i) loops(static_cast<unsigned>(i), p_.processes[i].body, false);
         unlock_taint_.assign(p_.accesses.size(), 0);
         for (std::size_t i = 0; i < p_.processes.size(); ++i) {
             dependencies(static_cast<unsigned>(i));
             match_srcu_unlocks(static_cast<unsigned>(i));
         }
         classify_locations();
+        for (std::size_t i = 0; i < p_.processes.size(); ++i) loops(static_cast<unsigned>(i), p_.processes[i].body, false);
     }
 
 private:
@@ -195,7 +195,9 @@ private:
     //  * no register carries a value from one iteration to the next or out of the loop: every
     //    register the loop assigns is assigned in the iteration before the iteration reads it,
     //    and before every exit if the process reads it after the loop or the condition names it;
-    //  * the iteration reads shared memory (else a failed iteration fails forever: no await);
+    //  * the iteration reads shared memory (else a failed iteration fails forever: no await), at
+    //    fixed locations that no process accesses plainly (a failed iteration's read could race
+    //    where the successful one does not; the race check sees complete executions only);
     //  * it has no nested loop, no continue, no SRCU (a section per srcu_read_lock() site).
     // Every other loop runs under the unroll bound.
 
@@ -427,8 +429,12 @@ private:
         bool reads = false;
         for (std::int32_t ai : acc) {
             const Access& a = p_.accesses[static_cast<std::size_t>(ai)];
-            if (ai == cas || is_marked_read(a)) reads = true;
-            else if (a.plain || a.prim != Prim::Barrier) return false;
+            if (ai == cas || is_marked_read(a)) {
+                if (a.target < 0 || p_.locations[static_cast<std::size_t>(a.target)].plain) return false;
+                reads = true;
+            } else if (a.plain || a.prim != Prim::Barrier) {
+                return false;
+            }
         }
         if (!reads) return false;
         const Process& pr = p_.processes[proc];

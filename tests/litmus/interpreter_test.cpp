@@ -589,6 +589,11 @@ TEST_SUITE("litmus interpreter") {
             CHECK(s.observation == Verdict::Sometimes);
             CHECK(s.unroll_cuts == 0);
         }
+        // An await that nothing can satisfy waits forever: a livelock, judged as DEADLOCK.
+        const LitmusResult never = run_source("C t\n(* Result: DEADLOCK *)\n{}\nP0(int *x) { while (READ_ONCE(*x) == 0); }\n"
+                                              "P1(int *y) { WRITE_ONCE(*y, 1); }\nexists (y=1)\n");
+        CHECK(never.deadlock);
+        CHECK(never.judgement == Judgement::Match);
         // Relacy runs the failed iterations (spin_yield() lets the writer run).
         LitmusOptions relacy;
         relacy.engine = EngineKind::Relacy;

@@ -311,6 +311,8 @@ TEST_SUITE("litmus parser") {
             {"while (atomic_inc_return(x) < 3);", false},
             {"while (READ_ONCE(*x) == 0) smp_mb();", false},
             {"while (*x == 0);", false},
+            {"while (READ_ONCE(*x) == 0); *x = 2;", false},  // x is accessed plainly (the race check)
+            {"int *r1; r1 = x; while (READ_ONCE(*r1) == 0);", false},  // through a register: any location
             // a register carried into the next iteration, or out of the loop from a failed one
             {"r0 = READ_ONCE(*x); while (r0 == 0) { r0 = READ_ONCE(*x); }", false},
             {"int r1; while (1) { if (READ_ONCE(*x)) break; r0 = 5; }", false},
