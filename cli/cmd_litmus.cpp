@@ -32,6 +32,9 @@ int cmd_litmus(const std::vector<std::string>& args) {
         ("max-executions", po::value<std::string>()->default_value("0"),
          "stop each search after N executions (0: no limit); a search cut short proves nothing")
         ("timeout", po::value<std::string>()->default_value("0"), "stop each search after S seconds (0: none)")
+        ("unroll", po::value<std::string>()->default_value(std::to_string(litmus::default_unroll)),
+         "iterations a loop that is not an await may run (herd7's -unroll); an execution that needs more is cut "
+         "and the test's verdict is `bounded`, exit 3 (awaits need no bound: docs/litmus.md)")
         ("no-certify", "count executions without checking them against the memory model's axioms (RC11's certifier, LKMM's predicate)")
         ("no-por", "explore without partial-order reduction (--engine relacy)")
         ("quiet,q", "print only the judgement line of each test and the summary")
@@ -49,6 +52,7 @@ int cmd_litmus(const std::vector<std::string>& args) {
     const auto max_executions = static_cast<std::uint64_t>(integer_option(vm, "max-executions", 0, max_count, " (0: no limit)"));
     const double timeout = seconds_option(vm, "timeout");
     const auto repeat = static_cast<unsigned>(integer_option(vm, "repeat", 0, 1000));
+    const auto unroll = static_cast<unsigned>(integer_option(vm, "unroll", 1, litmus::max_unroll));
     const std::vector<std::string>& inputs = parsed.positional;
     if (inputs.empty()) return usage_error("litmus needs at least one file or directory");
     std::vector<std::string> files;
@@ -70,6 +74,7 @@ int cmd_litmus(const std::vector<std::string>& args) {
     litmus::LitmusOptions lo;
     lo.max_executions = max_executions;
     lo.timeout_seconds = timeout;
+    lo.unroll = unroll;
     lo.certify = vm.count("no-certify") == 0;
     lo.reduction = vm.count("no-por") == 0;
     const auto engine_kind = parse_engine(engine);
@@ -141,7 +146,8 @@ int cmd_litmus(const std::vector<std::string>& args) {
     }
     const unsigned ok = counts[litmus::Judgement::Match], failed = counts[litmus::Judgement::Mismatch] + counts[litmus::Judgement::Error];
     std::cout << "litmus: " << ok << " passed, " << failed << " failed (" << counts[litmus::Judgement::Incomplete]
-              << " incomplete, " << counts[litmus::Judgement::Unjudged] << " unjudged, " << parse_errors
+              << " incomplete, " << counts[litmus::Judgement::Bounded] << " bounded, " << counts[litmus::Judgement::Unjudged]
+              << " unjudged, " << parse_errors
               << " not parsed; "
               << (finished < files.size() ? std::to_string(finished) + " of " + std::to_string(files.size()) +
                                                 " files: interrupted"
@@ -151,7 +157,7 @@ int cmd_litmus(const std::vector<std::string>& args) {
     if (finished < files.size()) return stopped_after(finished, files.size(), "litmus tests");
     if (failed > 0) return cli::exit_mismatch;
     if (parse_errors > 0) return cli::exit_usage;
-    if (counts[litmus::Judgement::Incomplete] > 0) return cli::exit_incomplete;
+    if (counts[litmus::Judgement::Incomplete] > 0 || counts[litmus::Judgement::Bounded] > 0) return cli::exit_incomplete;
     return cli::exit_ok;
 }
 

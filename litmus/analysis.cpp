@@ -56,6 +56,7 @@ public:
             match_srcu_unlocks(static_cast<unsigned>(i));
         }
         classify_locations();
+        for (std::size_t i = 0; i < p_.processes.size(); ++i) loops(static_cast<unsigned>(i), p_.processes[i].body, false);
     }
 
 private:
@@ -109,6 +110,13 @@ private:
         }
         case StmtKind::Expr:
         case StmtKind::Assign: escapes_in(proc, s.expr, is_addr); break;
+        case StmtKind::Loop:
+            escapes_in(proc, s.expr, is_addr);
+            mark_escapes(proc, s.then_stmt, is_addr);
+            if (s.else_stmt >= 0) mark_escapes(proc, s.else_stmt, is_addr);
+            break;
+        case StmtKind::Break:
+        case StmtKind::Continue: break;
         }
     }
     void escapes_in(const Process& proc, std::int32_t e, const std::vector<bool>& is_addr) {
@@ -173,6 +181,282 @@ private:
                 error(a.pos, "'" + l.name + "' is a struct srcu_struct: only srcu_read_lock(), srcu_read_unlock(), "
                                             "srcu_down_read(), srcu_up_read() and synchronize_srcu() may use it");
         }
+    }
+
+    // ---- loops ----------------------------------------------------------------------------------
+    // An await (docs/litmus.md, "Loops") is a loop whose failed iterations the engine may drop:
+    // the graph engine blocks the thread at a failed iteration (spin_yield()) and explores the
+    // execution in which it succeeds elsewhere. Dropping a failed iteration is sound when
+    //  * its accesses are marked reads (and barrier()/cpu_relax(), which make no event): removing
+    //    reads from a consistent execution leaves a consistent one with the same writes, values
+    //    read elsewhere and final memory; or, for `do { ... } while (cmpxchg(x, r, n) != r);`,
+    //    a cmpxchg that fails when the iteration does (a failed cmpxchg writes nothing: a read)
+    //    and is the last access of the iteration;
+    //  * no register carries a value from one iteration to the next or out of the loop: every
+    //    register the loop assigns is assigned in the iteration before the iteration reads it,
+    //    and before every exit if the process reads it after the loop or the condition names it;
+    //  * the iteration reads shared memory (else a failed iteration fails forever: no await), at
+    //    fixed locations that no process accesses plainly (a failed iteration's read could race
+    //    where the successful one does not; the race check sees complete executions only);
+    //  * it has no nested loop, no continue, no SRCU (a section per srcu_read_lock() site).
+    // Every other loop runs under the unroll bound.
+
+    /// Marks the awaits among the loops under `stmt`; rejects SRCU primitives in loops.
+    void loops(unsigned proc, std::int32_t stmt, bool in_loop) {
+        Stmt& s = p_.stmts[static_cast<std::size_t>(stmt)];
+        switch (s.kind) {
+        case StmtKind::Block:
+            for (std::uint32_t i = 0; i < s.count; ++i) loops(proc, p_.block_items[s.first + i], in_loop);
+            return;
+        case StmtKind::If:
+            loops(proc, s.then_stmt, in_loop);
+            if (s.else_stmt >= 0) loops(proc, s.else_stmt, in_loop);
+            return;
+        case StmtKind::Loop:
+            if (!in_loop) reject_srcu_in(proc, stmt);
+            loops(proc, s.then_stmt, true);
+            s.await = is_await(proc, stmt);
+            return;
+        default: return;
+        }
+    }
+    void reject_srcu_in(unsigned proc, std::int32_t loop) {
+        std::vector<std::int32_t> acc;
+        accesses_under(loop, acc);
+        for (std::int32_t ai : acc) {
+            const Access& a = p_.accesses[static_cast<std::size_t>(ai)];
+            if (!a.plain && is_srcu_prim(a.prim))
+                error(a.pos, "unsupported: " + a.name + "() in a loop (each srcu_read_lock() site opens one section)");
+        }
+        (void)proc;
+    }
+    /// The accesses of statement `stmt` (and of the statements under it), in no particular order.
+    void accesses_under(std::int32_t stmt, std::vector<std::int32_t>& out) const {
+        const Stmt& s = p_.stmts[static_cast<std::size_t>(stmt)];
+        switch (s.kind) {
+        case StmtKind::Block:
+            for (std::uint32_t i = 0; i < s.count; ++i) accesses_under(p_.block_items[s.first + i], out);
+            return;
+        case StmtKind::If:
+        case StmtKind::Loop:
+            accesses_in(s.expr, out);
+            accesses_under(s.then_stmt, out);
+            if (s.else_stmt >= 0) accesses_under(s.else_stmt, out);
+            return;
+        case StmtKind::Store:
+            out.push_back(s.access);
+            accesses_in(p_.accesses[static_cast<std::size_t>(s.access)].addr, out);
+            accesses_in(s.expr, out);
+            return;
+        case StmtKind::Expr:
+        case StmtKind::Assign: accesses_in(s.expr, out); return;
+        case StmtKind::Break:
+        case StmtKind::Continue: return;
+        }
+    }
+    void accesses_in(std::int32_t e, std::vector<std::int32_t>& out) const {
+        if (e < 0) return;
+        const Expr& x = p_.exprs[static_cast<std::size_t>(e)];
+        switch (x.kind) {
+        case ExprKind::Const:
+        case ExprKind::Reg: return;
+        case ExprKind::Unary: accesses_in(x.a, out); return;
+        case ExprKind::Binary: accesses_in(x.a, out); accesses_in(x.b, out); return;
+        case ExprKind::Ternary: accesses_in(x.a, out); accesses_in(x.b, out); accesses_in(x.c, out); return;
+        case ExprKind::Deref:
+        case ExprKind::Call: {
+            out.push_back(x.a);
+            const Access& a = p_.accesses[static_cast<std::size_t>(x.a)];
+            accesses_in(a.addr, out);
+            accesses_in(a.vals[0], out);
+            accesses_in(a.vals[1], out);
+            return;
+        }
+        }
+    }
+    static bool is_marked_read(const Access& a) {
+        if (a.plain) return false;
+        switch (a.prim) {
+        case Prim::ReadOnce:
+        case Prim::LoadAcquire:
+        case Prim::RcuDereference:
+        case Prim::AtomicRead:
+        case Prim::AtomicReadAcquire: return true;
+        default: return false;
+        }
+    }
+    /// For `do { ... } while (cmpxchg(x, r, n) != r);` (either side of the !=, any cmpxchg
+    /// variant, atomic_cmpxchg too): the cmpxchg's access; else -1. The condition holds exactly
+    /// when the cmpxchg failed (it returns the old value, and succeeds when that is r), and the
+    /// cmpxchg is the condition's only access, so nothing follows it in the iteration.
+    std::int32_t retry_cmpxchg(const Stmt& loop) const {
+        if (!loop.post_test || loop.expr < 0) return -1;
+        const Expr& c = p_.exprs[static_cast<std::size_t>(loop.expr)];
+        if (c.kind != ExprKind::Binary || static_cast<BinOp>(c.op) != BinOp::Ne) return -1;
+        for (int side = 0; side < 2; ++side) {
+            const Expr& call = p_.exprs[static_cast<std::size_t>(side == 0 ? c.a : c.b)];
+            const Expr& other = p_.exprs[static_cast<std::size_t>(side == 0 ? c.b : c.a)];
+            if (call.kind != ExprKind::Call || other.kind != ExprKind::Reg) continue;
+            const Access& a = p_.accesses[static_cast<std::size_t>(call.a)];
+            if (a.plain || (a.prim != Prim::Cmpxchg && a.prim != Prim::AtomicCmpxchg)) continue;
+            const Expr& expected = p_.exprs[static_cast<std::size_t>(a.vals[0])];
+            if (expected.kind != ExprKind::Reg || expected.reg != other.reg) continue;
+            std::vector<std::int32_t> nested;
+            accesses_in(a.addr, nested);
+            accesses_in(a.vals[0], nested);
+            accesses_in(a.vals[1], nested);
+            if (!nested.empty()) continue;
+            return call.a;
+        }
+        return -1;
+    }
+    /// Registers assigned by statement `stmt` (bits).
+    void assigned_under(std::int32_t stmt, std::vector<bool>& out) const {
+        const Stmt& s = p_.stmts[static_cast<std::size_t>(stmt)];
+        switch (s.kind) {
+        case StmtKind::Block:
+            for (std::uint32_t i = 0; i < s.count; ++i) assigned_under(p_.block_items[s.first + i], out);
+            return;
+        case StmtKind::If:
+        case StmtKind::Loop:
+            assigned_under(s.then_stmt, out);
+            if (s.else_stmt >= 0) assigned_under(s.else_stmt, out);
+            return;
+        case StmtKind::Assign: out[s.reg] = true; return;
+        default: return;
+        }
+    }
+    /// Registers read by statement `stmt` or the statements under it, except those under `skip`.
+    void read_under(std::int32_t stmt, std::int32_t skip, std::vector<bool>& out) const {
+        if (stmt == skip) return;
+        const Stmt& s = p_.stmts[static_cast<std::size_t>(stmt)];
+        switch (s.kind) {
+        case StmtKind::Block:
+            for (std::uint32_t i = 0; i < s.count; ++i) read_under(p_.block_items[s.first + i], skip, out);
+            return;
+        case StmtKind::If:
+        case StmtKind::Loop:
+            read_in(s.expr, out);
+            read_under(s.then_stmt, skip, out);
+            if (s.else_stmt >= 0) read_under(s.else_stmt, skip, out);
+            return;
+        case StmtKind::Store:
+            read_in(p_.accesses[static_cast<std::size_t>(s.access)].addr, out);
+            read_in(s.expr, out);
+            return;
+        case StmtKind::Expr:
+        case StmtKind::Assign: read_in(s.expr, out); return;
+        case StmtKind::Break:
+        case StmtKind::Continue: return;
+        }
+    }
+    void read_in(std::int32_t e, std::vector<bool>& out) const {
+        if (e < 0) return;
+        const Expr& x = p_.exprs[static_cast<std::size_t>(e)];
+        switch (x.kind) {
+        case ExprKind::Const: return;
+        case ExprKind::Reg: out[x.reg] = true; return;
+        case ExprKind::Unary: read_in(x.a, out); return;
+        case ExprKind::Binary: read_in(x.a, out); read_in(x.b, out); return;
+        case ExprKind::Ternary: read_in(x.a, out); read_in(x.b, out); read_in(x.c, out); return;
+        case ExprKind::Deref:
+        case ExprKind::Call: {
+            const Access& a = p_.accesses[static_cast<std::size_t>(x.a)];
+            read_in(a.addr, out);
+            read_in(a.vals[0], out);
+            read_in(a.vals[1], out);
+            return;
+        }
+        }
+    }
+
+    /// What the register rule of an await needs while walking one iteration.
+    struct AwaitWalk {
+        std::vector<bool> assigned;  ///< registers the loop assigns
+        std::vector<bool> live;      ///< of those, the ones read after the loop (or named by the condition)
+        bool ok = true;
+    };
+    /// Whether every register of `w.assigned` that expression `e` reads is in `defined`.
+    void await_reads(std::int32_t e, const std::vector<bool>& defined, AwaitWalk& w) const {
+        std::vector<bool> reads(defined.size(), false);
+        read_in(e, reads);
+        for (std::size_t r = 0; r < reads.size(); ++r)
+            if (reads[r] && w.assigned[r] && !defined[r]) w.ok = false;
+    }
+    void await_exit(const std::vector<bool>& defined, AwaitWalk& w) const {
+        for (std::size_t r = 0; r < defined.size(); ++r)
+            if (w.assigned[r] && w.live[r] && !defined[r]) w.ok = false;
+    }
+    /// Walks statement `stmt` of an await's iteration: `defined`, the registers assigned so far in it.
+    void await_walk(std::int32_t stmt, std::vector<bool>& defined, AwaitWalk& w) const {
+        const Stmt& s = p_.stmts[static_cast<std::size_t>(stmt)];
+        switch (s.kind) {
+        case StmtKind::Block:
+            for (std::uint32_t i = 0; i < s.count; ++i) await_walk(p_.block_items[s.first + i], defined, w);
+            return;
+        case StmtKind::If: {
+            await_reads(s.expr, defined, w);
+            std::vector<bool> other = defined;
+            await_walk(s.then_stmt, defined, w);
+            if (s.else_stmt >= 0) await_walk(s.else_stmt, other, w);
+            for (std::size_t r = 0; r < defined.size(); ++r) defined[r] = defined[r] && other[r];
+            return;
+        }
+        case StmtKind::Assign:
+            await_reads(s.expr, defined, w);
+            defined[s.reg] = true;
+            return;
+        case StmtKind::Expr: await_reads(s.expr, defined, w); return;
+        case StmtKind::Break: await_exit(defined, w); return;
+        case StmtKind::Store:
+        case StmtKind::Loop:
+        case StmtKind::Continue: w.ok = false; return;
+        }
+    }
+
+    /// No condition (`for (;;)`) or a nonzero constant (`while (1)`): the loop ends only by break.
+    bool always_true(std::int32_t e) const {
+        if (e < 0) return true;
+        const Expr& x = p_.exprs[static_cast<std::size_t>(e)];
+        return x.kind == ExprKind::Const && x.value != 0;
+    }
+
+    bool is_await(unsigned proc, std::int32_t loop) const {
+        const Stmt& s = p_.stmts[static_cast<std::size_t>(loop)];
+        const std::int32_t cas = retry_cmpxchg(s);
+        std::vector<std::int32_t> acc;
+        accesses_under(loop, acc);
+        bool reads = false;
+        for (std::int32_t ai : acc) {
+            const Access& a = p_.accesses[static_cast<std::size_t>(ai)];
+            if (ai == cas || is_marked_read(a)) {
+                if (a.target < 0 || p_.locations[static_cast<std::size_t>(a.target)].plain) return false;
+                reads = true;
+            } else if (a.plain || a.prim != Prim::Barrier) {
+                return false;
+            }
+        }
+        if (!reads) return false;
+        const Process& pr = p_.processes[proc];
+        AwaitWalk w;
+        w.assigned.assign(pr.regs.size(), false);
+        w.live.assign(pr.regs.size(), false);
+        assigned_under(loop, w.assigned);
+        read_under(pr.body, loop, w.live);
+        for (const Operand& o : p_.observed)
+            if (o.kind == Operand::Kind::Reg && o.proc == proc) w.live[o.reg] = true;
+        std::vector<bool> defined(pr.regs.size(), false);
+        if (!s.post_test) {
+            await_reads(s.expr, defined, w);
+            if (!always_true(s.expr)) await_exit(defined, w);  // the condition fails: the loop ends
+        }
+        await_walk(s.then_stmt, defined, w);
+        if (s.post_test) {
+            await_reads(s.expr, defined, w);
+            if (!always_true(s.expr)) await_exit(defined, w);
+        }
+        if (s.else_stmt >= 0) w.ok = false;  // a for's step runs after a failed iteration: not an await (conservative)
+        return w.ok;
     }
 
     /// Each srcu_read_lock() site opens its own section of its srcu_struct (one reader word).
@@ -250,6 +534,20 @@ private:
             for (std::size_t i = 0; i < taint.size(); ++i) taint[i] |= other[i];
             break;
         }
+        case StmtKind::Loop:
+            // A value read in one iteration reaches the next ones: to a fixed point (taints only grow).
+            for (;;) {
+                const std::vector<std::uint64_t> before = taint;
+                const std::uint64_t heads_before = heads;
+                value_taint(s.expr, taint, heads);
+                walk(proc, s.then_stmt, taint, heads);
+                if (s.else_stmt >= 0) walk(proc, s.else_stmt, taint, heads);
+                for (std::size_t i = 0; i < taint.size(); ++i) taint[i] |= before[i];
+                if (taint == before && heads == heads_before) break;
+            }
+            break;
+        case StmtKind::Break:
+        case StmtKind::Continue: break;
         }
     }
     /// The reads (as a bit set of access sites) whose value may flow into expression `e`;

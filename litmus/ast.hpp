@@ -52,6 +52,13 @@ inline constexpr unsigned max_condition_nesting = 64;  ///< the condition's tree
 inline constexpr unsigned max_parse_depth = 256;  ///< the parser's own recursion (parentheses...)
 inline constexpr unsigned max_srcu_structs = 4;    ///< srcu_struct locations per test
 inline constexpr unsigned max_srcu_sections = 32;  ///< srcu_read_lock() sites per srcu_struct (one reader word each)
+/// Iterations a loop that is not an await runs before its execution is cut (`--unroll N`;
+/// herd7's -unroll default is 2 too).
+inline constexpr unsigned default_unroll = 2;
+inline constexpr unsigned max_unroll = 1000;
+/// Loops nested in one another (the analysis walks each loop to a fixed point, nested ones once per
+/// pass of the enclosing one).
+inline constexpr unsigned max_loop_nesting = 4;
 
 struct SourcePos {
     std::uint32_t line = 0;
@@ -170,17 +177,24 @@ struct Access {
     std::int32_t srcu_lock = -1; ///< srcu_read_unlock(): the srcu_read_lock() access whose index it is given
 };
 
-enum class StmtKind : std::uint8_t { Expr, Assign, Store, If, Block };
+/// Loop: `while (c) s`, `do s while (c);` and the loop of `for (init; c; step) s` (a Block of
+/// the init statements and the Loop).
+enum class StmtKind : std::uint8_t { Expr, Assign, Store, If, Block, Loop, Break, Continue };
 
 struct Stmt {
     StmtKind kind = StmtKind::Expr;
     SourcePos pos;
     std::uint16_t reg = 0;        ///< Assign: destination register
-    std::int32_t expr = -1;       ///< Expr/Assign: the value; Store: the value; If: the condition
+    std::int32_t expr = -1;       ///< Expr/Assign: the value; Store: the value; If, Loop: the condition (Loop: -1, none)
     std::int32_t access = -1;     ///< Store: its access site
-    std::int32_t then_stmt = -1;  ///< If
-    std::int32_t else_stmt = -1;  ///< If (-1: none)
+    std::int32_t then_stmt = -1;  ///< If; Loop: the body
+    std::int32_t else_stmt = -1;  ///< If (-1: none); Loop: the step of a for (-1: none)
     std::uint32_t first = 0, count = 0;  ///< Block: children in Program::block_items
+    bool post_test = false;       ///< Loop: do ... while: the condition is tested after the body
+    /// Loop, filled by the analysis: an *await* (docs/litmus.md, "Loops"): an iteration that
+    /// fails has no effect the next one or another thread depends on, so it runs as the C++
+    /// models' spin loops (spin_iteration(), spin_yield()) without an unroll bound.
+    bool await = false;
 };
 
 struct Process {

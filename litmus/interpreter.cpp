@@ -99,7 +99,7 @@ Expectation expectation(const Program& p) {
     return e;
 }
 
-VariantDef make_variant(const std::shared_ptr<const Compiled>& test, RunMode mode) {
+VariantDef make_variant(const std::shared_ptr<const Compiled>& test, RunMode mode, LoopBound bound) {
     const Program& p = test->program;
     VariantDef v;
     v.model = p.name;
@@ -112,8 +112,8 @@ VariantDef make_variant(const std::shared_ptr<const Compiled>& test, RunMode mod
     v.instance_size = sizeof(Instance);
     v.instance_align = alignof(Instance);
     const unsigned threads = static_cast<unsigned>(v.thread_names.size());
-    v.construct = [test, mode, threads](void* storage) -> ModelInstance* {
-        return ::new (storage) Instance(*test, mode, threads);
+    v.construct = [test, mode, threads, bound](void* storage) -> ModelInstance* {
+        return ::new (storage) Instance(*test, mode, threads, bound.unroll, bound.cuts.get());
     };
     return v;
 }

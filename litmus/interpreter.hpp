@@ -6,6 +6,8 @@
 // immutable, referenced by pointer.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <source_location>
 #include <string>
@@ -51,11 +53,23 @@ struct Compiled {
 /// Builds the shared form of a parsed program.
 std::shared_ptr<const Compiled> compile(Program program);
 
+/// How loops that are not awaits are bounded (docs/litmus.md, "Loops"): an execution that would
+/// start iteration unroll + 1 of such a loop is cut there.
+struct LoopBound {
+    unsigned unroll = default_unroll;
+    /// Where cut executions are counted: under the graph engine a cut execution is dropped (the
+    /// thread blocks, as at a failed await iteration, and the run is counted as blocked), and a
+    /// run that cut any is bounded. Null, or under Relacy (which cannot drop an execution): a cut
+    /// ends the search with an assertion failure naming the bound, so that no caller takes a
+    /// bounded search for a complete one.
+    std::shared_ptr<std::atomic<std::uint64_t>> cuts;
+};
+
 /// The model of the test: id "NAME/litmus", threads P0..Pn (plus an idle thread for a
 /// one-process test), the expectation from its annotations (expectation()). The variant holds
 /// `test`; a Report of it points into `test` (file name, labels, notes), so keep `test` alive
 /// while the report is used.
-VariantDef make_variant(const std::shared_ptr<const Compiled>& test, RunMode mode);
+VariantDef make_variant(const std::shared_ptr<const Compiled>& test, RunMode mode, LoopBound bound = {});
 
 /// The expectation the annotations state: `Result:`, refined by `ordercheck-mapping:` (the
 /// C++11 mapping differs from LKMM) and `ordercheck-engine:` (the engine cannot produce RC11's

@@ -19,29 +19,82 @@ Value wrap_mul(Value a, Value b) { return static_cast<Value>(static_cast<std::ui
 
 // ---- statements -------------------------------------------------------------------------------
 
-void Instance::exec(unsigned proc, std::int32_t stmt) {
+Instance::Flow Instance::exec(unsigned proc, std::int32_t stmt) {
     const Stmt& s = p_.stmts[static_cast<std::size_t>(stmt)];
     Taint t;
     switch (s.kind) {
     case StmtKind::Block:
-        for (std::uint32_t i = 0; i < s.count; ++i) exec(proc, p_.block_items[s.first + i]);
-        return;
-    case StmtKind::Expr: eval(proc, s.expr, t); return;
+        for (std::uint32_t i = 0; i < s.count; ++i)
+            if (const Flow f = exec(proc, p_.block_items[s.first + i]); f != Flow::Normal) return f;
+        return Flow::Normal;
+    case StmtKind::Expr: eval(proc, s.expr, t); return Flow::Normal;
     case StmtKind::Assign:
         reg(proc, s.reg) = eval(proc, s.expr, t);
         reg_taint_[proc][s.reg] = t;
-        return;
-    case StmtKind::Store: access(proc, static_cast<std::size_t>(s.access), t); return;
+        return Flow::Normal;
+    case StmtKind::Store: access(proc, static_cast<std::size_t>(s.access), t); return Flow::Normal;
     case StmtKind::If: {
         const bool taken = eval(proc, s.expr, t) != 0;
         // ctrl for the branch taken only: herd gives none to what follows the if (above).
-        under_condition(proc, t, [&] {
-            if (taken) exec(proc, s.then_stmt);
-            else if (s.else_stmt >= 0) exec(proc, s.else_stmt);
+        return under_condition(proc, t, [&] {
+            if (taken) return exec(proc, s.then_stmt);
+            if (s.else_stmt >= 0) return exec(proc, s.else_stmt);
+            return Flow::Normal;
         });
-        return;
     }
+    case StmtKind::Loop: return loop(proc, s);
+    case StmtKind::Break: return Flow::Break;
+    case StmtKind::Continue: return Flow::Continue;
     }
+    return Flow::Normal;
+}
+
+/// A loop. herd7 unrolls `while (c) s` into `if (c) { s; if (c) { s; ... } }`: an iteration's
+/// events are ctrl-dependent on the conditions of all the iterations up to it, and the events
+/// after the loop on none. An await (Stmt::await) runs as the C++ models' spin loops do: each
+/// iteration starts with spin_iteration(), and one that fails (its condition holds again) ends
+/// with spin_yield(), where the graph engine blocks the thread; any other loop is cut when it
+/// would start iteration unroll_ + 1 (herd7's -unroll: the condition is tested, then the cut).
+Instance::Flow Instance::loop(unsigned proc, const Stmt& s) {
+    const Taint outer = ctrl_[proc];
+    struct Restore {
+        Taint& ctrl;
+        Taint outer;
+        ~Restore() { ctrl = outer; }
+    } restore{ctrl_[proc], outer};
+    const auto holds = [&] {
+        if (s.expr < 0) return true;
+        Taint t;
+        const bool c = eval(proc, s.expr, t) != 0;
+        ctrl_[proc] |= t;
+        return c;
+    };
+    for (unsigned done = 0;; ++done) {
+        if (s.await) spin_iteration();
+        if (!s.post_test && !holds()) break;
+        if (!s.await && done == unroll_) cut(s);
+        if (exec(proc, s.then_stmt) == Flow::Break) break;
+        if (s.post_test && !holds()) break;
+        if (s.else_stmt >= 0) exec(proc, s.else_stmt);
+        if (s.await) spin_yield();
+    }
+    return Flow::Normal;
+}
+
+/// Ends the execution at the unroll bound: under the graph engine the thread blocks (a failed
+/// iteration with no read: never a livelock) and the run counts as cut; elsewhere, an error.
+/// Every cut counts, also in a run the engine then drops (under LKMM, one whose load-buffering
+/// guess no write matches): a cut it cannot confirm makes the run bounded, never complete.
+void Instance::cut(const Stmt& loop) {
+    if (cuts_ != nullptr && runtime().engine().blocks_failed_spins()) {
+        cuts_->fetch_add(1, std::memory_order_relaxed);
+        spin_iteration();
+        spin_yield();
+    }
+    fail_at(loop.pos, cuts_ != nullptr ? "a loop needs more iterations than the unroll bound, and this engine cannot drop "
+                                         "the execution (use the graph engine)"
+                                       : "a loop needs more iterations than the unroll bound (ordercheck litmus --unroll N "
+                                         "bounds loops and reports the run as bounded)");
 }
 
 /// Evaluates expression `e`, adding to `taint` the reads its value came from.

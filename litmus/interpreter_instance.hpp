@@ -35,7 +35,7 @@ struct alignas(slot_align) LocationSlot {
 /// One execution of the test. Constructed by the engine for every execution; allocates nothing.
 class Instance final : public ModelInstance {
 public:
-    Instance(const Compiled& c, RunMode mode, unsigned threads);
+    Instance(const Compiled& c, RunMode mode, unsigned threads, unsigned unroll, std::atomic<std::uint64_t>* cuts);
     ~Instance() override;
     Instance(const Instance&) = delete;
     Instance& operator=(const Instance&) = delete;
@@ -184,7 +184,11 @@ private:
     }
 
     // ---- statements (interpreter_eval.cpp) ----
-    void exec(unsigned proc, std::int32_t stmt);
+    /// How a statement ends: normally, or by `break` or `continue` (to the innermost loop).
+    enum class Flow : std::uint8_t { Normal, Break, Continue };
+    Flow exec(unsigned proc, std::int32_t stmt);
+    Flow loop(unsigned proc, const Stmt& s);
+    [[noreturn]] void cut(const Stmt& loop);
     Value eval(unsigned proc, std::int32_t e, Taint& taint);
     Value binary(unsigned proc, const Expr& x, Taint& taint);
     [[noreturn]] void fail_at(SourcePos pos, const char* message);
@@ -201,6 +205,8 @@ private:
 
     const Compiled& c_;
     const Program& p_;
+    const unsigned unroll_;                 ///< LoopBound::unroll
+    std::atomic<std::uint64_t>* cuts_;      ///< LoopBound::cuts (null: a cut is an error)
     static constexpr const char* computed_names[max_computed_locations] = {"computed0", "computed1", "computed2", "computed3"};
     LocationSlot slots_[max_test_locations + max_computed_locations];
     SlotKind kinds_[max_test_locations + max_computed_locations] = {};

@@ -9,7 +9,8 @@ namespace oc::litmus::detail {
 
 // ---- construction -----------------------------------------------------------------------------
 
-Instance::Instance(const Compiled& c, RunMode mode, unsigned threads) : c_(c), p_(c.program) {
+Instance::Instance(const Compiled& c, RunMode mode, unsigned threads, unsigned unroll, std::atomic<std::uint64_t>* cuts)
+    : c_(c), p_(c.program), unroll_(unroll), cuts_(cuts) {
     const std::size_t nl = p_.locations.size();
     for (std::size_t i = 0; i < nl; ++i) {
         const Location& l = p_.locations[i];

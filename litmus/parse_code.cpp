@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The C litmus parser on process bodies (members of Parser, parser_internal.hpp): statements
-// (assignments, plain stores, if/else, declarations, blocks) and expressions (C operators by
+// (assignments, plain stores, if/else, loops, break and continue, declarations, blocks) and expressions (C operators by
 // precedence climbing, plain reads, casts, and primitive calls checked against the primitive
 // table), with the bounds that keep the interpreter's recursion shallow.
 #include <algorithm>
@@ -100,14 +100,34 @@ void Parser::statement(unsigned depth, std::vector<std::int32_t>& out) {
         out.push_back(if_statement(depth));
         return;
     }
-    if (w == "while" || w == "for" || w == "do" || w == "goto" || w == "switch" || w == "return" ||
-        w == "break" || w == "continue" || w == "case" || w == "default")
-        error(tok_.pos, "unsupported: '" + std::string(w) + "' statements (a litmus process is straight-line code with if/else)");
+    if (w == "while" || w == "for" || w == "do") {
+        out.push_back(loop_statement(depth));
+        return;
+    }
+    if (w == "break" || w == "continue") {
+        Stmt s;
+        s.kind = w == "break" ? StmtKind::Break : StmtKind::Continue;
+        s.pos = tok_.pos;
+        if (loop_depth_ == 0) error(tok_.pos, "'" + std::string(w) + "' outside a loop");
+        advance();
+        expect(Tok::Semi, "';' after '" + std::string(w) + "'");
+        out.push_back(add_stmt(s));
+        return;
+    }
+    if (w == "goto" || w == "switch" || w == "return" || w == "case" || w == "default")
+        error(tok_.pos, "unsupported: '" + std::string(w) + "' statements (a litmus process is code with if/else and loops)");
     if (w == "else") error(tok_.pos, "'else' without a matching 'if'");
     if (w == "struct" || w == "union" || w == "enum" || w == "typedef")
         error(tok_.pos, "unsupported: " + std::string(w) + " declarations");
     if (is_type_word(w)) {
         declaration(out);
+        return;
+    }
+    if (is_cond_load(w) && peek().kind == Tok::LParen) {
+        // `smp_cond_load_acquire(x, VAL == 1);`: its value is discarded, in a register named VAL
+        int r = find_reg("VAL");
+        if (r < 0) r = add_reg("VAL", tok_.pos);
+        out.push_back(cond_load(static_cast<std::uint16_t>(r)));
         return;
     }
     if (peek().kind == Tok::LParen) {
@@ -127,6 +147,10 @@ void Parser::statement(unsigned depth, std::vector<std::int32_t>& out) {
         const SourcePos pos = tok_.pos;
         advance();
         advance();
+        if (tok_.kind == Tok::Ident && is_cond_load(tok_.text) && peek().kind == Tok::LParen) {
+            out.push_back(cond_load(static_cast<std::uint16_t>(r)));
+            return;
+        }
         Stmt s;
         s.kind = StmtKind::Assign;
         s.pos = pos;
@@ -141,7 +165,7 @@ void Parser::statement(unsigned depth, std::vector<std::int32_t>& out) {
         advance();
         unsupported_token();
     }
-    error(tok_.pos, "expected a statement (an assignment, a primitive call, a declaration or if), found " + describe(tok_));
+    error(tok_.pos, "expected a statement (an assignment, a primitive call, a declaration, if or a loop), found " + describe(tok_));
 }
 
 /// A register used without a declaration, as herd allows: the target of an assignment, or
@@ -200,6 +224,165 @@ std::int32_t Parser::if_statement(unsigned depth) {
         s.else_stmt = branch(depth);
     }
     return add_stmt(s);
+}
+
+/// `while (c) s`, `do s while (c);` or `for (init; c; step) s`: a Loop (a for: a Block of its
+/// init statements and the Loop).
+std::int32_t Parser::loop_statement(unsigned depth) {
+    const std::string_view w = tok_.text;
+    const std::string kw(w);
+    Stmt s;
+    s.kind = StmtKind::Loop;
+    s.pos = tok_.pos;
+    advance();
+    if (kw == "do") {
+        s.post_test = true;
+        s.then_stmt = loop_body(depth, "do");
+        if (!is_word("while")) unexpected("'while' after the body of 'do'");
+        advance();
+        expect(Tok::LParen, "'(' after 'while'");
+        stmt_accesses_ = 0;
+        s.expr = expression(0);
+        expect(Tok::RParen, "')' to close the condition of 'do ... while'");
+        expect(Tok::Semi, "';' after 'do ... while (...)'");
+        return add_stmt(s);
+    }
+    expect(Tok::LParen, "'(' after '" + kw + "'");
+    if (kw == "while") {
+        if (tok_.kind == Tok::RParen) unexpected("a condition in 'while ()'");
+        s.expr = expression(0);
+        expect(Tok::RParen, "')' to close the condition of 'while'");
+        s.then_stmt = loop_body(depth, "while");
+        return add_stmt(s);
+    }
+    // for (init; cond; step): init is a statement (an assignment, a declaration, or nothing),
+    // which consumes its ';'.
+    std::vector<std::int32_t> items;
+    if (tok_.kind == Tok::Semi) {
+        advance();
+    } else {
+        if (tok_.kind != Tok::Ident || peek().kind == Tok::LParen || is_word("if") || is_word("while") || is_word("for") ||
+            is_word("do") || is_word("break") || is_word("continue"))
+            unexpected("an assignment or a declaration as the init of 'for'");
+        statement(depth + 1, items);
+    }
+    stmt_accesses_ = 0;
+    if (tok_.kind != Tok::Semi) s.expr = expression(0);
+    expect(Tok::Semi, "';' after the condition of 'for'");
+    if (tok_.kind != Tok::RParen) s.else_stmt = for_step();
+    expect(Tok::RParen, "')' to close 'for (...)'");
+    s.then_stmt = loop_body(depth, "for");
+    items.push_back(add_stmt(s));
+    Stmt block;
+    block.kind = StmtKind::Block;
+    block.pos = s.pos;
+    block.first = static_cast<std::uint32_t>(prog_.block_items.size());
+    block.count = static_cast<std::uint32_t>(items.size());
+    prog_.block_items.insert(prog_.block_items.end(), items.begin(), items.end());
+    return add_stmt(block);
+}
+
+/// The step of a for: an assignment to a register or a primitive call, without ';'.
+std::int32_t Parser::for_step() {
+    stmt_accesses_ = 0;
+    Stmt s;
+    s.pos = tok_.pos;
+    if (tok_.kind == Tok::Ident && peek().kind == Tok::LParen && !is_type_word(tok_.text)) {
+        s.kind = StmtKind::Expr;
+        s.expr = call(/*allow_void=*/true, 0);
+        return add_stmt(s);
+    }
+    if (tok_.kind == Tok::Ident && peek().kind == Tok::Assign) {
+        const std::string_view w = tok_.text;
+        int r = find_reg(w);
+        if (r < 0) r = implicit_reg(w, tok_.pos);
+        advance();
+        advance();
+        s.kind = StmtKind::Assign;
+        s.reg = static_cast<std::uint16_t>(r);
+        s.expr = expression(0);
+        proc().regs[static_cast<std::size_t>(r)].assigned = true;
+        return add_stmt(s);
+    }
+    if (tok_.kind == Tok::Ident && peek().kind == Tok::Unsupported) advance();  // `r0++`
+    if (tok_.kind == Tok::Unsupported) unsupported_token();
+    unexpected("an assignment (r = r + 1) or a call as the step of 'for'");
+}
+
+bool Parser::is_cond_load(std::string_view w) { return w == "smp_cond_load_acquire" || w == "smp_cond_load_relaxed"; }
+
+/// `smp_cond_load_acquire(x, COND)` (or `_relaxed`), its value assigned to register `r`: the
+/// kernel's wait for *x to satisfy COND, in which VAL names the value read (asm-generic/barrier.h:
+/// READ_ONCE() until COND holds, then smp_acquire__after_ctrl_dep(), "ACQUIRE semantics"). Not in
+/// linux-kernel.def (herd7 rejects it). It becomes `do r = smp_load_acquire(x); while (!(COND));`
+/// with VAL read as r (READ_ONCE() for _relaxed): an await.
+std::int32_t Parser::cond_load(std::uint16_t r) {
+    const Token name_tok = tok_;
+    const std::string name(tok_.text);
+    advance();  // name
+    advance();  // (
+    stmt_accesses_ = 0;
+    const std::size_t first_operand = prog_.accesses.size();
+    Access a;
+    a.prim = name == "smp_cond_load_acquire" ? Prim::LoadAcquire : Prim::ReadOnce;
+    a.name = name;
+    a.pos = name_tok.pos;
+    if (tok_.kind == Tok::Star)
+        unexpected("a pointer as the first argument of " + name + "(), as in " + name + "(x, VAL != 0)");
+    a.addr = expression(1);
+    expect(Tok::Comma, "',' and a condition on VAL after the pointer of " + name + "()");
+    Expr load;
+    load.kind = ExprKind::Call;
+    load.pos = name_tok.pos;
+    load.a = add_access(std::move(a), first_operand);
+    const std::int32_t load_expr = add_expr(load);
+    const std::size_t accesses_before = prog_.accesses.size();
+    val_reg_ = r;
+    stmt_accesses_ = 0;
+    const std::int32_t cond = expression(1);
+    val_reg_ = -1;
+    if (prog_.accesses.size() != accesses_before)
+        error(prog_.accesses[accesses_before].pos, "unsupported: a shared-memory access in the condition of " + name +
+                                                       "() (it may use VAL and registers)");
+    expect(Tok::RParen, "')' to close " + name + "(");
+    expect(Tok::Semi, "';' after " + name + "(...)");
+    proc().regs[r].assigned = true;
+    Stmt assign;
+    assign.kind = StmtKind::Assign;
+    assign.pos = name_tok.pos;
+    assign.reg = r;
+    assign.expr = load_expr;
+    const std::int32_t assign_stmt = add_stmt(assign);
+    Stmt body;
+    body.kind = StmtKind::Block;
+    body.pos = name_tok.pos;
+    body.first = static_cast<std::uint32_t>(prog_.block_items.size());
+    body.count = 1;
+    prog_.block_items.push_back(assign_stmt);
+    Expr negated;
+    negated.kind = ExprKind::Unary;
+    negated.pos = name_tok.pos;
+    negated.op = static_cast<std::uint8_t>(UnOp::Not);
+    negated.a = cond;
+    Stmt loop;
+    loop.kind = StmtKind::Loop;
+    loop.pos = name_tok.pos;
+    loop.post_test = true;
+    loop.then_stmt = add_stmt(body);
+    loop.expr = add_expr(negated);
+    return add_stmt(loop);
+}
+
+/// The body of a loop, as a Block; `break` and `continue` are allowed in it.
+std::int32_t Parser::loop_body(unsigned depth, const char* keyword) {
+    if (is_type_word(tok_.kind == Tok::Ident ? tok_.text : std::string_view{}))
+        error(tok_.pos, std::string("expected a statement as the body of '") + keyword + "', found a declaration; use braces");
+    if (loop_depth_ >= max_loop_nesting)
+        error(tok_.pos, "unsupported: loops nested deeper than " + std::to_string(max_loop_nesting) + " levels");
+    ++loop_depth_;
+    const std::int32_t b = branch(depth);
+    --loop_depth_;
+    return b;
 }
 
 /// The statement of an if/else branch, as a Block.
@@ -420,7 +603,7 @@ std::int32_t Parser::primary(unsigned depth) {
             advance();
             return add_expr(e);
         }
-        int r = find_reg(w);
+        int r = w == "VAL" && val_reg_ >= 0 ? val_reg_ : find_reg(w);
         if (r < 0 && initialised_in_state(w)) r = implicit_reg(w, tok_.pos);
         if (r < 0) error(tok_.pos, unknown_identifier(w));
         e.kind = ExprKind::Reg;
@@ -439,6 +622,9 @@ std::int32_t Parser::call(bool allow_void, unsigned depth) {
     const std::string_view name = tok_.text;
     Order order = Order::Full;
     const PrimSpec* spec = find_prim(name, order);
+    if (spec == nullptr && is_cond_load(name))
+        error(tok_.pos, std::string(name) + "() is supported as a statement: r = " + std::string(name) +
+                            "(x, cond on VAL); or " + std::string(name) + "(x, cond on VAL);");
     if (spec == nullptr) {
         for (const NotInLkmm& k : not_in_lkmm)
             if (k.name == name)

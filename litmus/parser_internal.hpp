@@ -123,6 +123,11 @@ private:
     std::int32_t plain_store();
     std::int32_t if_statement(unsigned depth);
     std::int32_t branch(unsigned depth);
+    std::int32_t loop_statement(unsigned depth);
+    std::int32_t for_step();
+    std::int32_t loop_body(unsigned depth, const char* keyword);
+    static bool is_cond_load(std::string_view w);
+    std::int32_t cond_load(std::uint16_t r);
     void declaration(std::vector<std::int32_t>& out);
 
     // ---- expressions (parse_code.cpp) ----
@@ -165,6 +170,8 @@ private:
     bool ocaml_ = true;
     unsigned stmt_accesses_ = 0;
     unsigned accesses_in_process_ = 0;
+    int val_reg_ = -1;  ///< in the condition of smp_cond_load_acquire(): the register VAL names
+    unsigned loop_depth_ = 0;  ///< loops enclosing the statement parsed (break and continue need one)
     std::vector<TypeInfo> types_;
     std::vector<bool> declared_;
     std::vector<RegInit> reg_inits_;

@@ -2,6 +2,7 @@
 #include "litmus/run.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -16,6 +17,7 @@ std::string_view to_string(Judgement j) {
     case Judgement::Match: return "ok";
     case Judgement::Mismatch: return "FAIL";
     case Judgement::Incomplete: return "incomplete";
+    case Judgement::Bounded: return "bounded";
     case Judgement::Unjudged: return "unjudged";
     case Judgement::Error: return "ERROR";
     }
@@ -69,6 +71,13 @@ void judge_result(const Program& p, const Report& rep, LitmusResult& r) {
         r.judgement_text = "!!! Verification error: " + r.error;
         return;
     }
+    const bool bounded = r.unroll_cuts > 0;
+    if (want == nullptr && bounded && !r.cut_short) {
+        r.judgement = Judgement::Bounded;
+        r.judgement_text = "no Result: annotation; a loop needs more than " + std::to_string(r.unroll) +
+                           " iterations, and a bounded search is no proof (raise --unroll)";
+        return;
+    }
     if (want == nullptr) {
         r.judgement = Judgement::Unjudged;
         r.judgement_text = "no Result: annotation, not judged";
@@ -79,7 +88,11 @@ void judge_result(const Program& p, const Report& rep, LitmusResult& r) {
     if (lkmm) source += rep.memory_model == "LKMM" ? std::string("; LKMM") : "; LKMM by " + rep.memory_model;
     if (p.mapping && !lkmm) source += "; ordercheck-mapping: " + expected_text(*p.mapping) + " (the C++11 mapping differs from LKMM)";
     if (p.engine && relacy) source += "; ordercheck-engine: " + expected_text(*p.engine) + " (the engine cannot produce RC11's answer)";
-    const std::string explored = std::string(to_string(rep.exploration)) + ", " + std::to_string(rep.executions) + " executions";
+    std::string explored = std::string(to_string(bounded && rep.exploration == Exploration::Exhaustive ? Exploration::Bounded
+                                                                                                        : rep.exploration)) +
+                           ", " + std::to_string(rep.executions) + " executions";
+    if (rep.blocked > 0) explored += ", " + std::to_string(rep.blocked) + " blocked";
+    if (bounded) explored += ", " + std::to_string(r.unroll_cuts) + " cut at --unroll " + std::to_string(r.unroll);
 
     // The outcome. A search cut short before any execution completed witnessed nothing: not a
     // deadlock (no execution was seen to block), not a Never. Maybe accepts any Observation,
@@ -87,7 +100,7 @@ void judge_result(const Program& p, const Report& rep, LitmusResult& r) {
     const bool none_completed = !r.deadlock && r.positive + r.negative == 0;
     Status outcome = Status::Pass;
     std::string why;
-    if (r.cut_short && (none_completed || want->outcome == Outcome::Maybe)) {
+    if ((r.cut_short || bounded) && (none_completed || want->outcome == Outcome::Maybe)) {
         outcome = Status::Incomplete;
     } else if (want->outcome == Outcome::Maybe) {
         outcome = Status::Pass;
@@ -104,14 +117,15 @@ void judge_result(const Program& p, const Report& rep, LitmusResult& r) {
         e.memory_model = want->outcome == Outcome::Always ? Verdict::Always
                          : want->outcome == Outcome::Never ? Verdict::Never
                                                            : Verdict::Sometimes;
-        const Exploration how = rep.exploration == Exploration::UntilFailure ? Exploration::CutShort : rep.exploration;
+        Exploration how = rep.exploration == Exploration::UntilFailure ? Exploration::CutShort : rep.exploration;
+        if (bounded && how == Exploration::Exhaustive) how = Exploration::Bounded;
         outcome = judge(Finding{r.observation}, e, how);
         if (outcome == Status::Fail) why = "!!! Unexpected non-" + std::string(to_string(want->outcome)) + " verification";
     }
     // The data-race flag. A race is witnessed; its absence is settled only by a complete search.
     Status race = Status::Pass;
     if (want->datarace && !r.datarace) {
-        race = r.report.exploration == Exploration::Exhaustive ? Status::Fail : Status::Incomplete;
+        race = r.report.exploration == Exploration::Exhaustive && !bounded ? Status::Fail : Status::Incomplete;
         if (race == Status::Fail) why += std::string(why.empty() ? "" : "; ") + "!!! Missing data race flag";
     } else if (!want->datarace && r.datarace) {
         race = Status::Fail;
@@ -123,6 +137,14 @@ void judge_result(const Program& p, const Report& rep, LitmusResult& r) {
     if (outcome == Status::Fail || race == Status::Fail) {
         r.judgement = Judgement::Mismatch;
         r.judgement_text = why + " (observed " + observed + "; " + source + "; " + explored + ")";
+    } else if (bounded && !r.cut_short) {
+        // Even a witnessed Sometimes is reported bounded: the run as a whole covered only the
+        // executions within the bound, and its verdict is never a proof.
+        r.judgement = Judgement::Bounded;
+        r.judgement_text = (none_completed ? std::string("no execution completed") : "observed " + observed) +
+                           " within the unroll bound, expected " + wanted + ": a loop needs more than " +
+                           std::to_string(r.unroll) + " iterations (" + explored +
+                           "), and a bounded search is no proof (raise --unroll)";
     } else if (outcome == Status::Incomplete || race == Status::Incomplete) {
         r.judgement = Judgement::Incomplete;
         r.judgement_text = (none_completed ? std::string("no execution completed") : "observed " + observed) + " so far, expected " + wanted + ": the search was cut short (" +
@@ -149,7 +171,11 @@ LitmusResult run(const std::shared_ptr<const Compiled>& test, const LitmusOption
     co.explore.model = options.model;
     co.explore.memory_model = options.memory_model;
     co.explore.race_ends_execution = options.model != ModelKind::Lkmm;
-    r.report = check(make_variant(test, RunMode::RaceCheck), co);
+    LoopBound bound;
+    bound.unroll = options.unroll;
+    bound.cuts = std::make_shared<std::atomic<std::uint64_t>>(0);
+    r.unroll = options.unroll;
+    r.report = check(make_variant(test, RunMode::RaceCheck, bound), co);
     const Report* rep = &r.report;
     r.flags = r.report.flags;
     // LKMM flags a data race and still judges every execution; under RC11 a race ends the run,
@@ -157,7 +183,7 @@ LitmusResult run(const std::shared_ptr<const Compiled>& test, const LitmusOption
     if (std::find(r.flags.begin(), r.flags.end(), "data-race") != r.flags.end()) r.datarace = true;
     if (r.report.finding == Finding{EngineFailure::DataRace}) {
         r.datarace = true;
-        r.outcome_report = check(make_variant(test, RunMode::PlainAsRelaxed), co);
+        r.outcome_report = check(make_variant(test, RunMode::PlainAsRelaxed, bound), co);
         rep = &*r.outcome_report;
     }
     if (rep->finding && std::holds_alternative<EngineFailure>(*rep->finding)) {
@@ -174,6 +200,7 @@ LitmusResult run(const std::shared_ptr<const Compiled>& test, const LitmusOption
     r.observation = r.positive == 0 ? Verdict::Never : r.negative == 0 ? Verdict::Always : Verdict::Sometimes;
     r.cut_short = r.report.exploration == Exploration::CutShort ||
                   (r.outcome_report && r.outcome_report->exploration == Exploration::CutShort);
+    r.unroll_cuts = bound.cuts->load();
     switch (p.quantifier) {
     case Quantifier::Exists: r.ok = r.positive > 0; break;
     case Quantifier::NotExists: r.ok = r.positive == 0; break;
@@ -197,7 +224,8 @@ std::string format_herd(const LitmusResult& r) {
         }
         out << '\n';
     }
-    if (!r.cut_short) out << (r.ok ? "Ok" : "No") << '\n';
+    const bool bounded = r.unroll_cuts > 0;
+    if (!r.cut_short && !bounded) out << (r.ok ? "Ok" : "No") << '\n';
     out << "Witnesses\n";
     out << "Positive: " << r.positive << " Negative: " << r.negative << '\n';
     if (r.datarace && std::find(r.flags.begin(), r.flags.end(), "data-race") == r.flags.end()) out << "Flag data-race\n";
@@ -210,6 +238,9 @@ std::string format_herd(const LitmusResult& r) {
         out << "Incomplete " << p.name << ": the search was cut short after "
             << (r.outcome_report ? r.outcome_report->executions : r.report.executions)
             << " executions: no verdict (Positive and Negative count what it saw)\n";
+    else if (bounded)
+        out << "Bounded " << p.name << ": " << r.unroll_cuts << " run(s) cut at --unroll " << r.unroll
+            << " (a loop needs more iterations): no verdict (Positive and Negative count the executions within the bound)\n";
     else
         out << "Observation " << p.name << ' ' << to_string(r.observation) << ' ' << r.positive << ' ' << r.negative
             << '\n';

@@ -29,12 +29,16 @@ struct LitmusOptions {
     /// A model loaded at run time (a cat file) judging in place of `model`'s, which names the
     /// role it plays (ExploreOptions::memory_model).
     const MemoryModel* memory_model = nullptr;
+    /// Iterations a loop that is not an await may run (docs/litmus.md, "Loops"); an execution
+    /// that needs more is cut, and the run is then bounded.
+    unsigned unroll = default_unroll;
 };
 
 enum class Judgement : std::uint8_t {
     Match,       ///< the observation (and the data-race flag) is what the annotation says
     Mismatch,    ///< it is not
     Incomplete,  ///< the search was cut short and settled nothing
+    Bounded,     ///< some execution needed more loop iterations than the unroll bound: no verdict
     Unjudged,    ///< no `Result:` annotation
     Error,       ///< the engine stopped on something else (an assertion, a bad dereference)
 };
@@ -61,6 +65,11 @@ struct LitmusResult {
     /// A budget or a timeout stopped a search: the states and counts are what it saw so far, and
     /// the herd-like output prints no Observation line (scripts read that line as the verdict).
     bool cut_short = false;
+    /// Runs cut at the unroll bound (a loop that is not an await needed more iterations): the
+    /// search covered only the executions within the bound, and the herd-like output prints no
+    /// Observation line but a `Bounded` one (herd7 flags such a run `Loop`).
+    std::uint64_t unroll_cuts = 0;
+    unsigned unroll = default_unroll;
     std::string error;                    ///< set for Judgement::Error: what the engine said
     Judgement judgement = Judgement::Unjudged;
     std::string judgement_text;           ///< one line: why
@@ -76,7 +85,7 @@ LitmusResult run(const std::shared_ptr<const Compiled>& test, const LitmusOption
 /// herd-like output: Test, States, Ok/No, Witnesses, Positive/Negative, Flag data-race,
 /// Condition, Observation, Time, then the judgement line. For a search cut short, no Ok/No and no
 /// Observation: an `Incomplete` line instead (what herd7 killed by a timeout leaves is no
-/// Observation line either; docs/litmus.md).
+/// Observation line either; docs/litmus.md); for a run cut at the unroll bound, a `Bounded` line.
 std::string format_herd(const LitmusResult& r);
 
 }  // namespace oc::litmus

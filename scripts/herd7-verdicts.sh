@@ -18,7 +18,8 @@
 #   file  test  verdict  positive  negative  flags  seconds  note
 # file is the path as given; verdict is herd's Observation word (Always, Sometimes, Never), or
 # `timeout`, or `error` with herd's first error line in note; flags are herd's `Flag` lines
-# (e.g. data-race), comma-separated; seconds is the wall time of that herd7 run.
+# (e.g. data-race), comma-separated; seconds is the wall time of that herd7 run; note says `Loop: ...`
+# when herd7 printed its Loop line (executions cut at its -unroll bound: its verdict is bounded).
 set -euf
 if [ $# -lt 4 ]; then
     echo "usage: $0 HERD7 LIBDIR KERNEL_MM_DIR FILE|DIR..." >&2
@@ -83,6 +84,8 @@ while IFS= read -r f; do
         # Observation NAME VERDICT POSITIVE NEGATIVE
         set -- $obs
         name=$2 verdict=$3 pos=$4 neg=$5
+        # herd7's 'Loop Ok' or 'Loop No' line: it cut executions at its unroll bound (-unroll, default 2)
+        if grep -q '^Loop ' "$tmp/out"; then note="Loop: herd7 cut executions at its unroll bound"; fi
     else
         verdict=error pos= neg=
         note=$(cat "$tmp/err" "$tmp/out" | grep -v '^[[:space:]]*$' | head -n 1 | tr '\t' ' ' |

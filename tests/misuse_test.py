@@ -132,7 +132,7 @@ ROWS = [
     Row("litmus: missing file", ["litmus", "{tmp}/missing.litmus"], 2, "no such file"),
     Row("litmus: empty directory", ["litmus", "{empty}"], 2, "no .litmus files in directory"),
     Row("litmus: parse error names file:line:column", ["litmus", "{broken}"], 2,
-        "broken.litmus:4:2: error: unsupported: 'while' statements", stdout="ERROR: does not parse"),
+        "broken.litmus:4:2: error: unsupported: 'goto' statements", stdout="ERROR: does not parse"),
     Row("explain: parse error", ["explain", "{broken}", "--out", "{tmp}/b"], 2, "broken.litmus:4:2: error:"),
     Row("check: parse error", ["check", "{broken}"], 2, "broken.litmus:4:2: error:"),
     Row("check: missing litmus file", ["check", "{tmp}/missing.litmus"], 2, "no such file: '"),
@@ -243,7 +243,7 @@ with tempfile.TemporaryDirectory() as tmp:
     files = {"tmp": tmp}
     files["sb"] = write("sb.litmus", SB.format(result="Sometimes"))
     files["big"] = write("big16.litmus", BIG)
-    files["broken"] = write("broken.litmus", "C broken\n{}\nP0(int *x) {\n\twhile (1) {}\n}\nexists (x=1)\n")
+    files["broken"] = write("broken.litmus", "C broken\n{}\nP0(int *x) {\n\tgoto out;\n}\nexists (x=1)\n")
     files["notjson"] = write("notjson.txt", "States 4\n")
     files["notreport"] = write("notreport.json", '{"schema": "something-else"}')
     files["empty"] = os.path.join(tmp, "empty")

@@ -567,4 +567,156 @@ TEST_SUITE("litmus interpreter") {
         CHECK(run(compile(parse(src("WRITE_ONCE(*y, 1);"), "t.litmus")), o).judgement == Judgement::Match);
         CHECK(run_source(src("WRITE_ONCE(*y, r0);")).judgement == Judgement::Match);
     }
+
+    TEST_CASE("loops: an await is explored as a wait, without a bound; its verdict is a proof") {
+        const std::string ra = mp("WRITE_ONCE(*x, 1); smp_store_release(y, 1);",
+                                  "while (!smp_load_acquire(y)) cpu_relax(); r1 = READ_ONCE(*x);", "Never", "exists (1:r1=0)");
+        const std::string once = mp(relaxed_writer, "while (!READ_ONCE(*y)) cpu_relax(); r1 = READ_ONCE(*x);", "Sometimes",
+                                    "exists (1:r1=0)");
+        for (const ModelKind model : {ModelKind::Rc11, ModelKind::Lkmm}) {
+            CAPTURE(static_cast<int>(model));
+            LitmusOptions o;
+            o.model = model;
+            const LitmusResult r = run(compile(parse(ra, "t")), o);
+            CHECK(r.judgement == Judgement::Match);
+            CHECK(r.report.exploration == Exploration::Exhaustive);
+            CHECK(r.unroll_cuts == 0);
+            CHECK(r.report.blocked > 0);  // P1 waited in the executions where it read y=0
+            CHECK(r.observation == Verdict::Never);
+            CHECK(format_herd(r).find("Observation MP Never 0 1") != std::string::npos);
+            const LitmusResult s = run(compile(parse(once, "t")), o);
+            CHECK(s.judgement == Judgement::Match);
+            CHECK(s.observation == Verdict::Sometimes);
+            CHECK(s.unroll_cuts == 0);
+        }
+        // An await that nothing can satisfy waits forever: a livelock, judged as DEADLOCK.
+        const LitmusResult never = run_source("C t\n(* Result: DEADLOCK *)\n{}\nP0(int *x) { while (READ_ONCE(*x) == 0); }\n"
+                                              "P1(int *y) { WRITE_ONCE(*y, 1); }\nexists (y=1)\n");
+        CHECK(never.deadlock);
+        CHECK(never.judgement == Judgement::Match);
+        // Relacy runs the failed iterations (spin_yield() lets the writer run).
+        LitmusOptions relacy;
+        relacy.engine = EngineKind::Relacy;
+        const LitmusResult r = run(compile(parse(ra, "t")), relacy);
+        CHECK(r.judgement == Judgement::Match);
+        CHECK(r.observation == Verdict::Never);
+    }
+
+    TEST_CASE("loops: registers after an await hold the successful iteration's values") {
+        // P1 waits until it reads a nonzero x: it ends with 1 or 2, never 0.
+        const std::string src = "C t\n{}\nP0(int *x) { WRITE_ONCE(*x, 1); WRITE_ONCE(*x, 2); }\n"
+                                "P1(int *x) { int r0; do { r0 = READ_ONCE(*x); } while (r0 == 0); }\n"
+                                "exists (1:r0=0)\n";
+        for (const ModelKind model : {ModelKind::Rc11, ModelKind::Lkmm}) {
+            LitmusOptions o;
+            o.model = model;
+            const LitmusResult r = run(compile(parse(src, "t")), o);
+            REQUIRE(r.error.empty());
+            CHECK(r.unroll_cuts == 0);
+            CHECK(r.observation == Verdict::Never);
+            CHECK(r.states.size() == 2);  // 1:r0=1 and 1:r0=2
+        }
+    }
+
+    TEST_CASE("loops: smp_cond_load_acquire() and _relaxed() wait for their condition on VAL") {
+        // P1 waits until it reads x=2: r0 is 2 in every execution, and the acquire orders the
+        // read of y after it (MP): y=1.
+        const std::string src = "C t\n{}\nP0(int *x, int *y) { WRITE_ONCE(*y, 1); WRITE_ONCE(*x, 1); smp_store_release(x, 2); }\n"
+                                "P1(int *x, int *y) { int r0; int r1; r0 = smp_cond_load_acquire(x, VAL == 2); r1 = READ_ONCE(*y); }\n"
+                                "exists (~1:r0=2 \\/ 1:r1=0)\n";
+        for (const ModelKind model : {ModelKind::Rc11, ModelKind::Lkmm}) {
+            LitmusOptions o;
+            o.model = model;
+            const LitmusResult r = run(compile(parse(src, "t")), o);
+            REQUIRE(r.error.empty());
+            CHECK(r.unroll_cuts == 0);
+            CHECK(r.report.exploration == Exploration::Exhaustive);
+            CHECK(r.observation == Verdict::Never);
+            std::string relaxed = src;
+            relaxed.replace(relaxed.find("smp_cond_load_acquire"), 21, "smp_cond_load_relaxed");
+            const LitmusResult q = run(compile(parse(relaxed, "t")), o);
+            CHECK(q.observation == Verdict::Sometimes);  // 1:r1=0: nothing orders the reads
+            CHECK(q.states.size() == 2);                 // r0 is 2 in both
+        }
+    }
+
+    TEST_CASE("loops: a cmpxchg retry loop is an await: two increments always give 2") {
+        const std::string inc = "int r0; do { r0 = READ_ONCE(*x); } while (cmpxchg(x, r0, r0 + 1) != r0);";
+        const std::string src = "C t\n(* Result: Never *)\n{}\nP0(int *x) { " + inc + " }\nP1(int *x) { " + inc +
+                                " }\nexists (~x=2)\n";
+        for (const ModelKind model : {ModelKind::Rc11, ModelKind::Lkmm}) {
+            LitmusOptions o;
+            o.model = model;
+            const LitmusResult r = run(compile(parse(src, "t")), o);
+            CHECK(r.judgement == Judgement::Match);
+            CHECK(r.unroll_cuts == 0);
+            CHECK(r.report.exploration == Exploration::Exhaustive);
+        }
+    }
+
+    TEST_CASE("loops: other loops run up to --unroll iterations; one that needs more makes the run bounded") {
+        // Five iterations: x ends at 4 in every complete execution.
+        const std::string src = "C t\n(* Result: Always *)\n{}\n"
+                                "P0(int *x) { int r0; for (r0 = 0; r0 < 5; r0 = r0 + 1) WRITE_ONCE(*x, r0); }\n"
+                                "exists (x=4)\n";
+        const LitmusResult r = run_source(src);
+        CHECK(r.judgement == Judgement::Bounded);
+        CHECK(r.unroll_cuts > 0);
+        CHECK(r.positive + r.negative == 0);
+        const std::string herd = format_herd(r);
+        CHECK(herd.find("Observation") == std::string::npos);
+        CHECK(herd.find("\nOk\n") == std::string::npos);
+        CHECK(herd.find("Bounded t: 1 run(s) cut at --unroll 2") != std::string::npos);
+        LitmusOptions o;
+        for (const unsigned unroll : {4u, 5u}) {
+            o.unroll = unroll;
+            const LitmusResult u = run(compile(parse(src, "t")), o);
+            CHECK(u.judgement == (unroll == 5 ? Judgement::Match : Judgement::Bounded));
+        }
+        // A witnessed outcome within the bound is reported, still as bounded (the run covered
+        // only the executions within it).
+        const LitmusResult w = run_source("C t\n(* Result: Sometimes *)\n{}\n"
+                                          "P0(int *x, int *y) { while (READ_ONCE(*y) == 0) WRITE_ONCE(*x, 1); }\n"
+                                          "P1(int *x, int *y) { int r1; WRITE_ONCE(*y, 1); r1 = READ_ONCE(*x); }\n"
+                                          "exists (1:r1=0)\n");
+        CHECK(w.unroll_cuts > 0);  // P0 reads y=0 three times
+        CHECK(w.judgement == Judgement::Bounded);
+        CHECK(w.positive > 0);
+        CHECK(w.judgement_text.find("a bounded search is no proof") != std::string::npos);
+        // Callers that do not count cuts (ordercheck check) get an error, never a complete search.
+        const auto test = compile(parse(src, "t"));
+        const Report rep = check(make_variant(test, RunMode::RaceCheck), CheckOptions{});
+        CHECK(rep.finding == Finding{EngineFailure::AssertFailed});
+        CHECK(rep.failure_detail.find("unroll bound") != std::string::npos);
+    }
+
+    TEST_CASE("loops: break and continue; each iteration's events are ctrl-dependent on the conditions so far") {
+        // r1 adds 10 for i = 0 and 2 (1 continues, 3 breaks).
+        const LitmusResult r = run(compile(parse("C t\n{}\nP0(int *x) { int r1 = 0; int i;\n"
+                                                 "  for (i = 0; i < 4; i = i + 1) { if (i == 1) continue; if (i == 3) break;"
+                                                 " r1 = r1 + 10; }\n  WRITE_ONCE(*x, r1); }\nexists (x=20 /\\ 0:i=3)\n",
+                                                 "t")),
+                                   LitmusOptions{.unroll = 4});
+        CHECK(r.unroll_cuts == 0);
+        CHECK(r.observation == Verdict::Always);
+        // LB+mb with the write in the body of a loop whose condition reads y: ctrl orders it
+        // (herd7 unrolls the loop into nested ifs), so the cycle is forbidden under LKMM; written
+        // after the loop, the write has no ctrl, and the cycle is allowed. herd7 7.57
+        // (linux-kernel.cfg, -unroll 2): Never 0 2, and Sometimes 2 2.
+        const std::string lb = "C LB\n{}\nP0(int *x, int *y) { int r0; r0 = READ_ONCE(*x); smp_mb(); WRITE_ONCE(*y, 1); }\n"
+                               "P1(int *x, int *y) { int r1 = 0; while (READ_ONCE(*y) != r1) { WRITE_ONCE(*x, 1); r1 = 1; } }\n"
+                               "exists (0:r0=1)\n";
+        LitmusOptions o;
+        o.model = ModelKind::Lkmm;
+        const LitmusResult l = run(compile(parse(lb, "t")), o);
+        CHECK(l.unroll_cuts == 0);
+        CHECK(l.observation == Verdict::Never);
+        CHECK(format_herd(l).find("Observation LB Never 0 2") != std::string::npos);
+        const std::string after = "C LB\n{}\nP0(int *x, int *y) { int r0; r0 = READ_ONCE(*x); smp_mb(); WRITE_ONCE(*y, 1); }\n"
+                                  "P1(int *x, int *y) { int r1 = 0; while (READ_ONCE(*y) != r1) { r1 = 1; } WRITE_ONCE(*x, 1); }\n"
+                                  "exists (0:r0=1)\n";
+        const LitmusResult a = run(compile(parse(after, "t")), o);
+        CHECK(a.positive == 2);
+        CHECK(a.negative == 2);
+    }
 }

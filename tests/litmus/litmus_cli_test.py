@@ -28,7 +28,7 @@ with tempfile.TemporaryDirectory() as tmp:
 
     good = write("good.litmus", SB.format(result="Sometimes"))
     bad = write("bad.litmus", SB.format(result="Never"))
-    broken = write("broken.litmus", "C broken\n{}\nP0(int *x) {\n\twhile (1) {}\n}\nexists (x=1)\n")
+    broken = write("broken.litmus", "C broken\n{}\nP0(int *x) {\n\tgoto out;\n}\nexists (x=1)\n")
 
     # No files, a missing file, a parse error alone, a search cut short: misuse_test.py.
     code, out, err = run("litmus", good)
@@ -54,6 +54,28 @@ with tempfile.TemporaryDirectory() as tmp:
 
     code, out, err = run("litmus", "--quiet", tmp)
     expect("a directory runs its .litmus files", code == 1 and out.count("Judgement ") == 3, f"{code} {out}")
+
+    # A counting loop that needs five iterations: beyond the default unroll bound (2) every
+    # execution is cut, and the test is bounded (exit 3), never a proof; --unroll 5 completes it.
+    count = write("count.litmus", "C count\n(* Result: Always *)\n{}\n"
+                  "P0(int *x) {\n\tint r0;\n\tfor (r0 = 0; r0 < 5; r0 = r0 + 1)\n\t\tWRITE_ONCE(*x, r0);\n}\n"
+                  "exists (x=4)\n")
+    for model in ("lkmm", "rc11"):
+        code, out, err = run("litmus", "--model", model, count)
+        expect(f"{model}: a loop beyond --unroll exits 3", code == 3, f"{code} {out} {err}")
+        expect(f"{model}: the judgement is bounded", "Judgement count bounded: no execution completed within the unroll bound, "
+               "expected Always: a loop needs more than 2 iterations" in out, out)
+        expect(f"{model}: a Bounded line and no Observation, no Ok/No",
+               "Bounded count: 1 run(s) cut at --unroll 2" in out and "Observation" not in out
+               and "\nOk\n" not in out and "\nNo\n" not in out, out)
+        expect(f"{model}: the summary counts it", "litmus: 0 passed, 0 failed (0 incomplete, 1 bounded," in out, out)
+        code, out, err = run("litmus", "--model", model, "--unroll", "5", count)
+        expect(f"{model}: --unroll 5 completes it", code == 0 and "Observation count Always 1 0" in out
+               and "Judgement count ok" in out, f"{code} {out}")
+    code, out, err = run("litmus", "--quiet", count, bad)
+    expect("a mismatch outranks a bounded test", code == 1, f"{code} {out}")
+    code, out, err = run("litmus", "--unroll", "0", count)
+    expect("--unroll 0 is a usage error", code == 2 and "--unroll" in err, f"{code} {err}")
 
     out_dir = os.path.join(tmp, "figures")
     code, out, err = run("explain", good, "--out", out_dir)

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "litmus/parser.hpp"
 #include "tests/litmus/litmus_test_paths.hpp"
@@ -209,9 +210,8 @@ TEST_SUITE("litmus parser") {
             std::string message;  // the message, after "t.litmus:L:C: error: "
         };
         const Case cases[] = {
-            {"while (1) {}", "unsupported: 'while' statements (a litmus process is straight-line code with if/else)"},
-            {"for (;;) {}", "unsupported: 'for' statements (a litmus process is straight-line code with if/else)"},
-            {"goto out;", "unsupported: 'goto' statements (a litmus process is straight-line code with if/else)"},
+            {"goto out;", "unsupported: 'goto' statements (a litmus process is code with if/else and loops)"},
+            {"switch (r0) {}", "unsupported: 'switch' statements (a litmus process is code with if/else and loops)"},
             {"r0++;", "unsupported: increment and decrement operators ('++'); write r = r + 1"},
             {"r0 += 1;", "unsupported: compound assignment ('+='); write r = r op v"},
             {"r0 = (struct foo *)x;", "unsupported: struct types ('struct foo'; the only one known is struct srcu_struct)"},
@@ -259,6 +259,128 @@ TEST_SUITE("litmus parser") {
         CHECK(error_of(seventeen + "exists (x=1)") ==
               "t.litmus:19:1: error: unsupported: more than 16 processes (the graph engine runs up to 16 threads)");
         CHECK(error_of("C t\n{}\nP0(int *x) {}\ncases (x=1)") == "t.litmus:4:1: error: unsupported: 'cases' clauses");
+    }
+
+    TEST_CASE("loops: while, for, do ... while, break and continue, nested with if/else and blocks") {
+        const Program p = parse(with_body("int r1; int r2;\n"
+                                          "while (r0 < 3) { r0 = r0 + 1; if (r0 == 2) continue; else break; }\n"
+                                          "for (int i = 0; i < 2; i = i + 1) WRITE_ONCE(*x, i);\n"
+                                          "for (;;) { r1 = READ_ONCE(*y); if (r1) { break; } }\n"
+                                          "do r2 = READ_ONCE(*x); while (r2 != 1);\n"
+                                          "while (READ_ONCE(*x) == 0);\n"),
+                                "t");
+        std::vector<const Stmt*> loops;
+        for (const Stmt& s : p.stmts)
+            if (s.kind == StmtKind::Loop) loops.push_back(&s);
+        REQUIRE(loops.size() == 5);
+        CHECK(loops[0]->expr >= 0);
+        CHECK_FALSE(loops[0]->post_test);
+        CHECK(loops[1]->else_stmt >= 0);  // the for's step
+        CHECK(loops[2]->expr == -1);      // for (;;): no condition
+        CHECK(loops[3]->post_test);
+        CHECK(std::count_if(p.stmts.begin(), p.stmts.end(), [](const Stmt& s) { return s.kind == StmtKind::Break; }) == 2);
+        CHECK(std::count_if(p.stmts.begin(), p.stmts.end(), [](const Stmt& s) { return s.kind == StmtKind::Continue; }) == 1);
+        // A value read in one iteration reaches an address in the next: that read heads an
+        // address dependency (the analysis follows the back edge).
+        const Program d = parse("C t\n{}\nP0(int *x, int **p) { int *r1 = x; int r2 = 0;\n"
+                                "  while (r2 == 0) { r2 = READ_ONCE(*r1); r1 = READ_ONCE(*p); } }\nexists (x=0)", "t");
+        CHECK(access_named(d, 0, "READ_ONCE", 1).dep_head);
+        CHECK_FALSE(access_named(d, 0, "READ_ONCE", 0).dep_head);
+        // the for's declaration is a register of P0
+        CHECK(std::any_of(p.processes[0].regs.begin(), p.processes[0].regs.end(), [](const Register& r) { return r.name == "i"; }));
+    }
+
+    TEST_CASE("loops: what is an await (failed iterations have no effect) and what runs under the unroll bound") {
+        struct Case {
+            std::string body;
+            bool await;
+        };
+        // P0 has x, y and the lock s; the condition names 0:r0.
+        const Case cases[] = {
+            {"while (!READ_ONCE(*x)) cpu_relax();", true},
+            {"while (smp_load_acquire(x) == 0) { barrier(); }", true},
+            {"int r1; while (READ_ONCE(*x) == 0) { r1 = 0; }", true},  // r1 is dead after the loop
+            {"do { r0 = READ_ONCE(*x); } while (r0 == 0);", true},    // r0 is assigned before the exit
+            {"while (1) { r0 = READ_ONCE(*x); if (r0) break; }", true},
+            {"do { r0 = READ_ONCE(*x); } while (cmpxchg(x, r0, r0 + 1) != r0);", true},
+            {"do { r0 = atomic_read(x); } while (r0 != atomic_cmpxchg_relaxed(x, r0, 5));", true},
+            {"r0 = smp_cond_load_acquire(x, VAL == 1);", true},
+            {"smp_cond_load_relaxed(y, VAL != 0 && r0 == 0);", true},  // its value goes to a register named VAL
+            // a write, an RMW, a fence, a plain read: an iteration has an effect
+            {"while (READ_ONCE(*x) == 0) WRITE_ONCE(*y, 1);", false},
+            {"while (atomic_inc_return(x) < 3);", false},
+            {"while (READ_ONCE(*x) == 0) smp_mb();", false},
+            {"while (*x == 0);", false},
+            {"while (READ_ONCE(*x) == 0); *x = 2;", false},  // x is accessed plainly (the race check)
+            {"int *r1; r1 = x; while (READ_ONCE(*r1) == 0);", false},  // through a register: any location
+            // a register carried into the next iteration, or out of the loop from a failed one
+            {"r0 = READ_ONCE(*x); while (r0 == 0) { r0 = READ_ONCE(*x); }", false},
+            {"int r1; while (1) { if (READ_ONCE(*x)) break; r0 = 5; }", false},
+            {"int r1; while (1) { if (READ_ONCE(*x)) break; r1 = 5; } WRITE_ONCE(*y, r1);", false},
+            {"int r1; r1 = 0; do { r0 = READ_ONCE(*x); r1 = r1 + 1; } while (r0 == 0);", false},
+            // a cmpxchg whose failure is not the iteration's: another register, a while loop
+            {"int r1; do { r0 = READ_ONCE(*x); } while (cmpxchg(x, r0, r0 + 1) != r1);", false},
+            {"while (cmpxchg(x, r0, r0 + 1) != r0) { r0 = READ_ONCE(*x); }", false},
+            // no read: it could never succeed once it fails; counting loops; continue; nested loops
+            {"while (r0 == 0) cpu_relax();", false},
+            {"for (r0 = 0; r0 < 3; r0 = r0 + 1) cpu_relax();", false},
+            {"while (1) { r0 = READ_ONCE(*x); if (!r0) continue; break; }", false},
+            {"while (READ_ONCE(*x) == 0) { while (READ_ONCE(*y) == 0); }", false},
+        };
+        for (const Case& c : cases) {
+            CAPTURE(c.body);
+            const Program p = parse(with_body(c.body), "t");
+            const Stmt* outer = nullptr;
+            for (const Stmt& s : p.stmts)
+                if (s.kind == StmtKind::Loop) outer = &s;  // the outermost loop is added last
+            REQUIRE(outer != nullptr);
+            CHECK(outer->await == c.await);
+        }
+    }
+
+    TEST_CASE("loops: malformed loops and break/continue outside one are positioned errors") {
+        struct Case {
+            std::string body;
+            std::string message;  // after "t.litmus:6:C: error: "
+        };
+        const Case cases[] = {
+            {"break;", "'break' outside a loop"},
+            {"if (r0) continue;", "'continue' outside a loop"},
+            {"while r0 {}", "expected '(' after 'while', found 'r0'"},
+            {"while () {}", "expected a condition in 'while ()', found ')'"},
+            {"while (r0 {}", "expected ')' to close the condition of 'while', found '{'"},
+            {"do { r0 = 1; } (r0);", "expected 'while' after the body of 'do', found '('"},
+            {"do { r0 = 1; } while (r0) r0 = 2;", "expected ';' after 'do ... while (...)', found 'r0'"},
+            {"for (r0 = 0; r0 < 2) {}", "expected ';' after the condition of 'for', found ')'"},
+            {"for (r0 = 0; r0 < 2; r0++) {}", "unsupported: increment and decrement operators ('++'); write r = r + 1"},
+            {"for (r0 = 0; r0 < 2; *x = 1) {}", "expected an assignment (r = r + 1) or a call as the step of 'for', found '*'"},
+            {"for (WRITE_ONCE(*x, 1); r0; ) {}", "expected an assignment or a declaration as the init of 'for', found 'WRITE_ONCE'"},
+            {"while (r0) int r1;", "expected a statement as the body of 'while', found a declaration; use braces"},
+            {"while (r0) while (r0) while (r0) while (r0) while (r0);", "unsupported: loops nested deeper than 4 levels"},
+            {"r0 = smp_cond_load_acquire(*x, VAL);", "expected a pointer as the first argument of smp_cond_load_acquire(), as in "
+                                                      "smp_cond_load_acquire(x, VAL != 0), found '*'"},
+            {"r0 = smp_cond_load_acquire(x);", "expected ',' and a condition on VAL after the pointer of smp_cond_load_acquire(), "
+                                               "found ')'"},
+            {"r0 = smp_cond_load_relaxed(x, VAL == READ_ONCE(*y));",
+             "unsupported: a shared-memory access in the condition of smp_cond_load_relaxed() (it may use VAL and registers)"},
+            {"WRITE_ONCE(*y, smp_cond_load_acquire(x, VAL));",
+             "smp_cond_load_acquire() is supported as a statement: r = smp_cond_load_acquire(x, cond on VAL); or "
+             "smp_cond_load_acquire(x, cond on VAL);"},
+            {"r0 = VAL;", "unknown identifier 'VAL': not a parameter or a register declared in P0"},
+        };
+        for (const Case& c : cases) {
+            CAPTURE(c.body);
+            const std::string e = error_of(with_body(c.body));
+            const auto at = e.find(": error: ");
+            REQUIRE(at != std::string::npos);
+            CHECK(e.substr(0, 11) == "t.litmus:6:");
+            CHECK(e.substr(at + 9) == c.message);
+        }
+        CHECK(error_of("C t\n{}\nP0(struct srcu_struct *s) {\n int r0;\n while (1) {\n  r0 = srcu_read_lock(s);\n"
+                       "  srcu_read_unlock(s, r0);\n }\n}\nexists (0:r0=0)") ==
+              "t.litmus:6:8: error: unsupported: srcu_read_lock() in a loop (each srcu_read_lock() site opens one section)");
+        CHECK(error_of("C t\n{}\nP0(int *x) {\n do {} while (1);\n break;\n}\nexists (x=0)") ==
+              "t.litmus:5:2: error: 'break' outside a loop");
     }
 
     TEST_CASE("plain and marked accesses to one location: checked exactly or rejected") {
