@@ -209,13 +209,26 @@ ExploreResult GraphEngine::run() {
         std::optional<EngineFailure> failure;
         RunEnd end = run_once(fs, detail, failure);
         // A guess that no write matches is no execution: what it led to (a failure, a blocked
-        // thread) is dropped; a complete graph is matched in complete().
-        if (guesses_ != nullptr && end != RunEnd::Complete && end != RunEnd::Dead && has_guesses(g_)) end = RunEnd::Dead;
+        // thread) is dropped; a complete graph is matched in complete(). A failure whose guesses
+        // the writes already in the graph match consistently is real: it is reported with that
+        // matching (docs/lkmm.md, "Limits": one whose supplying write is still to come is not).
+        bool failure_matched = false;
+        ExecutionGraph matched;
+        if (guesses_ != nullptr && end == RunEnd::Failed && has_guesses(g_))
+            failure_matched = !for_each_matching(matching_, [&](const ExecutionGraph& m) {
+                matched = m;
+                return false;
+            });
+        if (guesses_ != nullptr && end != RunEnd::Complete && end != RunEnd::Dead && has_guesses(g_) && !failure_matched)
+            end = RunEnd::Dead;
         if (end == RunEnd::Failed) {
             if (!counted) continue;
             result.failure = failure;
             result.failure_detail = detail;
-            to_execution_graph(g_, result.failure_graph, true);
+            if (failure_matched)
+                result.failure_graph = std::move(matched);
+            else
+                to_execution_graph(g_, result.failure_graph, true);
             break;
         }
         if (!counted) continue;

@@ -309,6 +309,45 @@ TEST_CASE("graph engine under LKMM: a C++ model that states its dependencies get
 }
 
 namespace {
+/// LB whose load-buffering execution alone fails an assertion: P0 writes y = r0 + 1, so y is 2
+/// only if P0 read P1's x = 1, which P1 writes after reading y. No dependency is stated, so
+/// under LKMM nothing orders P0's read before its write, and P1 can read 2: the assertion fails
+/// in an LKMM execution with a po | rf cycle, and in no RC11 one.
+struct LbAssert {
+    struct Config {};
+    explicit LbAssert(const Config&) {}
+    Atomic<int> x{"x", 0};
+    Atomic<int> y{"y", 0};
+    void p0() { kernel::WRITE_ONCE(y, kernel::READ_ONCE(x) + 1); }
+    void p1() {
+        const int r1 = kernel::READ_ONCE(y);
+        kernel::WRITE_ONCE(x, 1);
+        require(r1 != 2, "P1 read y = 2: P0 read x = 1 from P1's later write");
+    }
+    bool bad_outcome() const { return false; }
+    static constexpr std::array<Thread<LbAssert>, 2> threads{{{"P0", &LbAssert::p0}, {"P1", &LbAssert::p1}}};
+};
+}  // namespace
+
+TEST_CASE("graph engine under LKMM: an assertion that only a load-buffering execution fails is found") {
+    const ModelDef m = define<LbAssert>("LbAssert", "test", "LB failing an assertion",
+                                        {{"plain", {}, expect::failure(EngineFailure::AssertFailed, "")}});
+    CheckOptions lkmm = graph_options();
+    lkmm.explore.model = ModelKind::Lkmm;
+    const Report r = check(m.variants[0], lkmm);
+    REQUIRE(r.finding.has_value());
+    CHECK(r.finding == Finding{EngineFailure::AssertFailed});
+    // the failing execution is drawn with the guess matched: P0's read reads P1's write
+    bool p0_reads_p1 = false;
+    REQUIRE(r.witness.has_value());
+    for (const Event& e : r.witness->thread(EventId::of_model_thread(0)))
+        if (e.is_read() && e.reads_from && e.reads_from->thread == EventId::of_model_thread(1)) p0_reads_p1 = true;
+    CHECK(p0_reads_p1);
+    // under RC11 po | rf is acyclic: no execution fails
+    CHECK(check(m.variants[0], graph_options()).finding == Finding{Verdict::Never});
+}
+
+namespace {
 /// LB written with kernel primitives and no `states_dependencies`: `r = READ_ONCE(x); [if (r)]
 /// WRITE_ONCE(y, 1)` on both sides.
 struct LbUnstated {
