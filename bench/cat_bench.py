@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The kernel's own model files (--conf linux-kernel.cfg, evaluated by the cat front end) against
+the built-in LKMM, on the same searches: fastest wall time of N runs each, the ratio, and whether
+the two give the same answers (every Observation and Flag line, or every variant's verdict and
+execution count). Prints a Markdown table (docs/performance.md, "The kernel's model files").
+
+  bench/cat_bench.py KERNEL_MM_DIR [BUILD_DIR] [--repeat N] [--slow]
+
+KERNEL_MM_DIR: a kernel tree's tools/memory-model (linux-kernel.cfg, .cat, .bell and litmus-tests/).
+--slow adds desc-reserve+4 (about 20 s built-in, minutes with the cat files).
+"""
+import glob
+import json
+import os
+import subprocess
+import sys
+import time
+
+args = sys.argv[1:]
+if not args or args[0].startswith("--"):
+    sys.exit(__doc__)
+kernel_mm = args[0]
+build = args[1] if len(args) > 1 and not args[1].startswith("--") else "build"
+repeat = int(args[args.index("--repeat") + 1]) if "--repeat" in args else 1
+slow = "--slow" in args
+exe = os.path.join(build, "cli", "ordercheck")
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+cfg = os.path.join(kernel_mm, "linux-kernel.cfg")
+if not os.path.exists(cfg):
+    sys.exit(f"cat_bench.py: no {cfg}")
+
+
+def fastest(cmd, timeout=3600):
+    best, out = None, ""
+    for _ in range(repeat):
+        t = time.perf_counter()
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        wall = time.perf_counter() - t
+        best = wall if best is None else min(best, wall)
+        out = p.stdout
+    return best, out
+
+
+def answers(out):
+    """What must agree: the herd-style result lines of `litmus`, or each variant of `check`."""
+    if out.lstrip().startswith("{"):
+        d = json.loads(out)
+        return [(v["id"], v["verdict"], v["executions"], v["positive"]) for v in d["variants"]]
+    return [l for l in out.splitlines() if l.startswith(("Observation ", "Flag ", "Positive:"))]
+
+
+corpus = sorted(p for p in glob.glob(os.path.join(root, "litmus", "tests", "*.litmus")) if "desc-reserve+4" not in p)
+kernel = sorted(glob.glob(os.path.join(kernel_mm, "litmus-tests", "*.litmus")))
+work = [
+    (f"kernel litmus-tests ({len(kernel)} tests, one process)", ["litmus", "-q", *kernel]),
+    (f"project corpus ({len(corpus)} tests, one process; desc-reserve+4 apart)", ["litmus", "-q", *corpus]),
+]
+for name in ("RCU+3gp-chain+reader", "desc-reserve+3", "desc-reserve+3+mb-after-head") + (("desc-reserve+4",) if slow else ()):
+    work.append((name, ["litmus", os.path.join(root, "litmus", "tests", name + ".litmus")]))
+work.append(("catalogue (`check --all`)", ["check", "--all", "--format", "json"]))
+
+print(f"ordercheck {exe}; model files {kernel_mm}; fastest of {repeat}")
+print()
+print("| search | built-in LKMM | linux-kernel.cfg (cat) | ratio | same answers |")
+print("|---|---|---|---|---|")
+for name, cmd in work:
+    builtin, out_b = fastest([exe, *cmd, "--model", "lkmm"])
+    cat, out_c = fastest([exe, *cmd, "--conf", cfg])
+    same = answers(out_b) == answers(out_c) and answers(out_b) != []
+    print(f"| {name} | {builtin:.3f} s | {cat:.3f} s | {cat / builtin:.1f}x | {'yes' if same else 'NO'} |")
