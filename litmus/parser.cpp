@@ -38,7 +38,11 @@ Program Parser::run() {
     metadata();
     advance();
     init_block();
-    while (tok_.kind == Tok::Ident && is_process_name(tok_.text)) process();
+    for (;;) {
+        if (tok_.kind == Tok::Ident && is_process_name(tok_.text)) process();
+        else if (at_function_definition()) function_definition();
+        else break;
+    }
     if (prog_.processes.empty())
         error(tok_.pos, "expected the first process 'P0(...) { ... }', found " + describe(tok_));
     apply_register_inits();
@@ -323,6 +327,12 @@ void Parser::apply_register_inits() {
 Process& Parser::proc() { return prog_.processes.back(); }
 
 int Parser::find_reg(std::string_view name) const {
+    if (!frames_.empty()) {
+        // in a function: its parameters and locals only
+        for (const auto& [n, r] : frames_.back().names)
+            if (n == name) return r;
+        return -1;
+    }
     const auto& regs = prog_.processes.back().regs;
     for (std::size_t i = 0; i < regs.size(); ++i)
         if (regs[i].name == name) return static_cast<int>(i);
@@ -330,6 +340,17 @@ int Parser::find_reg(std::string_view name) const {
 }
 
 std::uint16_t Parser::add_reg(std::string_view name, SourcePos pos) {
+    if (!frames_.empty()) {
+        Frame& fr = frames_.back();
+        if (const int prev = find_reg(name); prev >= 0)
+            error(pos, "'" + std::string(name) + "' is declared twice in function " + fr.f->name + "() (first at " +
+                           pos_text(proc().regs[static_cast<std::size_t>(prev)].declared) + ")");
+        // A register of the calling process with a name no test can write (the condition
+        // cannot name a function's local).
+        const std::uint16_t r = new_reg(fr.f->name + "." + std::string(name) + "#" + std::to_string(fr.id), pos);
+        fr.names.emplace_back(std::string(name), r);
+        return r;
+    }
     if (find_reg(name) >= 0)
         error(pos, "'" + std::string(name) + "' is declared twice in " + proc().name + " (first at " +
                        pos_text(proc().regs[static_cast<std::size_t>(find_reg(name))].declared) + ")");
