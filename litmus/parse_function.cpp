@@ -248,10 +248,13 @@ std::int32_t Parser::inline_call(Function& f, bool allow_void, unsigned depth) {
     const std::int32_t ret = f.value ? new_reg(f.name + ".return#" + std::to_string(id), name_tok.pos) : -1;
     if (ret >= 0) proc().regs[static_cast<std::size_t>(ret)].assigned = true;
     if (f.defined) {
+        const bool from_process = frames_.empty();
         try {
             pending_.push_back(expand_body(f, params, ret, name_tok.pos));
         } catch (const LitmusError& e) {
-            if (dry_) throw;
+            // Its body parsed when the function was defined: what fails now depends on the
+            // call (its process's limits), which the message names.
+            if (dry_ || !from_process) throw;
             throw LitmusError(e.file(), e.pos(), e.message() + " (in " + f.name + "() called at " + pos_text(name_tok.pos) + ")");
         }
     }
