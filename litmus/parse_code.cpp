@@ -62,30 +62,7 @@ std::int32_t Parser::block_body(unsigned depth) {
     return add_stmt(block);
 }
 
-/// One statement; appends what it produces (a declaration may produce several), after what the
-/// function calls in its expressions need before it (argument bindings, inlined bodies).
-void Parser::statement(unsigned depth, std::vector<std::int32_t>& out) {
-    std::vector<std::int32_t> outer;
-    outer.swap(pending_);
-    const unsigned outer_depth = stmt_depth_;
-    stmt_depth_ = depth;
-    std::vector<std::int32_t> mine;
-    statement_here(depth, mine);
-    out.insert(out.end(), pending_.begin(), pending_.end());
-    out.insert(out.end(), mine.begin(), mine.end());
-    pending_.swap(outer);
-    stmt_depth_ = outer_depth;
-}
-
-/// A loop's condition or step is evaluated at every iteration: a function call in it (whose
-/// body would run once, before the loop) is rejected.
-void Parser::no_call_in(std::size_t pending_before, const char* where) const {
-    if (pending_.size() == pending_before) return;
-    const Stmt& s = prog_.stmts[static_cast<std::size_t>(pending_[pending_before])];
-    error(s.pos, std::string("unsupported: a call to a helper function in ") + where +
-                     " (it runs at every iteration); assign its result to a register in the loop's body");
-}
-
+/// One statement (statement() in parse_function.cpp puts before it what its calls need).
 void Parser::statement_here(unsigned depth, std::vector<std::int32_t>& out) {
     if (depth > max_nesting) error(tok_.pos, "unsupported: statements nested deeper than " + std::to_string(max_nesting) + " levels");
     stmt_accesses_ = 0;
@@ -193,49 +170,6 @@ void Parser::statement_here(unsigned depth, std::vector<std::int32_t>& out) {
         unsupported_token();
     }
     error(tok_.pos, "expected a statement (an assignment, a primitive call, a declaration, if or a loop), found " + describe(tok_));
-}
-
-/// `return;` or `return e;` in a helper function: ends the inlined body, `e` going to the call's
-/// result register.
-void Parser::return_statement(std::vector<std::int32_t>& out) {
-    if (frames_.empty())
-        error(tok_.pos, "unsupported: 'return' in a process (a process ends at its closing brace; 'return' belongs in a helper function)");
-    const Frame& fr = frames_.back();
-    Stmt s;
-    s.kind = StmtKind::Return;
-    s.pos = tok_.pos;
-    advance();
-    if (tok_.kind == Tok::Semi) {
-        if (fr.f->value) error(s.pos, "'return' without a value in function " + fr.f->name + "(), which returns one");
-    } else {
-        if (!fr.f->value) error(s.pos, "'return' with a value in void function " + fr.f->name + "()");
-        s.expr = expression(0);
-        s.reg = static_cast<std::uint16_t>(fr.ret_reg);
-    }
-    expect(Tok::Semi, "';' after 'return'");
-    ++returns_;
-    out.push_back(add_stmt(s));
-}
-
-/// A register used without a declaration, as herd allows: the target of an assignment, or
-/// a register the initial state sets (`0:r1 = z`). Not in a helper function (C).
-int Parser::implicit_reg(std::string_view w, SourcePos pos) {
-    if (w == "NULL" || w == "true" || w == "false" || !frames_.empty()) error(pos, unknown_identifier(w));
-    const std::uint16_t r = add_reg(w, pos);
-    proc().regs[r].implicit = true;
-    return r;
-}
-
-bool Parser::initialised_in_state(std::string_view w) const {
-    if (!frames_.empty()) return false;
-    const unsigned me = static_cast<unsigned>(prog_.processes.size() - 1);
-    return std::any_of(reg_inits_.begin(), reg_inits_.end(), [&](const RegInit& ri) { return ri.proc == me && ri.reg == w; });
-}
-
-std::string Parser::unknown_identifier(std::string_view w) const {
-    if (!frames_.empty())
-        return "unknown identifier '" + std::string(w) + "': not a parameter or a local declared in function " + frames_.back().f->name + "()";
-    return "unknown identifier '" + std::string(w) + "': not a parameter or a register declared in " + prog_.processes.back().name;
 }
 
 std::int32_t Parser::plain_store() {

@@ -7,7 +7,8 @@
 // arguments are assigned to the others before the body, and the result goes to a register of
 // its own. The inlined code is then the code written inline: the interpreter's dependency
 // tracking follows values through these registers as through any other, and `return` ends the
-// inlined body (StmtKind::Return, StmtKind::Inline).
+// inlined body (StmtKind::Return, StmtKind::Inline). Here too: statement(), which puts the
+// argument bindings and inlined bodies a statement's calls need before it, and `return`.
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -31,6 +32,52 @@ bool is_function_qualifier(std::string_view w) {
 }
 
 }  // namespace
+
+/// One statement; appends what it produces (a declaration may produce several), after what the
+/// function calls in its expressions need before it (argument bindings, inlined bodies).
+void Parser::statement(unsigned depth, std::vector<std::int32_t>& out) {
+    std::vector<std::int32_t> outer;
+    outer.swap(pending_);
+    const unsigned outer_depth = stmt_depth_;
+    stmt_depth_ = depth;
+    std::vector<std::int32_t> mine;
+    statement_here(depth, mine);
+    out.insert(out.end(), pending_.begin(), pending_.end());
+    out.insert(out.end(), mine.begin(), mine.end());
+    pending_.swap(outer);
+    stmt_depth_ = outer_depth;
+}
+
+/// A loop's condition or step is evaluated at every iteration: a function call in it (whose
+/// body would run once, before the loop) is rejected.
+void Parser::no_call_in(std::size_t pending_before, const char* where) const {
+    if (pending_.size() == pending_before) return;
+    const Stmt& s = prog_.stmts[static_cast<std::size_t>(pending_[pending_before])];
+    error(s.pos, std::string("unsupported: a call to a helper function in ") + where +
+                     " (it runs at every iteration); assign its result to a register in the loop's body");
+}
+
+/// `return;` or `return e;` in a helper function: ends the inlined body, `e` going to the call's
+/// result register.
+void Parser::return_statement(std::vector<std::int32_t>& out) {
+    if (frames_.empty())
+        error(tok_.pos, "unsupported: 'return' in a process (a process ends at its closing brace; 'return' belongs in a helper function)");
+    const Frame& fr = frames_.back();
+    Stmt s;
+    s.kind = StmtKind::Return;
+    s.pos = tok_.pos;
+    advance();
+    if (tok_.kind == Tok::Semi) {
+        if (fr.f->value) error(s.pos, "'return' without a value in function " + fr.f->name + "(), which returns one");
+    } else {
+        if (!fr.f->value) error(s.pos, "'return' with a value in void function " + fr.f->name + "()");
+        s.expr = expression(0);
+        s.reg = static_cast<std::uint16_t>(fr.ret_reg);
+    }
+    expect(Tok::Semi, "';' after 'return'");
+    ++returns_;
+    out.push_back(add_stmt(s));
+}
 
 bool Parser::at_function_definition() const {
     return tok_.kind == Tok::Ident && (is_function_qualifier(tok_.text) || is_type_word(tok_.text));

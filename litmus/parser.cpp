@@ -364,6 +364,27 @@ std::uint16_t Parser::add_reg(std::string_view name, SourcePos pos) {
     return static_cast<std::uint16_t>(proc().regs.size() - 1);
 }
 
+/// A register used without a declaration, as herd allows: the target of an assignment, or
+/// a register the initial state sets (`0:r1 = z`). Not in a helper function (C).
+int Parser::implicit_reg(std::string_view w, SourcePos pos) {
+    if (w == "NULL" || w == "true" || w == "false" || !frames_.empty()) error(pos, unknown_identifier(w));
+    const std::uint16_t r = add_reg(w, pos);
+    proc().regs[r].implicit = true;
+    return r;
+}
+
+bool Parser::initialised_in_state(std::string_view w) const {
+    if (!frames_.empty()) return false;
+    const unsigned me = static_cast<unsigned>(prog_.processes.size() - 1);
+    return std::any_of(reg_inits_.begin(), reg_inits_.end(), [&](const RegInit& ri) { return ri.proc == me && ri.reg == w; });
+}
+
+std::string Parser::unknown_identifier(std::string_view w) const {
+    if (!frames_.empty())
+        return "unknown identifier '" + std::string(w) + "': not a parameter or a local declared in function " + frames_.back().f->name + "()";
+    return "unknown identifier '" + std::string(w) + "': not a parameter or a register declared in " + prog_.processes.back().name;
+}
+
 void Parser::process() {
     const unsigned index = static_cast<unsigned>(prog_.processes.size());
     const std::string want = "P" + std::to_string(index);

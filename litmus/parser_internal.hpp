@@ -162,13 +162,13 @@ private:
     std::int32_t add_stmt(Stmt s);
     std::int32_t add_expr(Expr e);
     std::int32_t block_body(unsigned depth);
-    void statement(unsigned depth, std::vector<std::int32_t>& out);
+    void statement(unsigned depth, std::vector<std::int32_t>& out);  // parse_function.cpp
     void statement_here(unsigned depth, std::vector<std::int32_t>& out);
-    void return_statement(std::vector<std::int32_t>& out);
-    void no_call_in(std::size_t pending_before, const char* where) const;
-    int implicit_reg(std::string_view w, SourcePos pos);
-    bool initialised_in_state(std::string_view w) const;
-    std::string unknown_identifier(std::string_view w) const;
+    void return_statement(std::vector<std::int32_t>& out);                // parse_function.cpp
+    void no_call_in(std::size_t pending_before, const char* where) const;  // parse_function.cpp
+    int implicit_reg(std::string_view w, SourcePos pos);             // parser.cpp
+    bool initialised_in_state(std::string_view w) const;             // parser.cpp
+    std::string unknown_identifier(std::string_view w) const;        // parser.cpp
     std::int32_t plain_store();
     std::int32_t if_statement(unsigned depth);
     std::int32_t branch(unsigned depth);
