@@ -115,6 +115,8 @@ private:
             mark_escapes(proc, s.then_stmt, is_addr);
             if (s.else_stmt >= 0) mark_escapes(proc, s.else_stmt, is_addr);
             break;
+        case StmtKind::Return: escapes_in(proc, s.expr, is_addr); break;
+        case StmtKind::Inline: mark_escapes(proc, s.then_stmt, is_addr); break;
         case StmtKind::Break:
         case StmtKind::Continue: break;
         }
@@ -217,6 +219,7 @@ private:
             loops(proc, s.then_stmt, true);
             s.await = is_await(proc, stmt);
             return;
+        case StmtKind::Inline: loops(proc, s.then_stmt, in_loop); return;
         default: return;
         }
     }
@@ -249,7 +252,9 @@ private:
             accesses_in(s.expr, out);
             return;
         case StmtKind::Expr:
-        case StmtKind::Assign: accesses_in(s.expr, out); return;
+        case StmtKind::Assign:
+        case StmtKind::Return: accesses_in(s.expr, out); return;
+        case StmtKind::Inline: accesses_under(s.then_stmt, out); return;
         case StmtKind::Break:
         case StmtKind::Continue: return;
         }
@@ -323,6 +328,10 @@ private:
             if (s.else_stmt >= 0) assigned_under(s.else_stmt, out);
             return;
         case StmtKind::Assign: out[s.reg] = true; return;
+        case StmtKind::Return:
+            if (s.expr >= 0) out[s.reg] = true;
+            return;
+        case StmtKind::Inline: assigned_under(s.then_stmt, out); return;
         default: return;
         }
     }
@@ -345,7 +354,9 @@ private:
             read_in(s.expr, out);
             return;
         case StmtKind::Expr:
-        case StmtKind::Assign: read_in(s.expr, out); return;
+        case StmtKind::Assign:
+        case StmtKind::Return: read_in(s.expr, out); return;
+        case StmtKind::Inline: read_under(s.then_stmt, skip, out); return;
         case StmtKind::Break:
         case StmtKind::Continue: return;
         }
@@ -387,18 +398,38 @@ private:
         for (std::size_t r = 0; r < defined.size(); ++r)
             if (w.assigned[r] && w.live[r] && !defined[r]) w.ok = false;
     }
-    /// Walks statement `stmt` of an await's iteration: `defined`, the registers assigned so far in it.
-    void await_walk(std::int32_t stmt, std::vector<bool>& defined, AwaitWalk& w) const {
+    /// Walks statement `stmt` of an await's iteration: `defined`, the registers assigned so far in
+    /// it. `returned`: for a function inlined in the iteration, the registers assigned at every
+    /// return so far (null: a return leaves the loop, as the loop is in the function).
+    void await_walk(std::int32_t stmt, std::vector<bool>& defined, AwaitWalk& w, std::vector<bool>* returned = nullptr) const {
         const Stmt& s = p_.stmts[static_cast<std::size_t>(stmt)];
         switch (s.kind) {
         case StmtKind::Block:
-            for (std::uint32_t i = 0; i < s.count; ++i) await_walk(p_.block_items[s.first + i], defined, w);
+            for (std::uint32_t i = 0; i < s.count; ++i) await_walk(p_.block_items[s.first + i], defined, w, returned);
+            return;
+        case StmtKind::Inline: {
+            // After the call: what every path to its end (a return or the last statement)
+            // assigned. The statements after a return are walked too, which only adds
+            // registers to `defined` after the return's own were recorded.
+            std::vector<bool> at_returns(defined.size(), true);
+            await_walk(s.then_stmt, defined, w, &at_returns);
+            for (std::size_t r = 0; r < defined.size(); ++r) defined[r] = defined[r] && at_returns[r];
+            return;
+        }
+        case StmtKind::Return:
+            await_reads(s.expr, defined, w);
+            if (s.expr >= 0) defined[s.reg] = true;
+            if (returned == nullptr) {
+                await_exit(defined, w);
+            } else {
+                for (std::size_t r = 0; r < defined.size(); ++r) (*returned)[r] = (*returned)[r] && defined[r];
+            }
             return;
         case StmtKind::If: {
             await_reads(s.expr, defined, w);
             std::vector<bool> other = defined;
-            await_walk(s.then_stmt, defined, w);
-            if (s.else_stmt >= 0) await_walk(s.else_stmt, other, w);
+            await_walk(s.then_stmt, defined, w, returned);
+            if (s.else_stmt >= 0) await_walk(s.else_stmt, other, w, returned);
             for (std::size_t r = 0; r < defined.size(); ++r) defined[r] = defined[r] && other[r];
             return;
         }
@@ -546,6 +577,11 @@ private:
                 if (taint == before && heads == heads_before) break;
             }
             break;
+        case StmtKind::Return:
+            // the call's result register: the union over its returns
+            if (s.expr >= 0) taint[s.reg] |= value_taint(s.expr, taint, heads);
+            break;
+        case StmtKind::Inline: walk(proc, s.then_stmt, taint, heads); break;
         case StmtKind::Break:
         case StmtKind::Continue: break;
         }

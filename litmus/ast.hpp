@@ -178,19 +178,27 @@ struct Access {
 };
 
 /// Loop: `while (c) s`, `do s while (c);` and the loop of `for (init; c; step) s` (a Block of
-/// the init statements and the Loop).
-enum class StmtKind : std::uint8_t { Expr, Assign, Store, If, Block, Loop, Break, Continue };
+/// the init statements and the Loop). Inline: the body of a helper function inlined at one call
+/// (docs/litmus.md, "Functions"): its Return statements end it (a Return assigns the value to
+/// the call's result register `reg`).
+enum class StmtKind : std::uint8_t { Expr, Assign, Store, If, Block, Loop, Break, Continue, Return, Inline };
 
 struct Stmt {
     StmtKind kind = StmtKind::Expr;
     SourcePos pos;
     std::uint16_t reg = 0;        ///< Assign: destination register
-    std::int32_t expr = -1;       ///< Expr/Assign: the value; Store: the value; If, Loop: the condition (Loop: -1, none)
+    std::int32_t expr = -1;       ///< Expr/Assign: the value; Store: the value; If, Loop: the condition (Loop: -1, none); Return: the value (-1: none)
     std::int32_t access = -1;     ///< Store: its access site
-    std::int32_t then_stmt = -1;  ///< If; Loop: the body
+    std::int32_t then_stmt = -1;  ///< If; Loop: the body; Inline: the function's body (a Block)
     std::int32_t else_stmt = -1;  ///< If (-1: none); Loop: the step of a for (-1: none)
     std::uint32_t first = 0, count = 0;  ///< Block: children in Program::block_items
     bool post_test = false;       ///< Loop: do ... while: the condition is tested after the body
+    /// If, Loop: a `return` of the enclosing function is under it, so what follows it in the
+    /// function runs only if its conditions did not lead to that return: it stays ctrl-dependent
+    /// on them to the end of the function, as if the function's rest were written in the branch
+    /// (docs/litmus.md, "Functions").
+    bool may_return = false;
+    bool returns_value = false;   ///< Inline: the function returns a value (ending without `return` is an error)
     /// Loop, filled by the analysis: an *await* (docs/litmus.md, "Loops"): an iteration that
     /// fails has no effect the next one or another thread depends on, so it runs as the C++
     /// models' spin loops (spin_iteration(), spin_yield()) without an unroll bound.

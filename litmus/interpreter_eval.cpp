@@ -35,6 +35,14 @@ Instance::Flow Instance::exec(unsigned proc, std::int32_t stmt) {
     case StmtKind::Store: access(proc, static_cast<std::size_t>(s.access), t); return Flow::Normal;
     case StmtKind::If: {
         const bool taken = eval(proc, s.expr, t) != 0;
+        if (s.may_return) {
+            // A return under it: the rest of the function runs only if the condition did not
+            // lead there, as if written in the other branch; its ctrl lasts to the function's end.
+            ctrl_[proc] |= t;
+            if (taken) return exec(proc, s.then_stmt);
+            if (s.else_stmt >= 0) return exec(proc, s.else_stmt);
+            return Flow::Normal;
+        }
         // ctrl for the branch taken only: herd gives none to what follows the if (above).
         return under_condition(proc, t, [&] {
             if (taken) return exec(proc, s.then_stmt);
@@ -45,6 +53,20 @@ Instance::Flow Instance::exec(unsigned proc, std::int32_t stmt) {
     case StmtKind::Loop: return loop(proc, s);
     case StmtKind::Break: return Flow::Break;
     case StmtKind::Continue: return Flow::Continue;
+    case StmtKind::Return:
+        if (s.expr >= 0) {
+            reg(proc, s.reg) = eval(proc, s.expr, t);
+            reg_taint_[proc][s.reg] = t;
+        }
+        return Flow::Return;
+    case StmtKind::Inline: {
+        // The code after the call depends on no condition inside the function (as after an if).
+        const Taint outer = ctrl_[proc];
+        const Flow f = exec(proc, s.then_stmt);
+        ctrl_[proc] = outer;
+        if (f != Flow::Return && s.returns_value) fail_at(s.pos, "a function that returns a value ended without 'return'");
+        return Flow::Normal;
+    }
     }
     return Flow::Normal;
 }
@@ -57,11 +79,16 @@ Instance::Flow Instance::exec(unsigned proc, std::int32_t stmt) {
 /// would start iteration unroll_ + 1 (herd7's -unroll: the condition is tested, then the cut).
 Instance::Flow Instance::loop(unsigned proc, const Stmt& s) {
     const Taint outer = ctrl_[proc];
+    // A loop with a return of its function under it keeps its conditions' ctrl after it (the
+    // function's rest runs only if no iteration returned: Stmt::may_return).
     struct Restore {
         Taint& ctrl;
         Taint outer;
-        ~Restore() { ctrl = outer; }
-    } restore{ctrl_[proc], outer};
+        bool keep;
+        ~Restore() {
+            if (!keep) ctrl = outer;
+        }
+    } restore{ctrl_[proc], outer, s.may_return};
     const auto holds = [&] {
         if (s.expr < 0) return true;
         Taint t;
@@ -73,7 +100,9 @@ Instance::Flow Instance::loop(unsigned proc, const Stmt& s) {
         if (s.await) spin_iteration();
         if (!s.post_test && !holds()) break;
         if (!s.await && done == unroll_) cut(s);
-        if (exec(proc, s.then_stmt) == Flow::Break) break;
+        const Flow f = exec(proc, s.then_stmt);
+        if (f == Flow::Return) return f;
+        if (f == Flow::Break) break;
         if (s.post_test && !holds()) break;
         if (s.else_stmt >= 0) exec(proc, s.else_stmt);
         if (s.await) spin_yield();

@@ -184,8 +184,9 @@ private:
     }
 
     // ---- statements (interpreter_eval.cpp) ----
-    /// How a statement ends: normally, or by `break` or `continue` (to the innermost loop).
-    enum class Flow : std::uint8_t { Normal, Break, Continue };
+    /// How a statement ends: normally, by `break` or `continue` (to the innermost loop), or by
+    /// `return` (to the end of the inlined function).
+    enum class Flow : std::uint8_t { Normal, Break, Continue, Return };
     Flow exec(unsigned proc, std::int32_t stmt);
     Flow loop(unsigned proc, const Stmt& s);
     [[noreturn]] void cut(const Stmt& loop);

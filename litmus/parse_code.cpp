@@ -62,8 +62,8 @@ std::int32_t Parser::block_body(unsigned depth) {
     return add_stmt(block);
 }
 
-/// One statement; appends what it produces (a declaration may produce several).
-void Parser::statement(unsigned depth, std::vector<std::int32_t>& out) {
+/// One statement (statement() in parse_function.cpp puts before it what its calls need).
+void Parser::statement_here(unsigned depth, std::vector<std::int32_t>& out) {
     if (depth > max_nesting) error(tok_.pos, "unsupported: statements nested deeper than " + std::to_string(max_nesting) + " levels");
     stmt_accesses_ = 0;
     switch (tok_.kind) {
@@ -108,13 +108,17 @@ void Parser::statement(unsigned depth, std::vector<std::int32_t>& out) {
         Stmt s;
         s.kind = w == "break" ? StmtKind::Break : StmtKind::Continue;
         s.pos = tok_.pos;
-        if (loop_depth_ == 0) error(tok_.pos, "'" + std::string(w) + "' outside a loop");
+        if (loop_depth_ == loop_base_) error(tok_.pos, "'" + std::string(w) + "' outside a loop" + (frames_.empty() ? "" : " of function " + frames_.back().f->name + "()"));
         advance();
         expect(Tok::Semi, "';' after '" + std::string(w) + "'");
         out.push_back(add_stmt(s));
         return;
     }
-    if (w == "goto" || w == "switch" || w == "return" || w == "case" || w == "default")
+    if (w == "return") {
+        return_statement(out);
+        return;
+    }
+    if (w == "goto" || w == "switch" || w == "case" || w == "default")
         error(tok_.pos, "unsupported: '" + std::string(w) + "' statements (a litmus process is code with if/else and loops)");
     if (w == "else") error(tok_.pos, "'else' without a matching 'if'");
     if (w == "struct" || w == "union" || w == "enum" || w == "typedef")
@@ -168,24 +172,6 @@ void Parser::statement(unsigned depth, std::vector<std::int32_t>& out) {
     error(tok_.pos, "expected a statement (an assignment, a primitive call, a declaration, if or a loop), found " + describe(tok_));
 }
 
-/// A register used without a declaration, as herd allows: the target of an assignment, or
-/// a register the initial state sets (`0:r1 = z`).
-int Parser::implicit_reg(std::string_view w, SourcePos pos) {
-    if (w == "NULL" || w == "true" || w == "false") error(pos, unknown_identifier(w));
-    const std::uint16_t r = add_reg(w, pos);
-    proc().regs[r].implicit = true;
-    return r;
-}
-
-bool Parser::initialised_in_state(std::string_view w) const {
-    const unsigned me = static_cast<unsigned>(prog_.processes.size() - 1);
-    return std::any_of(reg_inits_.begin(), reg_inits_.end(), [&](const RegInit& ri) { return ri.proc == me && ri.reg == w; });
-}
-
-std::string Parser::unknown_identifier(std::string_view w) const {
-    return "unknown identifier '" + std::string(w) + "': not a parameter or a register declared in " + prog_.processes.back().name;
-}
-
 std::int32_t Parser::plain_store() {
     const SourcePos pos = tok_.pos;
     const std::size_t first_operand = prog_.accesses.size();
@@ -218,11 +204,13 @@ std::int32_t Parser::if_statement(unsigned depth) {
     expect(Tok::LParen, "'(' after 'if'");
     s.expr = expression(0);
     expect(Tok::RParen, "')' to close the condition of 'if'");
+    const unsigned returns_before = returns_;
     s.then_stmt = branch(depth);
     if (is_word("else")) {
         advance();
         s.else_stmt = branch(depth);
     }
+    s.may_return = returns_ != returns_before;
     return add_stmt(s);
 }
 
@@ -235,14 +223,18 @@ std::int32_t Parser::loop_statement(unsigned depth) {
     s.kind = StmtKind::Loop;
     s.pos = tok_.pos;
     advance();
+    const unsigned returns_before = returns_;
+    const std::size_t pending_before = pending_.size();
     if (kw == "do") {
         s.post_test = true;
         s.then_stmt = loop_body(depth, "do");
+        s.may_return = returns_ != returns_before;
         if (!is_word("while")) unexpected("'while' after the body of 'do'");
         advance();
         expect(Tok::LParen, "'(' after 'while'");
         stmt_accesses_ = 0;
         s.expr = expression(0);
+        no_call_in(pending_before, "the condition of 'do ... while'");
         expect(Tok::RParen, "')' to close the condition of 'do ... while'");
         expect(Tok::Semi, "';' after 'do ... while (...)'");
         return add_stmt(s);
@@ -251,8 +243,10 @@ std::int32_t Parser::loop_statement(unsigned depth) {
     if (kw == "while") {
         if (tok_.kind == Tok::RParen) unexpected("a condition in 'while ()'");
         s.expr = expression(0);
+        no_call_in(pending_before, "the condition of 'while'");
         expect(Tok::RParen, "')' to close the condition of 'while'");
         s.then_stmt = loop_body(depth, "while");
+        s.may_return = returns_ != returns_before;
         return add_stmt(s);
     }
     // for (init; cond; step): init is a statement (an assignment, a declaration, or nothing),
@@ -268,10 +262,13 @@ std::int32_t Parser::loop_statement(unsigned depth) {
     }
     stmt_accesses_ = 0;
     if (tok_.kind != Tok::Semi) s.expr = expression(0);
+    no_call_in(pending_before, "the condition of 'for'");
     expect(Tok::Semi, "';' after the condition of 'for'");
     if (tok_.kind != Tok::RParen) s.else_stmt = for_step();
+    no_call_in(pending_before, "the step of 'for'");
     expect(Tok::RParen, "')' to close 'for (...)'");
     s.then_stmt = loop_body(depth, "for");
+    s.may_return = returns_ != returns_before;
     items.push_back(add_stmt(s));
     Stmt block;
     block.kind = StmtKind::Block;
@@ -339,7 +336,9 @@ std::int32_t Parser::cond_load(std::uint16_t r) {
     const std::size_t accesses_before = prog_.accesses.size();
     val_reg_ = r;
     stmt_accesses_ = 0;
+    const std::size_t pending_before = pending_.size();
     const std::int32_t cond = expression(1);
+    no_call_in(pending_before, ("the condition of " + name + "()").c_str());
     val_reg_ = -1;
     if (prog_.accesses.size() != accesses_before)
         error(prog_.accesses[accesses_before].pos, "unsupported: a shared-memory access in the condition of " + name +
@@ -478,9 +477,11 @@ std::int32_t Parser::expression(unsigned depth) {
     e.pos = tok_.pos;
     advance();
     e.a = cond;
+    ++cond_operand_;
     e.b = expression(depth + 1);
     expect(Tok::Colon, "':' in the conditional expression");
     e.c = expression(depth + 1);
+    --cond_operand_;
     return add_expr(e);
 }
 
@@ -516,7 +517,10 @@ std::int32_t Parser::binary(int min_prec, unsigned depth) {
         e.op = static_cast<std::uint8_t>(b->op);
         advance();
         e.a = lhs;
+        const bool conditional = b->op == BinOp::LogAnd || b->op == BinOp::LogOr;
+        cond_operand_ += conditional ? 1 : 0;
         e.b = binary(b->prec, depth + 1);
+        cond_operand_ -= conditional ? 1 : 0;
         lhs = add_expr(e);
     }
 }
@@ -616,10 +620,12 @@ std::int32_t Parser::primary(unsigned depth) {
     }
 }
 
-/// `name(args)`: a kernel primitive. Returns a Call expression.
+/// `name(args)`: a helper function (inlined) or a kernel primitive. Returns a Call expression,
+/// or for a function the register its result is in (a constant for a void function).
 std::int32_t Parser::call(bool allow_void, unsigned depth) {
     const Token name_tok = tok_;
     const std::string_view name = tok_.text;
+    if (Function* f = find_function(name)) return inline_call(*f, allow_void, depth);
     Order order = Order::Full;
     const PrimSpec* spec = find_prim(name, order);
     if (spec == nullptr && is_cond_load(name))
@@ -632,7 +638,8 @@ std::int32_t Parser::call(bool allow_void, unsigned depth) {
                                     "' is not in LKMM's linux-kernel.def (herd7 rejects it too)" +
                                     (k.instead.empty() ? "" : "; " + std::string(k.instead)) +
                                     " (docs/litmus.md lists the supported ones)");
-        error(tok_.pos, "unsupported: unknown primitive '" + std::string(name) + "' (docs/litmus.md lists the supported ones)");
+        error(tok_.pos, "call to undefined function '" + std::string(name) +
+                            "': not a kernel primitive (docs/litmus.md lists them) nor a helper function defined before this call");
     }
     if (!allow_void && !returns_value(spec->prim))
         error(tok_.pos, std::string(name) + "() returns no value; call it as a statement");

@@ -38,7 +38,11 @@ Program Parser::run() {
     metadata();
     advance();
     init_block();
-    while (tok_.kind == Tok::Ident && is_process_name(tok_.text)) process();
+    for (;;) {
+        if (tok_.kind == Tok::Ident && is_process_name(tok_.text)) process();
+        else if (at_function_definition()) function_definition();
+        else break;
+    }
     if (prog_.processes.empty())
         error(tok_.pos, "expected the first process 'P0(...) { ... }', found " + describe(tok_));
     apply_register_inits();
@@ -323,6 +327,12 @@ void Parser::apply_register_inits() {
 Process& Parser::proc() { return prog_.processes.back(); }
 
 int Parser::find_reg(std::string_view name) const {
+    if (!frames_.empty()) {
+        // in a function: its parameters and locals only
+        for (const auto& [n, r] : frames_.back().names)
+            if (n == name) return r;
+        return -1;
+    }
     const auto& regs = prog_.processes.back().regs;
     for (std::size_t i = 0; i < regs.size(); ++i)
         if (regs[i].name == name) return static_cast<int>(i);
@@ -330,6 +340,17 @@ int Parser::find_reg(std::string_view name) const {
 }
 
 std::uint16_t Parser::add_reg(std::string_view name, SourcePos pos) {
+    if (!frames_.empty()) {
+        Frame& fr = frames_.back();
+        if (const int prev = find_reg(name); prev >= 0)
+            error(pos, "'" + std::string(name) + "' is declared twice in function " + fr.f->name + "() (first at " +
+                           pos_text(proc().regs[static_cast<std::size_t>(prev)].declared) + ")");
+        // A register of the calling process with a name no test can write (the condition
+        // cannot name a function's local).
+        const std::uint16_t r = new_reg(fr.f->name + "." + std::string(name) + "#" + std::to_string(fr.id), pos);
+        fr.names.emplace_back(std::string(name), r);
+        return r;
+    }
     if (find_reg(name) >= 0)
         error(pos, "'" + std::string(name) + "' is declared twice in " + proc().name + " (first at " +
                        pos_text(proc().regs[static_cast<std::size_t>(find_reg(name))].declared) + ")");
@@ -341,6 +362,27 @@ std::uint16_t Parser::add_reg(std::string_view name, SourcePos pos) {
     r.declared = pos;
     proc().regs.push_back(std::move(r));
     return static_cast<std::uint16_t>(proc().regs.size() - 1);
+}
+
+/// A register used without a declaration, as herd allows: the target of an assignment, or
+/// a register the initial state sets (`0:r1 = z`). Not in a helper function (C).
+int Parser::implicit_reg(std::string_view w, SourcePos pos) {
+    if (w == "NULL" || w == "true" || w == "false" || !frames_.empty()) error(pos, unknown_identifier(w));
+    const std::uint16_t r = add_reg(w, pos);
+    proc().regs[r].implicit = true;
+    return r;
+}
+
+bool Parser::initialised_in_state(std::string_view w) const {
+    if (!frames_.empty()) return false;
+    const unsigned me = static_cast<unsigned>(prog_.processes.size() - 1);
+    return std::any_of(reg_inits_.begin(), reg_inits_.end(), [&](const RegInit& ri) { return ri.proc == me && ri.reg == w; });
+}
+
+std::string Parser::unknown_identifier(std::string_view w) const {
+    if (!frames_.empty())
+        return "unknown identifier '" + std::string(w) + "': not a parameter or a local declared in function " + frames_.back().f->name + "()";
+    return "unknown identifier '" + std::string(w) + "': not a parameter or a register declared in " + prog_.processes.back().name;
 }
 
 void Parser::process() {

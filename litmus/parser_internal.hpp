@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,15 +45,23 @@ private:
             tok_ = peek_;
             has_peek_ = false;
         } else {
-            tok_ = lex_.next(ocaml_);
+            tok_ = next_token();
         }
     }
     const Token& peek() {
         if (!has_peek_) {
-            peek_ = lex_.next(ocaml_);
+            peek_ = next_token();
             has_peek_ = true;
         }
         return peek_;
+    }
+    /// The next token: from the lexer, or from the body of the function being inlined.
+    Token next_token() {
+        if (replay_.empty()) return lex_.next(ocaml_);
+        Replay& r = replay_.back();
+        const Token& t = (*r.tokens)[r.next];
+        if (r.next + 1 < r.tokens->size()) ++r.next;  // the last token is the End sentinel
+        return t;
     }
     [[noreturn]] void error(SourcePos pos, const std::string& msg) const { lex_.error(pos, msg); }
     [[noreturn]] void unexpected(const std::string& what) const {
@@ -112,14 +121,54 @@ private:
     void process();
     void parameter();
 
+    // ---- helper functions (parse_function.cpp) ----
+    /// A helper function defined before the processes, inlined at each call (docs/litmus.md,
+    /// "Functions"): its body is kept as tokens and parsed again at every call, in a scope of
+    /// its own (its parameters and locals are fresh registers of the calling process).
+    struct Function {
+        struct Param {
+            std::string name;
+            bool pointer = false;
+            SourcePos pos;
+        };
+        std::string name;
+        SourcePos pos;
+        bool value = false;     ///< returns a value (not void)
+        bool defined = false;   ///< its body was seen (else only a prototype)
+        bool defining = false;  ///< its body is being checked: a call to it now is a recursion
+        std::vector<Param> params;
+        std::vector<bool> param_assigned;  ///< the body assigns the parameter (a call then copies the argument)
+        std::vector<Token> body;           ///< '{' ... '}' and an End sentinel
+    };
+    struct Replay {
+        const std::vector<Token>* tokens = nullptr;
+        std::size_t next = 0;
+    };
+    /// The function whose body is being parsed: its names, and its result register.
+    struct Frame {
+        const Function* f = nullptr;
+        std::vector<std::pair<std::string, std::uint16_t>> names;
+        std::int32_t ret_reg = -1;
+        unsigned id = 0;
+    };
+    bool at_function_definition() const;
+    void function_definition();
+    Function* find_function(std::string_view name) const;
+    std::uint16_t new_reg(std::string name, SourcePos pos);
+    std::int32_t inline_call(Function& f, bool allow_void, unsigned depth);
+    std::int32_t expand_body(const Function& f, const std::vector<std::int32_t>& param_regs, std::int32_t ret_reg, SourcePos call);
+
     // ---- statements (parse_code.cpp) ----
     std::int32_t add_stmt(Stmt s);
     std::int32_t add_expr(Expr e);
     std::int32_t block_body(unsigned depth);
-    void statement(unsigned depth, std::vector<std::int32_t>& out);
-    int implicit_reg(std::string_view w, SourcePos pos);
-    bool initialised_in_state(std::string_view w) const;
-    std::string unknown_identifier(std::string_view w) const;
+    void statement(unsigned depth, std::vector<std::int32_t>& out);  // parse_function.cpp
+    void statement_here(unsigned depth, std::vector<std::int32_t>& out);
+    void return_statement(std::vector<std::int32_t>& out);                // parse_function.cpp
+    void no_call_in(std::size_t pending_before, const char* where) const;  // parse_function.cpp
+    int implicit_reg(std::string_view w, SourcePos pos);             // parser.cpp
+    bool initialised_in_state(std::string_view w) const;             // parser.cpp
+    std::string unknown_identifier(std::string_view w) const;        // parser.cpp
     std::int32_t plain_store();
     std::int32_t if_statement(unsigned depth);
     std::int32_t branch(unsigned depth);
@@ -176,6 +225,19 @@ private:
     std::vector<bool> declared_;
     std::vector<RegInit> reg_inits_;
     std::vector<unsigned> expr_depth_, prop_depth_;
+    // helper functions
+    std::vector<std::unique_ptr<Function>> functions_;
+    std::vector<Replay> replay_;
+    std::vector<Frame> frames_;
+    /// Statements the statement being parsed needs before it: the argument bindings and the
+    /// inlined bodies of the function calls in its expressions.
+    std::vector<std::int32_t> pending_;
+    unsigned stmt_depth_ = 0;    ///< the nesting of the statement being parsed
+    unsigned loop_base_ = 0;     ///< loop_depth_ at the start of the function being inlined (break and continue stay in it)
+    unsigned returns_ = 0;       ///< return statements parsed in the function being inlined
+    unsigned cond_operand_ = 0;  ///< inside an operand of &&, || or ?: that runs only under a condition
+    unsigned inline_id_ = 0;
+    bool dry_ = false;           ///< checking a function's body at its definition (nothing is kept)
 };
 
 /// The analysis after parsing (analysis.cpp): fills the analysis fields of `p` (Location::plain,

@@ -474,6 +474,63 @@ TEST_SUITE("litmus interpreter") {
         CHECK(run_source(s("WRITE_ONCE(*x, r0 ? 1 : 1);")).observation == Verdict::Sometimes);
     }
 
+    TEST_CASE("helper functions: dependencies through arguments, results and early returns, as written inline") {
+        // The S shape (S+wmb+ctrl): P1's write of x may precede P0's in coherence order unless it
+        // depends on P1's read of y. Each helper call below, inlined, is one of the inline forms
+        // of "LKMM dependencies: verdicts through if, ?:, &&, ! and registers" (herd7 7.57).
+        const auto s = [](const std::string& functions, const std::string& p1) {
+            return "C t\n(* Result: Sometimes *)\n{}\n" + functions +
+                   "\nP0(int *x, int *y) { WRITE_ONCE(*x, 2); smp_wmb(); WRITE_ONCE(*y, 1); }\n"
+                   "P1(int *x, int *y) { int r0; int r2; r0 = READ_ONCE(*y); " + p1 + " }\n"
+                   "exists (1:r0=1 /\\ x=2)\n";
+        };
+        const auto lkmm = [](const std::string& source) {
+            LitmusOptions o;
+            o.model = ModelKind::Lkmm;
+            return run(compile(parse(source, "t.litmus")), o).observation;
+        };
+        const std::string id = "static int id(int v) { return v; }";
+        const std::string one = "static int one(int v) { return 1; }";
+        const std::string store = "static void store(int *p, int v) { WRITE_ONCE(*p, v); }";
+        const std::string guarded = "static void guarded(int c, int *p) { if (!c) return; WRITE_ONCE(*p, 1); }";
+        const std::string after_if = "static void after_if(int c, int *p) { if (!c) c = 1; WRITE_ONCE(*p, 1); }";
+        const std::string in_loop = "static void in_loop(int c, int *p) { int i; for (i = 0; i < 1; i = i + 1) { if (c) return; } "
+                                    "WRITE_ONCE(*p, 1); }";
+        // data through the argument and the result: WRITE_ONCE(*x, r0)
+        CHECK(lkmm(s(id, "WRITE_ONCE(*x, id(r0));")) == Verdict::Never);
+        CHECK(lkmm(s(id, "r2 = id(r0 + 1) - 1; WRITE_ONCE(*x, r2);")) == Verdict::Never);
+        CHECK(lkmm(s(store, "store(x, r0);")) == Verdict::Never);
+        // a result that does not come from the argument carries nothing: WRITE_ONCE(*x, 1)
+        CHECK(lkmm(s(one, "WRITE_ONCE(*x, one(r0));")) == Verdict::Sometimes);
+        CHECK(lkmm(s(store, "store(x, 1);")) == Verdict::Sometimes);
+        // ctrl through an early return: if (r0) WRITE_ONCE(*x, 1);
+        CHECK(lkmm(s(guarded, "guarded(r0, x);")) == Verdict::Never);
+        // ... and for the writes after a loop that may return: the loop's conditions and the return's
+        CHECK(lkmm(s(in_loop, "in_loop(r0 - 1, x);")) == Verdict::Never);
+        // no return under the if: the write follows it, as S+wmb+ctrl-after-if
+        CHECK(lkmm(s(after_if, "after_if(r0, x);")) == Verdict::Sometimes);
+        // after the call, as after an if, no ctrl
+        CHECK(lkmm(s(guarded, "guarded(r0, y); WRITE_ONCE(*x, 1);")) == Verdict::Sometimes);
+        // The C++11 mapping orders nothing through them.
+        CHECK(run_source(s(id, "WRITE_ONCE(*x, id(r0));")).observation == Verdict::Sometimes);
+        // An address dependency through a helper's result promotes the head read under the C++11
+        // mapping too (MP+wmb+addr): the analysis follows the result register.
+        const std::string addr = "C MP+wmb+addr+helper\n(* Result: Never *)\n{ int *p = y; }\n"
+                                 "static int *get(int **pp) { return READ_ONCE(*pp); }\n"
+                                 "static int deref(int *q) { return READ_ONCE(*q); }\n"
+                                 "P0(int *x, int **p) { WRITE_ONCE(*x, 1); smp_wmb(); WRITE_ONCE(*p, x); }\n"
+                                 "P1(int **p) { int *r0; int r1; r0 = get(p); r1 = deref(r0); }\n"
+                                 "exists (1:r0=x /\\ 1:r1=0)\n";
+        const LitmusResult rc11 = run_source(addr);
+        CHECK(rc11.judgement == Judgement::Match);
+        CHECK(rc11.observation == Verdict::Never);
+        CHECK(lkmm(addr) == Verdict::Never);
+        // A value-returning function that ends without return fails the run, never a verdict.
+        const LitmusResult fell = run_source("C t\n(* Result: Never *)\n{}\nstatic int g(int *a) { if (READ_ONCE(*a)) return 1; }\n"
+                                             "P0(int *x) { int r0; r0 = g(x); }\nexists (0:r0=1)\n");
+        CHECK(fell.judgement == Judgement::Error);
+    }
+
     TEST_CASE("a failed conditional RMW: unordered, but in the RMW set that before/after-atomic use (herd7 7.57)") {
         const auto verdict = [](const std::string& source, ModelKind model) {
             LitmusOptions o;

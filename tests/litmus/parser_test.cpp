@@ -226,7 +226,8 @@ TEST_SUITE("litmus parser") {
              "unsupported: the primitive 'spin_unlock_wait' is not in LKMM's linux-kernel.def (herd7 rejects it too); it was removed "
              "from the kernel in v4.13 (docs/litmus.md lists the supported ones)"},
             {"srcu_read_lock(x);", "srcu_read_lock() needs a struct srcu_struct, but 'x' is not one (declare it struct srcu_struct *x)"},
-            {"frobnicate(x);", "unsupported: unknown primitive 'frobnicate' (docs/litmus.md lists the supported ones)"},
+            {"frobnicate(x);", "call to undefined function 'frobnicate': not a kernel primitive (docs/litmus.md lists them) nor a "
+                               "helper function defined before this call"},
             {"r0 = READ_ONCE(*x) + READ_ONCE(*y);",
              "unsupported: two shared-memory accesses in one statement that are not nested in each other (C leaves their "
              "order unspecified); split it into two statements"},
@@ -381,6 +382,125 @@ TEST_SUITE("litmus parser") {
               "t.litmus:6:8: error: unsupported: srcu_read_lock() in a loop (each srcu_read_lock() site opens one section)");
         CHECK(error_of("C t\n{}\nP0(int *x) {\n do {} while (1);\n break;\n}\nexists (x=0)") ==
               "t.litmus:5:2: error: 'break' outside a loop");
+    }
+
+    TEST_CASE("helper functions: inlined at each call, in a scope of their own") {
+        const std::string src =
+            "C F\n{}\n"
+            "static inline void publish(int *data, int *flag) { WRITE_ONCE(*data, 1); smp_store_release(flag, 1); }\n"
+            "static bool ready(int *flag);\n"  // a prototype, defined below
+            "static unsigned long twice(unsigned long v) { unsigned long r; r = v + v; return r; }\n"
+            "static bool ready(int *flag) { int r; r = smp_load_acquire(flag); if (!r) return false; return true; }\n"
+            "P0(int *x, int *y) { publish(x, y); }\n"
+            "static int consume(int *data, int *flag) {\n"  // between the processes
+            "  int r; int i;\n"
+            "  for (i = 0; i < 2; i = i + 1) { if (ready(flag)) break; }\n"
+            "  r = READ_ONCE(*data);\n"
+            "  return twice(r);\n"
+            "}\n"
+            "P1(int *x, int *y) { int r0; int r1; r0 = consume(x, y); r1 = consume(x, y) + twice(r0); }\n"
+            "exists (1:r0=2)\n";
+        const Program p = parse(src, "t");
+        REQUIRE(p.processes.size() == 2);
+        // publish; consume twice, each with ready and twice inside; twice once more
+        CHECK(std::count_if(p.stmts.begin(), p.stmts.end(), [](const Stmt& s) { return s.kind == StmtKind::Inline; }) == 1 + 2 * 3 + 1);
+        // The pointer parameters are the processes' own: every access has its fixed location.
+        for (const Access& a : p.accesses) {
+            CAPTURE(a.name);
+            CHECK(a.target >= 0);
+        }
+        std::vector<std::string> p0, p1;
+        for (const Access& a : p.accesses) (a.process == 0 ? p0 : p1).push_back(a.name + ":" + p.locations[a.target].name);
+        CHECK(p0 == std::vector<std::string>{"WRITE_ONCE:x", "smp_store_release:y"});
+        CHECK(p1 == std::vector<std::string>{"smp_load_acquire:y", "READ_ONCE:x", "smp_load_acquire:y", "READ_ONCE:x"});
+        // Each call has registers of its own, which the condition cannot name.
+        std::size_t locals = 0;
+        for (const Register& r : p.processes[1].regs) locals += r.name.find("consume.r#") == 0;
+        CHECK(locals == 2);
+        CHECK(error_of("C F\n{}\nstatic int g(int v) { return v; }\nP0(int *x) { int r0; r0 = g(1); }\nexists (0:r#1=1)\n") != "");
+        // A function nobody calls is checked all the same.
+        CHECK(error_of("C F\n{}\nstatic void f(int *x) { WRITE_ONCE(x, 1); }\nP0(int *x) { }\nexists (x=0)\n") ==
+              "t.litmus:3:36: error: expected '*' and a location as the first argument of WRITE_ONCE(), as in "
+              "WRITE_ONCE(*x, ...), found 'x'");
+        // A loop in a function, or a loop calling a function that only reads, can be an await.
+        const auto outer_await = [](const std::string& functions, const std::string& body) {
+            const Program q = parse("C A\n{}\n" + functions + "\nP0(int *x, int *y) { int r0; " + body + " }\nexists (0:r0=1)\n", "t");
+            const Stmt* loop = nullptr;
+            for (const Stmt& s : q.stmts)
+                if (s.kind == StmtKind::Loop) loop = &s;
+            REQUIRE(loop != nullptr);
+            return loop->await;
+        };
+        const std::string wait = "static int wait(int *f) { int v; do { v = smp_load_acquire(f); } while (!v); return v; }";
+        const std::string peek = "static int peek(int *f) { return READ_ONCE(*f); }";
+        const std::string poke = "static int poke(int *f) { WRITE_ONCE(*f, 1); return READ_ONCE(*f); }";
+        const std::string early = "static int first(int *f) { int v; v = READ_ONCE(*f); if (v) return v; v = READ_ONCE(*f); return v; }";
+        CHECK(outer_await(wait, "r0 = wait(x);"));
+        CHECK(outer_await(peek, "do { r0 = peek(x); } while (!r0);"));
+        CHECK(outer_await(early, "do { r0 = first(x); } while (!r0);"));
+        CHECK(outer_await(wait, "r0 = wait(x);"));
+        CHECK_FALSE(outer_await(poke, "do { r0 = poke(x); } while (!r0);"));  // the iteration writes
+        // a return inside the loop leaves it: what is read after it must be assigned before it
+        CHECK(outer_await("static int w(int *f) { int v; while (1) { v = READ_ONCE(*f); if (v) return v; } }", "r0 = w(x);"));
+        CHECK_FALSE(outer_await("static int w(int *f, int u) { int v; while (1) { if (READ_ONCE(*f)) return u; u = 1; } }",
+                                "r0 = w(x, 0);"));
+    }
+
+    TEST_CASE("helper functions: what cannot be inlined is a positioned error") {
+        struct Case {
+            std::string functions;  // line 3
+            std::string body;       // line 4, P0(int *x, int *y) with int r0
+            std::string message;
+        };
+        const Case cases[] = {
+            {"", "r0 = g(x);", "t.litmus:4:35: error: call to undefined function 'g': not a kernel primitive (docs/litmus.md lists "
+                                "them) nor a helper function defined before this call"},
+            {"static int g(int *a) { return READ_ONCE(*a); }", "r0 = g(x, 1);", "t.litmus:4:40: error: g() takes 1 argument, found more"},
+            {"static int g(int *a, int v) { return v; }", "r0 = g(x);", "t.litmus:4:35: error: g() takes 2 arguments, found 1"},
+            {"static int g(int *a) { return g(a); }", "r0 = g(x);",
+             "t.litmus:3:31: error: recursive call to g() (helper functions are inlined at each call; recursion, direct or "
+             "through other functions, is unsupported)"},
+            {"static int h(int *a); static int g(int *a) { return h(a); } static int h(int *a) { return g(a); }", "r0 = g(x);",
+             "t.litmus:3:53: error: recursive call to h() (helper functions are inlined at each call; recursion, direct or "
+             "through other functions, is unsupported)"},
+            {"static void g(int *a) { return 1; }", "g(x);", "t.litmus:3:25: error: 'return' with a value in void function g()"},
+            {"static int g(int *a) { if (READ_ONCE(*a)) return; return 1; }", "r0 = g(x);",
+             "t.litmus:3:43: error: 'return' without a value in function g(), which returns one"},
+            {"static void g(int *a) { WRITE_ONCE(*a, 1); }", "r0 = g(x);",
+             "t.litmus:4:35: error: g() returns no value (it is void); call it as a statement"},
+            {"static int READ_ONCE(int *a) { return 1; }", "", "t.litmus:3:12: error: function 'READ_ONCE' is named like a kernel primitive; rename it"},
+            {"static void smp_mb(void) { }", "", "t.litmus:3:13: error: function 'smp_mb' is named like a kernel primitive; rename it"},
+            {"static void P1(int *a) { }", "", "t.litmus:3:13: error: function 'P1' is named like a process; rename it"},
+            {"static int g(int *a) { return 1; } static int g(int *a) { return 2; }", "",
+             "t.litmus:3:47: error: function g() is defined twice (first at 3:12)"},
+            {"static int g(int *a) { return r0; }", "r0 = g(x);",
+             "t.litmus:3:31: error: unknown identifier 'r0': not a parameter or a local declared in function g()"},
+            {"static int g(int *a) { v = 1; return v; }", "",
+             "t.litmus:3:24: error: unknown identifier 'v': not a parameter or a local declared in function g()"},
+            {"static void g(int *a) { break; }", "", "t.litmus:3:25: error: 'break' outside a loop of function g()"},
+            {"", "return;", "t.litmus:4:30: error: unsupported: 'return' in a process (a process ends at its closing brace; "
+                            "'return' belongs in a helper function)"},
+            {"static int g(int *a) { return READ_ONCE(*a); }", "r0 = READ_ONCE(*y) + g(x);",
+             "t.litmus:4:51: error: unsupported: a call to g(), which accesses shared memory, and another shared-memory access in "
+             "one statement, not nested in each other (C leaves their order unspecified); split it into two statements"},
+            {"static int g(int *a) { return READ_ONCE(*a); }", "r0 = r0 && g(x);",
+             "t.litmus:4:41: error: unsupported: a call to g() in an operand of '&&', '||' or '?:', which C evaluates only under a "
+             "condition; assign its result to a register first"},
+            {"static int g(int *a) { return READ_ONCE(*a); }", "while (g(x)) r0 = 1;",
+             "t.litmus:4:37: error: unsupported: a call to a helper function in the condition of 'while' (it runs at every "
+             "iteration); assign its result to a register in the loop's body"},
+            {"static int g(int *a);", "r0 = g(x);", "t.litmus:4:35: error: call to function g(), declared at 3:12 but not defined before this call"},
+            {"static int g(int *a) { if (READ_ONCE(*a)) return; }", "", "t.litmus:3:43: error: 'return' without a value in function g(), which returns one"},
+        };
+        for (const Case& c : cases) {
+            CAPTURE(c.functions);
+            CAPTURE(c.body);
+            CHECK(error_of("C t\n{}\n" + c.functions + "\nP0(int *x, int *y) { int r0; " + c.body + " }\nexists (0:r0=1)\n") == c.message);
+        }
+        // What the analysis finds wrong in an inlined body points into the function.
+        CHECK(error_of("C t\n{}\nstatic int g(int *a) { return READ_ONCE(*a); }\nP0(spinlock_t *s) { int r0; spin_lock(s); r0 = g(s); }\n"
+                       "exists (0:r0=1)\n") ==
+              "t.litmus:3:31: error: 's' is a spinlock_t: only spin_lock(), spin_unlock(), spin_trylock() and spin_is_locked() may use it");
     }
 
     TEST_CASE("plain and marked accesses to one location: checked exactly or rejected") {
