@@ -53,8 +53,8 @@ def answers(out):
 corpus = sorted(p for p in glob.glob(os.path.join(root, "litmus", "tests", "*.litmus")) if "desc-reserve+4" not in p)
 kernel = sorted(glob.glob(os.path.join(kernel_mm, "litmus-tests", "*.litmus")))
 work = [
-    (f"kernel litmus-tests ({len(kernel)} tests, one process)", ["litmus", "-q", *kernel]),
-    (f"project corpus ({len(corpus)} tests, one process; desc-reserve+4 apart)", ["litmus", "-q", *corpus]),
+    (f"kernel litmus-tests ({len(kernel)} tests, one process)", ["litmus", *kernel]),
+    (f"project corpus ({len(corpus)} tests, one process; desc-reserve+4 apart)", ["litmus", *corpus]),
 ]
 for name in ("RCU+3gp-chain+reader", "desc-reserve+3", "desc-reserve+3+mb-after-head") + (("desc-reserve+4",) if slow else ()):
     work.append((name, ["litmus", os.path.join(root, "litmus", "tests", name + ".litmus")]))
