@@ -48,6 +48,16 @@ Node& GraphEngine::replayed(EventId id, const char* what, LocationId loc) {
     return n;
 }
 
+Node& GraphEngine::guess(Graph& g, EventId id, LocationId loc, Value v) {
+    Node& r = g.at(id);
+    set_rf(g, r, g.co[loc].front());  // a placeholder: the model sees no rf for a guess
+    r.ev.read_value = v;
+    r.guessed = true;
+    r.rmax = false;
+    r.revisitable = false;
+    return r;
+}
+
 std::vector<Value> GraphEngine::guessable_values(EventId id, LocationId loc) const {
     // Not the read of a primitive that retries on the value it reads (atomic_add_unless()): its
     // retry loop is control flow that no dependency records.
@@ -78,12 +88,7 @@ Tagged GraphEngine::read(LocationId loc, MemoryOrder order) {
     // the revisit builds the same graph from the branch without the guess).
     for (const Value v : guessable_values(id, loc)) {
         Graph h = g_;
-        Node& r = h.at(id);
-        set_rf(h, r, g_.co[loc].front());
-        r.ev.read_value = v;
-        r.guessed = true;
-        r.rmax = false;
-        r.revisitable = false;
+        guess(h, id, loc, v);
         if (consistent(h)) push(std::move(h));
     }
     // Forward choices: every write of the location, the co-latest first.
@@ -205,12 +210,7 @@ void GraphEngine::push_rmw_guesses(EventId id, LocationId loc) {
     const Graph saved = g_;
     for (const Value v : guessable) {
         g_ = saved;
-        Node& r = g_.at(id);
-        set_rf(g_, r, g_.co[loc].front());
-        r.ev.read_value = v;
-        r.guessed = true;
-        r.rmax = false;
-        r.revisitable = false;
+        Node& r = guess(g_, id, loc, v);
         if (r.spec.cas && v != r.spec.expected) {
             r.pending = false;
             r.ev.order = r.spec.failure;

@@ -116,6 +116,10 @@ private:
     Tagged read(LocationId loc, MemoryOrder order);
     void write(LocationId loc, Value v, MemoryOrder order);
     std::pair<Tagged, bool> update(LocationId loc, const RmwSpec& spec);
+    /// Load buffering: the read at `id` of g takes the guessed value v, which a write not in the
+    /// graph yet will supply (matched when the execution completes). Such a read is never
+    /// revisited (revisitable false) and never deleted by a revisit (rmax false).
+    Node& guess(Graph& g, EventId id, LocationId loc, Value v);
     /// Load buffering: the values the new read at `id` may guess (none without guesses).
     std::vector<Value> guessable_values(EventId id, LocationId loc) const;
     /// Load buffering: pushes the graphs in which the new RMW read part at `id` guesses its
