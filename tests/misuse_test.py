@@ -90,6 +90,13 @@ ROWS = [
         "--repeat must be an integer between 0 and 1000 (got '-1')" + usage("repeat", "litmus")),
     Row("litmus --timeout nan", ["litmus", "--timeout", "nan", "{sb}"], 2, "--timeout must be"),
     Row("litmus --max-executions negative", ["litmus", "--max-executions", "-5", "{sb}"], 2, "--max-executions must be"),
+    Row("litmus --unroll 0", ["litmus", "--unroll", "0", "{sb}"], 2, "--unroll must be an integer between 1 and 1000"),
+    Row("litmus --unroll not a number", ["litmus", "--unroll", "x", "{sb}"], 2, "(got 'x')"),
+    Row("--cat: missing file", ["litmus", "--cat", "{tmp}/missing.cat", "{sb}"], 2, "missing.cat:1:1: error: expected a readable cat file"),
+    Row("--conf: a folder", ["check", "SB/relaxed", "--conf", "{tmp}"], 2, "error: expected a readable herd configuration file"),
+    Row("--lkmm-dir: no linux-kernel.cfg", ["check", "SB/relaxed", "--lkmm-dir", "{tmp}"], 2, "linux-kernel.cfg:1:1: error"),
+    Row("--cat with --model rc11", ["litmus", "--cat", "{tmp}/missing.cat", "--model", "rc11", "{sb}"], 2, "it conflicts with --model rc11"),
+    Row("--cat and --conf", ["litmus", "--cat", "{tmp}/x.cat", "--conf", "{tmp}/y.cfg", "{sb}"], 2, "each select a model: give one"),
 
     # ---- usage errors: one line and a pointer to the command's --help, not the whole help ----
     Row("no command", [], 2, "no command given; see 'ordercheck --help'"),
