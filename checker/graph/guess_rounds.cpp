@@ -184,6 +184,7 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
     found.reach.assign(threads, std::vector<bool>(threads, false));
     found.free_read.assign(threads, {});
     bool settled = false;
+    std::size_t locations = 0;  // the program's locations
     for (int round = 0; round < 4 && !settled; ++round) {
         Guesses now = found;
         std::vector<std::vector<std::uint32_t>> from;  // per event: the threads porf-before it
@@ -196,6 +197,7 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
             }
             if (kept_all) kept.emplace_back(g, fs);
             if (now.writes.size() < g.location_count()) now.writes.resize(g.location_count());
+            locations = std::max(locations, g.location_count());
             from.resize(g.thread_count());
             for (std::size_t t = 0; t < g.thread_count(); ++t) from[t].assign(g.thread(t).size(), 1u << t);
             for (bool changed = true; changed;) {  // a fixpoint: a matched guess can close a cycle
@@ -242,6 +244,12 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
                         if ((mask >> k & 1u) != 0 && now.reach[i][k]) mask |= 1u << i;
         // after the first round: settled if no thread may guess anything (it ran as it would
         // with guesses); after a later one: if it learnt nothing new
+        // A po | rf cycle on one location is a coherence cycle (po-loc and rf are in LKMM's
+        // coherence axiom): a program with one location has no load buffering, and nothing to
+        // guess (atomic-counter+forall: 4 s with RMW guesses, 0.03 s).
+        if (locations <= 1)
+            for (auto& per_location : now.writes)
+                for (auto& [uv, mask] : per_location) mask = 0;
         bool guessable = false;
         for (const auto& per_location : now.writes)
             for (const auto& [uv, mask] : per_location) guessable = guessable || mask != 0;
