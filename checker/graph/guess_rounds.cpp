@@ -54,6 +54,14 @@ static bool porf_cyclic(const ExecutionGraph& g) {
     return seen != in.size();
 }
 
+/// Some thread may guess some value.
+static bool any_guessable(const Guesses& g) {
+    for (const auto& per_location : g.writes)
+        for (const auto& [uv, mask] : per_location)
+            if (mask != 0) return true;
+    return false;
+}
+
 /// Whether the read at po index `i` of `th` has a po-later write of its thread that LKMM does
 /// not order after it (Guesses::free_after_relaxed: were the read relaxed; free_after_acquire:
 /// were it an acquire). Ordered: a write that depends on the read (address, data, control: the
@@ -106,7 +114,7 @@ bool GraphEngine::for_each_matching(ExecutionGraph& base, const std::function<bo
             e.reads_from = candidates[k][pick[k]];
         });
         // A matching without a po | rf cycle is built by the exploration without guesses
-        // (revisits) already: handing it on again would count it twice across shards.
+        // (revisits) already, and goes to the sink from there.
         if (porf_cyclic(g) && model_.consistent(g) && !each(g)) return false;
         // next combination
         std::size_t k = 0;
@@ -242,18 +250,15 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
                 for (std::size_t i = 1; i < threads; ++i)
                     for (std::size_t k = 1; k < threads; ++k)
                         if ((mask >> k & 1u) != 0 && now.reach[i][k]) mask |= 1u << i;
-        // after the first round: settled if no thread may guess anything (it ran as it would
-        // with guesses); after a later one: if it learnt nothing new
         // A po | rf cycle on one location is a coherence cycle (po-loc and rf are in LKMM's
         // coherence axiom): a program with one location has no load buffering, and nothing to
-        // guess (atomic-counter+forall: 4 s with RMW guesses, 0.03 s).
+        // guess (atomic-counter+forall: 4 s with RMW guesses, 0.02 s).
         if (locations <= 1)
             for (auto& per_location : now.writes)
                 for (auto& [uv, mask] : per_location) mask = 0;
-        bool guessable = false;
-        for (const auto& per_location : now.writes)
-            for (const auto& [uv, mask] : per_location) guessable = guessable || mask != 0;
-        settled = round == 0 ? !guessable : now == found;
+        // after the first round: settled if no thread may guess anything (it ran as it would
+        // with guesses); after a later one: if it learnt nothing new
+        settled = round == 0 ? !any_guessable(now) : now == found;
         found = std::move(now);
         if (settled && kept_all) {
             for (const auto& [g, fs] : kept) sink(g, fs);
@@ -264,11 +269,8 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
     // With guesses, one execution can be built on two branches (each a different set of guessed
     // reads); within one search the canonical hash hands it on once, but two shards cannot see
     // each other's. So a sharded search with guesses is not split: shard 0 searches it all.
-    bool guessing = false;
-    for (const auto& per_location : found.writes)
-        for (const auto& [uv, mask] : per_location) guessing = guessing || mask != 0;
     ExploreOptions proper = remaining(options);
-    const bool whole = guessing && options.shard_count > 1;
+    const bool whole = any_guessable(found) && options.shard_count > 1;
     if (whole) {
         proper.shard_index = 0;
         proper.shard_count = 1;
