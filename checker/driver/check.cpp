@@ -91,6 +91,8 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
     const bool lkmm = options.explore.model == ModelKind::Lkmm;
     // A model loaded at run time (a cat file) judges in place of the built-in one the kind names.
     const MemoryModel* selected = report.engine == EngineKind::Graph ? options.explore.memory_model : nullptr;
+    // the model whose own predicate certifies and whose flags are collected (RC11: the certifier)
+    const MemoryModel* axioms = selected ? selected : lkmm ? &lkmm_model() : nullptr;
     report.memory_model = report.engine == EngineKind::Graph ? model_name(options.explore) : "C++11 (Relacy)";
     report.model_kind = options.explore.model;
     report.expect = expectation_for(variant.expect, report.engine, options.explore.model);
@@ -114,9 +116,7 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
             if (fresh && certify) {
                 // RC11: the independent certifier (rc11_certify.hpp); LKMM: the model's own predicate (its
                 // independent reference is herd7's verdicts, recorded in litmus/); a cat model: its own
-                if (auto violation = selected ? selected->check(graph)
-                                     : lkmm   ? lkmm_model().check(graph)
-                                              : check_rc11(graph)) {
+                if (auto violation = axioms ? axioms->check(graph) : check_rc11(graph)) {
                     it->second = false;
                     if (!report.rejected_graph) {
                         report.first_rejection = describe(graph, *violation);
@@ -129,8 +129,8 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
                 return;
             }
             if (fresh && options.collect_sites) collect_sites(graph, report.sites);
-            if (fresh && (lkmm || selected))
-                for (std::string& f : (selected ? *selected : lkmm_model()).flags(graph))
+            if (fresh && axioms)
+                for (std::string& f : axioms->flags(graph))
                     if (std::find(report.flags.begin(), report.flags.end(), f) == report.flags.end()) {
                         report.flags.push_back(std::move(f));
                         std::sort(report.flags.begin(), report.flags.end());
