@@ -428,7 +428,12 @@ Parser::Object Parser::name_object() {
 /// The address of element `index` of what `base` points to (BinOp::Index). A constant index is
 /// checked here when the array is known; every index is checked when it runs.
 std::int32_t Parser::index_expr(std::int32_t base, std::int32_t index, CType bt, SourcePos pos, const std::string& what) {
-    const Expr& ix = prog_.exprs[static_cast<std::size_t>(index)];
+    Expr ix = prog_.exprs[static_cast<std::size_t>(index)];
+    if (ix.kind == ExprKind::Unary && static_cast<UnOp>(ix.op) == UnOp::Neg &&
+        prog_.exprs[static_cast<std::size_t>(ix.a)].kind == ExprKind::Const) {  // a[-1]
+        ix.kind = ExprKind::Const;
+        ix.value = -prog_.exprs[static_cast<std::size_t>(ix.a)].value;
+    }
     const std::string arr = bt.array >= 0 ? "array '" + prog_.arrays[static_cast<std::size_t>(bt.array)].name + "'" : "'" + what + "'";
     if (ix.kind == ExprKind::Const && bt.count > 0 && ix.value >= bt.count) {
         const std::size_t total = bt.array >= 0 ? prog_.arrays[static_cast<std::size_t>(bt.array)].count : 1;
@@ -473,10 +478,16 @@ Parser::Object Parser::designators(Object obj, std::int32_t& value, unsigned dep
             advance();
             const std::int32_t idx = expression(depth + 1);
             expect(Tok::RBracket, "']' to close the index");
-            if (obj.whole >= 0 && value < 0) {
+            if (bt.array >= 0 && bt.count == prog_.arrays[static_cast<std::size_t>(bt.array)].count) {
+                // at the array's start (its name, or its parameter as declared): no negative index
                 const Expr& ix = prog_.exprs[static_cast<std::size_t>(idx)];
-                if (ix.kind == ExprKind::Const && ix.value < 0)
-                    error(ix.pos, "index " + std::to_string(ix.value) + " is out of bounds of array '" + what + "'");
+                const bool neg = ix.kind == ExprKind::Unary && static_cast<UnOp>(ix.op) == UnOp::Neg &&
+                                 prog_.exprs[static_cast<std::size_t>(ix.a)].kind == ExprKind::Const &&
+                                 prog_.exprs[static_cast<std::size_t>(ix.a)].value > 0;
+                if (neg || (ix.kind == ExprKind::Const && ix.value < 0))
+                    error(ix.pos, "index " + std::to_string(neg ? -prog_.exprs[static_cast<std::size_t>(ix.a)].value : ix.value) +
+                                      " is out of bounds of array '" + prog_.arrays[static_cast<std::size_t>(bt.array)].name + "' (" +
+                                      std::to_string(bt.count) + " elements)");
             }
             const std::size_t first = obj.first_access;
             obj = Object{};
@@ -664,6 +675,9 @@ std::int32_t Parser::bit_word(std::int32_t& addr, std::int32_t nr, SourcePos pos
     const CType t = type_of(addr);
     if (n.kind == ExprKind::Const) {
         if (n.value < 0) error(n.pos, "a negative bit number");
+        if (n.value >= 64 && t.array < 0 && t.count == 1)
+            error(n.pos, "bit " + std::to_string(n.value) + " is beyond the long the bitmap points to, which is no array element "
+                                                           "(declare the bitmap as an array: long bits[N])");
         if (n.value >= 64) {
             const std::string what = t.array >= 0 ? prog_.arrays[static_cast<std::size_t>(t.array)].name : "the bitmap";
             addr = index_expr(addr, const_expr(n.value / 64, n.pos), t.stars > 0 ? t : CType{-1, 1, -1, 0}, pos, what);
