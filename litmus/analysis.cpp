@@ -76,7 +76,7 @@ private:
             const bool element = e.kind == ExprKind::Binary && (static_cast<BinOp>(e.op) == BinOp::Index || static_cast<BinOp>(e.op) == BinOp::Field);
             if ((e.kind == ExprKind::Unary || e.kind == ExprKind::Binary || e.kind == ExprKind::Ternary) && !element)
                 p_.computes_addresses = true;
-            if (e.kind == ExprKind::Const) a.target = static_cast<std::int32_t>(location_at(e.value, p_.locations.size()));
+            if (e.kind == ExprKind::Const || element) a.target = static_cast<std::int32_t>(static_location(p_, a.process, a.addr));
             if (e.kind != ExprKind::Reg) continue;
             const Register& r = p_.processes[a.process].regs[e.reg];
             if (r.is_param && !r.assigned) a.target = r.loc;

@@ -185,6 +185,7 @@ std::int32_t Parser::plain_store() {
     const std::size_t first_operand = prog_.accesses.size();
     advance();
     const std::int32_t addr = unary(1);
+    check_scalar_target(addr, pos);
     if (tok_.kind != Tok::Assign) unexpected("'=' after '*...' (a plain store *x = v;)");
     advance();
     const std::int32_t value = expression(0);
@@ -556,6 +557,7 @@ std::int32_t Parser::unary(unsigned depth) {
         const std::size_t first_operand = prog_.accesses.size();
         advance();
         const std::int32_t addr = unary(depth + 1);
+        check_scalar_target(addr, e.pos);
         Access a;
         a.plain = true;
         a.name = "plain read";
@@ -672,8 +674,12 @@ std::int32_t Parser::call(bool allow_void, unsigned depth) {
             }
             advance();
             a.addr = unary(depth + 1);
+            check_scalar_target(a.addr, name_tok.pos);
             break;
-        case ArgKind::Pointer: a.addr = expression(depth + 1); break;
+        case ArgKind::Pointer:
+            a.addr = expression(depth + 1);
+            check_scalar_target(a.addr, name_tok.pos);
+            break;
         case ArgKind::Value: a.vals[vals++] = expression(depth + 1); break;
         }
     }

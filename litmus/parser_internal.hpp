@@ -206,6 +206,14 @@ public:
         std::int16_t array = -1;
         std::uint16_t count = 0;
     };
+    /// What a pointer of type `t` points to (an int for a non-pointer).
+    static CType deref(CType t) {
+        if (t.stars == 0) return {};
+        --t.stars;
+        t.array = -1;
+        t.count = 0;
+        return t;
+    }
     /// An array or a struct variable of the initial state: its locations from `first`.
     struct Aggregate {
         std::string name;
@@ -249,6 +257,7 @@ private:
     std::int32_t address_of_expr(unsigned depth);
     std::int32_t pointer_arith(Expr e);
     std::int32_t designator_store();
+    void check_scalar_target(std::int32_t addr, SourcePos pos);
     std::int32_t test_bit_call(unsigned depth);
     std::int32_t bit_word(std::int32_t& addr, std::int32_t nr, SourcePos pos);
     void bit_operands(Access& a);
@@ -314,5 +323,9 @@ void analyse(Program& p);
 /// access has no fixed target: an element or field computed by Index/Field reaches only the
 /// locations of its kind (parse_types.cpp); any other address reaches every escaping location.
 bool may_designate(const Program& p, std::int32_t addr, std::size_t loc);
+
+/// The location an access's address always designates, or -1: a global named in code, an
+/// unassigned parameter, or a constant index or a field off one of these (parse_types.cpp).
+std::int64_t static_location(const Program& p, unsigned proc, std::int32_t addr);
 
 }  // namespace oc::litmus::detail

@@ -109,6 +109,27 @@ TEST_SUITE("litmus structs and arrays") {
         CHECK(r.observation == Verdict::Always);
     }
 
+    TEST_CASE("a constant index or a field off a global or a parameter is a fixed location") {
+        // a plain element next to marked ones, and an await on a field
+        const Program p = parse(
+            "C T\n{ struct msg { int data; int flag; }; struct msg m; int a[2]; }\n"
+            "P0(struct msg *m, int *a) { int r0; a[0] = 1; smp_store_release(&a[1], 1); WRITE_ONCE(m->data, 1); smp_store_release(&m->flag, 1); }\n"
+            "P1(struct msg *m) { int r0; int r1; do { r0 = smp_load_acquire(&m->flag); } while (!r0); r1 = READ_ONCE(m->data); }\n"
+            "exists (1:r1=0)\n",
+            "t.litmus");
+        CHECK(p.locations[0].name == "m.data");
+        for (const Access& a : p.accesses) CHECK(a.target >= 0);
+        CHECK(p.locations[2].plain);   // a[0]
+        CHECK(!p.locations[3].plain);  // a[1]
+        bool await = false;
+        for (const Stmt& s : p.stmts) await = await || (s.kind == StmtKind::Loop && s.await);
+        CHECK(await);
+        // a register index reaches every element: a[r0] plain next to a marked a[1] is refused
+        CHECK(error_of("C T\n{ int a[2]; }\nP0(int *a) { int r0; a[r0] = 1; smp_store_release(&a[1], 1); }\nexists (a[0]=1)\n")
+                  .find("location 'a[1]' is accessed plainly (at 3:22) and with smp_store_release()") !=
+              std::string::npos);
+    }
+
     TEST_CASE("an address dependency runs through a register index as through a pointer") {
         const std::string with_dep =
             "C T\n{ int a[2]; int idx; }\n"
@@ -172,6 +193,9 @@ TEST_SUITE("litmus structs and arrays") {
             {"struct nope *q;", "11:2: error: unsupported: struct declarations"},
             {"r0 = (struct nope *)p;", "11:8: error: unknown struct 'nope' (define it in the initial state: struct nope { int f; ... };)"},
             {"set_bit(64, &n1->val);", "11:10: error: bit 64 is beyond the long the bitmap points to, which is no array element (declare the bitmap as an array: long bits[N])"},
+            {"r0 = READ_ONCE(*n1);", "11:7: error: an access to a whole struct node: name one of its fields (p->f)"},
+            {"r0 = smp_load_acquire(n1);", "11:7: error: an access to a whole struct node: name one of its fields (p->f)"},
+            {"*n1 = 1;", "11:2: error: an access to a whole struct node: name one of its fields (p->f)"},
             {"r0 = READ_ONCE(a);", "11:17: error: expected '*' and a location as the first argument of READ_ONCE(), as in READ_ONCE(*x), found 'a'"},
         };
         for (const Case& c : cases) {
