@@ -121,10 +121,7 @@ void Parser::statement_here(unsigned depth, std::vector<std::int32_t>& out) {
     if (w == "goto" || w == "switch" || w == "case" || w == "default")
         error(tok_.pos, "unsupported: '" + std::string(w) + "' statements (a litmus process is code with if/else and loops)");
     if (w == "else") error(tok_.pos, "'else' without a matching 'if'");
-    if (w == "struct" && peek().kind == Tok::Ident && find_struct(peek().text) >= 0) {
-        declaration(out);  // `struct node *p;`
-        return;
-    }
+    if (struct_statement(out)) return;  // `struct node *p;`, `a[i] = v;`, `p->f = v;`
     if (w == "struct" || w == "union" || w == "enum" || w == "typedef")
         error(tok_.pos, "unsupported: " + std::string(w) + " declarations");
     if (is_type_word(w)) {
@@ -147,10 +144,6 @@ void Parser::statement_here(unsigned depth, std::vector<std::int32_t>& out) {
         s.expr = call(/*allow_void=*/true, 0);
         expect(Tok::Semi, "';' after the call");
         out.push_back(add_stmt(s));
-        return;
-    }
-    if (peek().kind == Tok::LBracket || peek().kind == Tok::Arrow || peek().kind == Tok::Dot) {
-        out.push_back(designator_store());  // `a[i] = v;`, `p->f = v;`
         return;
     }
     if (peek().kind == Tok::Assign) {
@@ -666,8 +659,7 @@ std::int32_t Parser::call(bool allow_void, unsigned depth) {
         }
         switch (spec->args[i]) {
         case ArgKind::Lvalue:
-            if (tok_.kind != Tok::Star) {
-                // `READ_ONCE(a[i])`, `WRITE_ONCE(p->next, v)`, `READ_ONCE(x)` for a location x
+            if (tok_.kind != Tok::Star) {  // `READ_ONCE(a[i])`, `WRITE_ONCE(p->next, v)`, `READ_ONCE(x)` for a global x
                 a.addr = lvalue_address(depth + 1, "'*' and a location as the first argument of " + std::string(name) + "(), as in " +
                                                        std::string(name) + "(*x" + (spec->nargs > 1 ? ", ..." : "") + ")");
                 break;
@@ -676,10 +668,7 @@ std::int32_t Parser::call(bool allow_void, unsigned depth) {
             a.addr = unary(depth + 1);
             check_scalar_target(a.addr, name_tok.pos);
             break;
-        case ArgKind::Pointer:
-            a.addr = expression(depth + 1);
-            check_scalar_target(a.addr, name_tok.pos);
-            break;
+        case ArgKind::Pointer: a.addr = expression(depth + 1); check_scalar_target(a.addr, name_tok.pos); break;
         case ArgKind::Value: a.vals[vals++] = expression(depth + 1); break;
         }
     }

@@ -30,8 +30,8 @@ bool has_access(const Program& p, std::int32_t e) {
 
 /// A name that is no register here but an array, a struct or a location of the initial state:
 /// kernel code names its globals.
-bool Parser::at_global_name() const {
-    if (tok_.kind != Tok::Ident) return false;
+bool Parser::at_global_name() {
+    if (tok_.kind != Tok::Ident || peek().kind == Tok::LParen) return false;
     const std::string_view w = tok_.text;
     if (w == "NULL" || w == "true" || w == "false" || (w == "VAL" && val_reg_ >= 0)) return false;
     if (find_reg(w) >= 0 || initialised_in_state(w)) return false;
@@ -283,6 +283,19 @@ std::int32_t Parser::pointer_arith(Expr e) {
         idx = add_expr(n);
     }
     return index_expr(e.a, idx, t, e.pos, prog_.arrays[static_cast<std::size_t>(t.array)].name);
+}
+
+/// A statement of structs and arrays: the declaration of a register `struct node *p;`, or a plain
+/// store to an element or a field. False if the statement is none.
+bool Parser::struct_statement(std::vector<std::int32_t>& out) {
+    if (tok_.kind != Tok::Ident) return false;
+    if (tok_.text == "struct" && peek().kind == Tok::Ident && find_struct(peek().text) >= 0) {
+        declaration(out);
+        return true;
+    }
+    if (peek().kind != Tok::LBracket && peek().kind != Tok::Arrow && peek().kind != Tok::Dot) return false;
+    out.push_back(designator_store());
+    return true;
 }
 
 /// `a[i] = v;`, `p->f = v;`, `n1.f = v;`: a plain store.

@@ -247,7 +247,7 @@ private:
     void set_expr_type(std::int32_t e, CType t);
     CType reg_type(std::size_t r) const;
     std::string type_name(CType t) const;
-    bool at_global_name() const;
+    bool at_global_name();
     Object name_object();
     std::int32_t const_expr(Value v, SourcePos pos);
     std::int32_t index_expr(std::int32_t base, std::int32_t index, CType base_type, SourcePos pos, const std::string& what);
@@ -257,6 +257,7 @@ private:
     std::int32_t address_of_expr(unsigned depth);
     std::int32_t pointer_arith(Expr e);
     std::int32_t designator_store();
+    bool struct_statement(std::vector<std::int32_t>& out);
     void check_scalar_target(std::int32_t addr, SourcePos pos);
     std::int32_t test_bit_call(unsigned depth);
     std::int32_t bit_word(std::int32_t& addr, std::int32_t nr, SourcePos pos);
