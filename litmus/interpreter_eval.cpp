@@ -226,8 +226,9 @@ Value Instance::element(unsigned proc, const Expr& x, Taint& taint) {
     }
     if (x.reg > 0 && l.array != x.reg - 1) fail_at(x.pos, "an index of a pointer that does not point into its array");
     if ((bl - first) % stride != 0 || stride != x.c) fail_at(x.pos, "an index of a pointer that does not point to an element of its type");
+    if (off <= -count || off >= count) fail_at(x.pos, "array index out of bounds");  // (no overflow below)
     const std::int64_t j = (bl - first) / stride + off;
-    if (off < -count || off > count || j < 0 || j >= count) fail_at(x.pos, "array index out of bounds");
+    if (j < 0 || j >= count) fail_at(x.pos, "array index out of bounds");
     return address_of(static_cast<std::size_t>(first + j * stride));
 }
 
