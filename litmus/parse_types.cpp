@@ -297,22 +297,32 @@ void Parser::parameter_type(std::uint16_t r, int ag, int loc, unsigned stars, So
             error(pos, "parameter '" + name + "' does not match the declaration of location '" + name + "' (" + type_name(held) + ")");
         if (t.stars == 1) t.count = 1;  // a scalar is an array of one
     }
-    set_reg_type(r, 0);
-    reg_types_[prog_.processes.size() - 1][r] = t;
+    set_reg_ctype(r, t);
 }
 
 /// A register declared `struct node *p` (`stars` pointers to what type_words_here() read).
 void Parser::set_reg_type(std::uint16_t r, unsigned stars) {
+    set_reg_ctype(r, CType{stars > 0 ? last_struct_ : std::int16_t{-1}, static_cast<std::uint8_t>(stars), -1, 0});
+}
+
+/// Types are kept per process index with the register's name and declaration, so a type set in
+/// the dry run of a helper function's definition (a process of its own, dropped after) is never
+/// taken for the register of the same index of the process parsed next.
+void Parser::set_reg_ctype(std::uint16_t r, CType t) {
     if (reg_types_.size() < prog_.processes.size()) reg_types_.resize(prog_.processes.size());
     auto& v = reg_types_[prog_.processes.size() - 1];
     if (v.size() <= r) v.resize(static_cast<std::size_t>(r) + 1);
-    v[r] = CType{stars > 0 ? last_struct_ : std::int16_t{-1}, static_cast<std::uint8_t>(stars), -1, 0};
+    const Register& reg = proc().regs[r];
+    v[r] = RegType{t, reg.full_name, reg.declared};
 }
 
 Parser::CType Parser::reg_type(std::size_t r) const {
     if (reg_types_.size() < prog_.processes.size()) return {};
     const auto& v = reg_types_[prog_.processes.size() - 1];
-    return r < v.size() ? v[r] : CType{};
+    if (r >= v.size()) return {};
+    const Register& reg = prog_.processes.back().regs[r];
+    const RegType& rt = v[r];
+    return rt.name == reg.full_name && rt.pos.line == reg.declared.line && rt.pos.column == reg.declared.column ? rt.t : CType{};
 }
 
 void Parser::set_expr_type(std::int32_t e, CType t) {

@@ -243,6 +243,7 @@ private:
     void pointer_location(int loc, unsigned stars);
     void parameter_type(std::uint16_t r, int ag, int loc, unsigned stars, SourcePos pos);
     void set_reg_type(std::uint16_t r, unsigned stars);
+    void set_reg_ctype(std::uint16_t r, CType t);
     CType type_of(std::int32_t e) const;
     void set_expr_type(std::int32_t e, CType t);
     CType reg_type(std::size_t r) const;
@@ -294,7 +295,12 @@ private:
     std::int16_t last_struct_ = -1;  ///< the struct tag type_words_here() read (-1: none)
     std::vector<Aggregate> aggregates_;
     std::vector<CType> loc_types_;   ///< per location: what a pointer stored in it points to
-    std::vector<std::vector<CType>> reg_types_;  ///< per process, per register
+    struct RegType {
+        CType t;
+        std::string name;  ///< the register's full name and declaration, when the type was set
+        SourcePos pos;
+    };
+    std::vector<std::vector<RegType>> reg_types_;  ///< per process, per register
     std::vector<CType> expr_types_;  ///< per expression, where typing set one (else derived)
     std::vector<bool> expr_typed_;
     std::vector<bool> declared_;

@@ -207,6 +207,12 @@ TEST_SUITE("litmus structs and arrays") {
             }
             CHECK(e == "t.litmus:" + c.message);
         }
+        // a register typed in the check of a helper function's definition types nothing of the
+        // process parsed next (the same register index)
+        CHECK(error_of("C T\n{ struct node { int val; }; struct node n1; }\n"
+                       "static void f(int *x) { struct node *q; q = 0; }\n"
+                       "P0(struct node *n1) { r0 = 1; r1 = r0->val; }\nexists (n1.val=0)\n") ==
+              "t.litmus:4:38: error: '->' on a value that is not a pointer to a struct (int)");
         // the initial state and the condition
         const std::pair<std::string, std::string> whole[] = {
             {"C T\n{\n struct foo n;\n}\nP0(int *x) {}\nexists (x=0)\n",
