@@ -230,8 +230,9 @@ std::int32_t Parser::postfix(unsigned depth) {
 /// `n1.f`, `x` (a location of the initial state). `expected`: the message when it is none.
 std::int32_t Parser::lvalue_address(unsigned depth, const std::string& expected) {
     const SourcePos pos = tok_.pos;
-    const bool designated = tok_.kind == Tok::Ident &&
-                            (peek().kind == Tok::LBracket || peek().kind == Tok::Arrow || peek().kind == Tok::Dot);
+    const bool designated = (tok_.kind == Tok::Ident &&
+                             (peek().kind == Tok::LBracket || peek().kind == Tok::Arrow || peek().kind == Tok::Dot)) ||
+                            tok_.kind == Tok::LParen;  // `(p + 1)->next`
     if (!at_global_name() && !designated) unexpected(expected);
     Object obj;
     std::int32_t value = -1;
@@ -240,7 +241,7 @@ std::int32_t Parser::lvalue_address(unsigned depth, const std::string& expected)
     else value = primary(depth);
     obj.first_access = first;
     obj = designators(obj, value, depth);
-    if (value >= 0) unexpected(expected);
+    if (value >= 0) error(pos, "expected " + expected + ", found an expression that is no location");
     if (obj.whole >= 0)
         error(pos, "'" + prog_.arrays[static_cast<std::size_t>(obj.whole)].name + "' is an array: name an element (" +
                        prog_.arrays[static_cast<std::size_t>(obj.whole)].name + "[i])");

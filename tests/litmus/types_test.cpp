@@ -130,6 +130,17 @@ TEST_SUITE("litmus structs and arrays") {
               std::string::npos);
     }
 
+    TEST_CASE("arrays of structs and of atomic_t, with register indices") {
+        const LitmusResult r = run_source(
+            "C T\n{ struct node { int val; struct node *next; }; struct node pool[3]; atomic_t c[2]; }\n"
+            "P0(struct node *pool, atomic_t *c) { int r0; int r1;\n"
+            "  r0 = 2; WRITE_ONCE(pool[r0].val, 5); atomic_inc(&c[1]); r1 = atomic_read(&c[r0 - 1]);\n"
+            "  WRITE_ONCE((pool + 1)->next, &pool[r0]); }\n"
+            "exists (pool[2].val=5 /\\ c[1]=1 /\\ 0:r1=1 /\\ pool[1].next=pool[2] /\\ pool[0].next=NULL)\n");
+        CHECK(r.error.empty());
+        CHECK(r.observation == Verdict::Always);
+    }
+
     TEST_CASE("an address dependency runs through a register index as through a pointer") {
         const std::string with_dep =
             "C T\n{ int a[2]; int idx; }\n"
@@ -196,6 +207,7 @@ TEST_SUITE("litmus structs and arrays") {
             {"r0 = READ_ONCE(*n1);", "11:7: error: an access to a whole struct node: name one of its fields (p->f)"},
             {"r0 = smp_load_acquire(n1);", "11:7: error: an access to a whole struct node: name one of its fields (p->f)"},
             {"*n1 = 1;", "11:2: error: an access to a whole struct node: name one of its fields (p->f)"},
+            {"r0 = READ_ONCE((r0));", "11:17: error: expected '*' and a location as the first argument of READ_ONCE(), as in READ_ONCE(*x), found an expression that is no location"},
             {"r0 = READ_ONCE(a);", "11:17: error: expected '*' and a location as the first argument of READ_ONCE(), as in READ_ONCE(*x), found 'a'"},
         };
         for (const Case& c : cases) {
