@@ -141,6 +141,15 @@ TEST_SUITE("litmus structs and arrays") {
         CHECK(r.observation == Verdict::Always);
     }
 
+    TEST_CASE("the race check sees each element: plain accesses race on one, not on two") {
+        const LitmusResult same = run_source("C T\n(* Result: Sometimes DATARACE *)\n{ int a[2]; }\n"
+                                             "P0(int *a) { a[1] = 1; }\nP1(int *a) { int r0; r0 = a[1]; }\nexists (1:r0=1)\n");
+        CHECK(same.judgement == Judgement::Match);
+        const LitmusResult other = run_source("C T\n(* Result: Always *)\n{ int a[2]; }\n"
+                                              "P0(int *a) { a[0] = 1; }\nP1(int *a) { int r0; r0 = a[1]; }\nexists (1:r0=0 /\\ a[0]=1)\n");
+        CHECK(other.judgement == Judgement::Match);
+    }
+
     TEST_CASE("an address dependency runs through a register index as through a pointer") {
         const std::string with_dep =
             "C T\n{ int a[2]; int idx; }\n"
