@@ -72,8 +72,11 @@ private:
             if (a.addr < 0) continue;
             const Expr& e = p_.exprs[static_cast<std::size_t>(a.addr)];
             // `y + r2`: an address computed by arithmetic may leave the test's locations
-            if (e.kind == ExprKind::Unary || e.kind == ExprKind::Binary || e.kind == ExprKind::Ternary)
+            // (an element or a field, BinOp::Index or Field, is checked to be a location)
+            const bool element = e.kind == ExprKind::Binary && (static_cast<BinOp>(e.op) == BinOp::Index || static_cast<BinOp>(e.op) == BinOp::Field);
+            if ((e.kind == ExprKind::Unary || e.kind == ExprKind::Binary || e.kind == ExprKind::Ternary) && !element)
                 p_.computes_addresses = true;
+            if (e.kind == ExprKind::Const || element) a.target = static_cast<std::int32_t>(static_location(p_, a.process, a.addr));
             if (e.kind != ExprKind::Reg) continue;
             const Register& r = p_.processes[a.process].regs[e.reg];
             if (r.is_param && !r.assigned) a.target = r.loc;
@@ -623,7 +626,7 @@ private:
             if (!a.plain && (is_lock_prim(a.prim) || is_srcu_prim(a.prim))) continue;
             for (std::size_t l = 0; l < n; ++l) {
                 const bool reaches = a.target >= 0 ? static_cast<std::size_t>(a.target) == l
-                                                   : p_.locations[l].escapes && p_.locations[l].type != LocType::Lock &&
+                                                   : may_designate(p_, a.addr, l) && p_.locations[l].type != LocType::Lock &&
                                                          p_.locations[l].type != LocType::Srcu;
                 if (!reaches) continue;
                 if (a.plain) {

@@ -44,7 +44,13 @@ inline constexpr unsigned max_computed_locations = 4;
 /// Limits that keep the interpreter allocation-free and its recursion shallow (the engine runs
 /// every thread on a 64 KiB fibre stack).
 inline constexpr unsigned max_processes = 16;  // the graph engine runs 16 threads; Relacy 6
-inline constexpr unsigned max_test_locations = 32;
+/// Every array element and struct field is a location of its own (docs/litmus.md, "Structs and
+/// arrays"), so a test with a few struct nodes or arrays needs more than the 32 a flat test
+/// does; each location is one slot of an execution's storage (Instance), built in place. The
+/// engines take up to 64 locations per execution (explore::max_locations: bit-mask footprints),
+/// which must also hold the computed locations and the words of locks, RCU and SRCU: 48 leaves
+/// them 16.
+inline constexpr unsigned max_test_locations = 48;
 inline constexpr unsigned max_registers = 32;  ///< per process, parameters included
 inline constexpr unsigned max_accesses = 64;   ///< primitive calls and plain accesses per process
 inline constexpr unsigned max_nesting = 24;    ///< expression trees, nested statements
@@ -91,6 +97,13 @@ struct Location {
     LocType type = LocType::Int;
     Value init = 0;
     SourcePos declared;
+    /// The first field of an instance of struct type `struct_type` (Program::structs), or -1.
+    std::int16_t struct_type = -1;
+    /// An element's location (or one of its fields): its array in Program::arrays, or -1.
+    std::int16_t array = -1;
+    /// How a value equal to this location's address is printed, if not by its name: the
+    /// array or struct it starts (`a` for a[0], as herd prints it; `n1` for n1.val).
+    std::string address_name;
     // Filled by the analysis:
     bool plain = false;     ///< accessed plainly: a Plain<long> (race-checked) in the race run
     bool escapes = false;   ///< its address is used as a value (so dynamic accesses may reach it)
@@ -147,6 +160,13 @@ enum class ExprKind : std::uint8_t { Const, Reg, Unary, Binary, Ternary, Deref, 
 enum class UnOp : std::uint8_t { Neg, Not, BitNot };
 enum class BinOp : std::uint8_t {
     Mul, Div, Mod, Add, Sub, Shl, Shr, Lt, Le, Gt, Ge, Eq, Ne, BitAnd, BitXor, BitOr, LogAnd, LogOr,
+    /// Address arithmetic written `a[i]`, `&a[i]`, `a + i` on an array, and `p->f`, `s.f`
+    /// (docs/litmus.md, "Structs and arrays"); checked when run, never wrapping onto another
+    /// location. Index: the address of element (element of a) + b of the array a points into
+    /// (Program::arrays; `c` its stride in locations). Field: the address of field `value`
+    /// (an offset in locations) of the struct a points to, of struct type `c`
+    /// (Location::struct_type; `reg`: the field's index in StructType::fields).
+    Index, Field,
 };
 
 struct Expr {
@@ -254,12 +274,34 @@ struct Metadata {
     SourcePos pos;
 };
 
+/// A struct type declared in the initial state: its fields, each one location in an instance.
+struct StructType {
+    struct Field {
+        std::string name;
+        std::int16_t points_to = -1;  ///< a `struct T *` field: T's index, else -1
+        std::uint8_t stars = 0;       ///< pointer depth (0: int, long, atomic_t)
+        LocType type = LocType::Int;
+    };
+    std::string name;
+    SourcePos pos;
+    std::vector<Field> fields;
+};
+
+/// An array in the initial state: `count` elements of `stride` locations each (1, or the
+/// fields of a struct element) from location `first`.
+struct ArrayInfo {
+    std::string name;
+    std::uint16_t first = 0, count = 0, stride = 1;
+};
+
 struct Program {
     std::string file;
     std::string name;  ///< the test name after `C`
     std::string doc;   ///< the quoted doc string after the name line ("" if none; several are joined by '\n')
     std::vector<Metadata> metadata;  ///< herd's info lines, in order
     std::vector<Location> locations;
+    std::vector<StructType> structs;
+    std::vector<ArrayInfo> arrays;
     std::vector<Process> processes;
     std::vector<Expr> exprs;
     std::vector<Stmt> stmts;

@@ -166,6 +166,7 @@ Value Instance::binary(unsigned proc, const Expr& x, Taint& taint) {
         if (a == (op == BinOp::LogOr)) return a ? 1 : 0;
         return under_condition(proc, cond, [&] { return eval(proc, x.b, taint) != 0 ? 1 : 0; });
     }
+    if (op == BinOp::Index || op == BinOp::Field) return element(proc, x, taint);
     const Value a = eval(proc, x.a, taint);
     const Value b = eval(proc, x.b, taint);
     switch (op) {
@@ -194,9 +195,41 @@ Value Instance::binary(unsigned proc, const Expr& x, Taint& taint) {
     case BinOp::BitXor: return a ^ b;
     case BinOp::BitOr: return a | b;
     case BinOp::LogAnd:
-    case BinOp::LogOr: break;
+    case BinOp::LogOr:
+    case BinOp::Index:
+    case BinOp::Field: break;
     }
     return 0;
+}
+
+/// `a[i]`, `a + i` on an array (BinOp::Index) and `p->f` (BinOp::Field): the address of an
+/// element or a field, checked: an index out of its array, or `->` on a value that is no struct
+/// of the type (NULL included), fails the execution rather than reach another location. A
+/// location that is no array's element is an array of one.
+Value Instance::element(unsigned proc, const Expr& x, Taint& taint) {
+    const Value base = eval(proc, x.a, taint);
+    const Value off = eval(proc, x.b, taint);
+    const std::int64_t bl = location_at(base, p_.locations.size());
+    if (static_cast<BinOp>(x.op) == BinOp::Field) {
+        if (bl < 0 || p_.locations[static_cast<std::size_t>(bl)].struct_type != x.c)
+            fail_at(x.pos, base == 0 ? "'->' on a NULL pointer" : "'->' on a value that is not the address of a struct of its type");
+        return address_of(static_cast<std::size_t>(bl + off));
+    }
+    if (bl < 0) fail_at(x.pos, base == 0 ? "an index of a NULL pointer" : "an index of a value that is not the address of a location");
+    const Location& l = p_.locations[static_cast<std::size_t>(bl)];
+    std::int64_t first = bl, count = 1, stride = 1;
+    if (l.array >= 0) {
+        const ArrayInfo& a = p_.arrays[static_cast<std::size_t>(l.array)];
+        first = a.first;
+        count = a.count;
+        stride = a.stride;
+    }
+    if (x.reg > 0 && l.array != x.reg - 1) fail_at(x.pos, "an index of a pointer that does not point into its array");
+    if ((bl - first) % stride != 0 || stride != x.c) fail_at(x.pos, "an index of a pointer that does not point to an element of its type");
+    if (off <= -count || off >= count) fail_at(x.pos, "array index out of bounds");  // (no overflow below)
+    const std::int64_t j = (bl - first) / stride + off;
+    if (j < 0 || j >= count) fail_at(x.pos, "array index out of bounds");
+    return address_of(static_cast<std::size_t>(first + j * stride));
 }
 
 void Instance::fail_at(SourcePos pos, const char* message) {

@@ -192,6 +192,7 @@ private:
     [[noreturn]] void cut(const Stmt& loop);
     Value eval(unsigned proc, std::int32_t e, Taint& taint);
     Value binary(unsigned proc, const Expr& x, Taint& taint);
+    Value element(unsigned proc, const Expr& x, Taint& taint);
     [[noreturn]] void fail_at(SourcePos pos, const char* message);
 
     // ---- accesses (interpreter_access.cpp) ----

@@ -198,7 +198,7 @@ Token Lexer::next(bool ocaml_comments) {
         {"/\\", Tok::And}, {"\\/", Tok::Or}, {"=>", Tok::Implies},
         {"&&", Tok::AmpAmp}, {"||", Tok::PipePipe}, {"==", Tok::EqEq}, {"!=", Tok::Ne}, {"<=", Tok::Le},
         {">=", Tok::Ge}, {"<<", Tok::Shl}, {">>", Tok::Shr},
-        {"++", Tok::Unsupported}, {"--", Tok::Unsupported}, {"->", Tok::Unsupported}, {"+=", Tok::Unsupported},
+        {"++", Tok::Unsupported}, {"--", Tok::Unsupported}, {"->", Tok::Arrow}, {"+=", Tok::Unsupported},
         {"-=", Tok::Unsupported}, {"*=", Tok::Unsupported}, {"/=", Tok::Unsupported}, {"%=", Tok::Unsupported},
         {"&=", Tok::Unsupported}, {"|=", Tok::Unsupported}, {"^=", Tok::Unsupported},
         {"{", Tok::LBrace}, {"}", Tok::RBrace}, {"(", Tok::LParen}, {")", Tok::RParen}, {"[", Tok::LBracket},
@@ -206,7 +206,7 @@ Token Lexer::next(bool ocaml_comments) {
         {"*", Tok::Star}, {"&", Tok::Amp}, {"|", Tok::Pipe}, {"^", Tok::Caret}, {"~", Tok::Tilde},
         {"!", Tok::Bang}, {"=", Tok::Assign}, {"<", Tok::Lt}, {">", Tok::Gt}, {"+", Tok::Plus},
         {"-", Tok::Minus}, {"/", Tok::Slash}, {"%", Tok::Percent},
-        {".", Tok::Unsupported}, {"#", Tok::Unsupported}, {"'", Tok::Unsupported}, {"\\", Tok::Unsupported},
+        {".", Tok::Dot}, {"#", Tok::Unsupported}, {"'", Tok::Unsupported}, {"\\", Tok::Unsupported},
     };
     for (const Punct& p : puncts) {
         const std::string_view s(p.text);

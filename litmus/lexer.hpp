@@ -18,10 +18,12 @@ enum class Tok : std::uint8_t {
     LBrace, RBrace, LParen, RParen, LBracket, RBracket, Semi, Comma, Colon, Question,
     Star, Amp, AmpAmp, Pipe, PipePipe, Caret, Tilde, Bang, Assign, EqEq, Ne, Lt, Le, Gt, Ge, Shl, Shr,
     Plus, Minus, Slash, Percent,
+    Arrow,    ///< `->`
+    Dot,      ///< `.`
     And,      ///< `/\`
     Or,       ///< `\/`
     Implies,  ///< `=>`
-    Unsupported,  ///< `++`, `+=`, `->`, `.`, `#`, a character literal...: the text says which
+    Unsupported,  ///< `++`, `+=`, `#`, a character literal...: the text says which
 };
 
 struct Token {

@@ -121,6 +121,7 @@ void Parser::statement_here(unsigned depth, std::vector<std::int32_t>& out) {
     if (w == "goto" || w == "switch" || w == "case" || w == "default")
         error(tok_.pos, "unsupported: '" + std::string(w) + "' statements (a litmus process is code with if/else and loops)");
     if (w == "else") error(tok_.pos, "'else' without a matching 'if'");
+    if (struct_statement(out)) return;  // `struct node *p;`, `a[i] = v;`, `p->f = v;`
     if (w == "struct" || w == "union" || w == "enum" || w == "typedef")
         error(tok_.pos, "unsupported: " + std::string(w) + " declarations");
     if (is_type_word(w)) {
@@ -177,6 +178,7 @@ std::int32_t Parser::plain_store() {
     const std::size_t first_operand = prog_.accesses.size();
     advance();
     const std::int32_t addr = unary(1);
+    check_scalar_target(addr, pos);
     if (tok_.kind != Tok::Assign) unexpected("'=' after '*...' (a plain store *x = v;)");
     advance();
     const std::int32_t value = expression(0);
@@ -415,15 +417,18 @@ void Parser::declaration(std::vector<std::int32_t>& out) {
             ++stars;
             advance();
         }
+        if (last_struct_ >= 0 && stars == 0)
+            error(tpos, "unsupported: a local struct (shared structs are declared in the initial state; a register may be a pointer, struct T *p)");
         if (t != LocType::Int && stars == 0)
             error(tpos, std::string("unsupported: a local ") +
                             (t == LocType::Lock ? "spinlock_t" : t == LocType::Srcu ? "struct srcu_struct" : "atomic_t") +
                             " (shared locations are parameters)");
         if (tok_.kind != Tok::Ident || is_type_word(tok_.text)) unexpected("a register name in the declaration");
         const std::uint16_t r = add_reg(tok_.text, tok_.pos);
+        set_reg_type(r, stars);
         const SourcePos pos = tok_.pos;
         advance();
-        if (tok_.kind == Tok::LBracket) error(tok_.pos, "unsupported: arrays");
+        if (tok_.kind == Tok::LBracket) error(tok_.pos, "unsupported: a local array (shared arrays are declared in the initial state)");
         if (tok_.kind == Tok::Assign) {
             advance();
             stmt_accesses_ = 0;
@@ -521,7 +526,7 @@ std::int32_t Parser::binary(int min_prec, unsigned depth) {
         cond_operand_ += conditional ? 1 : 0;
         e.b = binary(b->prec, depth + 1);
         cond_operand_ -= conditional ? 1 : 0;
-        lhs = add_expr(e);
+        lhs = b->op == BinOp::Add || b->op == BinOp::Sub ? pointer_arith(e) : add_expr(e);
     }
 }
 
@@ -545,6 +550,7 @@ std::int32_t Parser::unary(unsigned depth) {
         const std::size_t first_operand = prog_.accesses.size();
         advance();
         const std::int32_t addr = unary(depth + 1);
+        check_scalar_target(addr, e.pos);
         Access a;
         a.plain = true;
         a.name = "plain read";
@@ -554,17 +560,9 @@ std::int32_t Parser::unary(unsigned depth) {
         e.a = add_access(std::move(a), first_operand);
         return add_expr(e);
     }
-    case Tok::Amp: error(tok_.pos, "unsupported: '&' (address-of) in process code; parameters already point to their locations");
+    case Tok::Amp: return address_of_expr(depth + 1);
     default: return postfix(depth + 1);
     }
-}
-
-std::int32_t Parser::postfix(unsigned depth) {
-    const std::int32_t e = primary(depth);
-    if (tok_.kind == Tok::LBracket) error(tok_.pos, "unsupported: arrays");
-    if (tok_.kind == Tok::Unsupported) unsupported_token();
-    if (tok_.kind == Tok::LParen) error(tok_.pos, "unsupported: calls through an expression");
-    return e;
 }
 
 std::int32_t Parser::primary(unsigned depth) {
@@ -626,6 +624,7 @@ std::int32_t Parser::call(bool allow_void, unsigned depth) {
     const Token name_tok = tok_;
     const std::string_view name = tok_.text;
     if (Function* f = find_function(name)) return inline_call(*f, allow_void, depth);
+    if (name == "test_bit") return test_bit_call(depth);
     Order order = Order::Full;
     const PrimSpec* spec = find_prim(name, order);
     if (spec == nullptr && is_cond_load(name))
@@ -660,19 +659,23 @@ std::int32_t Parser::call(bool allow_void, unsigned depth) {
         }
         switch (spec->args[i]) {
         case ArgKind::Lvalue:
-            if (tok_.kind != Tok::Star)
-                unexpected("'*' and a location as the first argument of " + std::string(name) + "(), as in " +
-                           std::string(name) + "(*x" + (spec->nargs > 1 ? ", ..." : "") + ")");
+            if (tok_.kind != Tok::Star) {  // `READ_ONCE(a[i])`, `WRITE_ONCE(p->next, v)`, `READ_ONCE(x)` for a global x
+                a.addr = lvalue_address(depth + 1, "'*' and a location as the first argument of " + std::string(name) + "(), as in " +
+                                                       std::string(name) + "(*x" + (spec->nargs > 1 ? ", ..." : "") + ")");
+                break;
+            }
             advance();
             a.addr = unary(depth + 1);
+            check_scalar_target(a.addr, name_tok.pos);
             break;
-        case ArgKind::Pointer: a.addr = expression(depth + 1); break;
+        case ArgKind::Pointer: a.addr = expression(depth + 1); check_scalar_target(a.addr, name_tok.pos); break;
         case ArgKind::Value: a.vals[vals++] = expression(depth + 1); break;
         }
     }
     if (tok_.kind == Tok::Comma)
         error(tok_.pos, std::string(name) + "() takes " + std::to_string(spec->nargs) + " argument" + (spec->nargs == 1 ? "" : "s") + ", found more");
     expect(Tok::RParen, "')' to close " + std::string(name) + "(");
+    bit_operands(a);
     if (spec->prim == Prim::RcuReadLock || spec->prim == Prim::RcuReadUnlock || spec->prim == Prim::SynchronizeRcu)
         prog_.uses_rcu = true;
     if (spec->prim == Prim::SrcuReadLock || spec->prim == Prim::SrcuReadUnlock || spec->prim == Prim::SynchronizeSrcu)

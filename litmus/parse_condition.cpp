@@ -189,6 +189,11 @@ Operand Parser::lhs_operand() {
     if (tok_.kind == Tok::Star) advance();  // herd also accepts *x for the location x
     if (tok_.kind == Tok::LBracket) error(tok_.pos, "unsupported: '[x]' location syntax; write x");
     if (tok_.kind != Tok::Ident) unexpected("a register (0:r0) or a location name");
+    if (const int l = condition_location(false); l >= 0) {  // `a[1]`, `n1.val` (parse_types.cpp)
+        o.kind = Operand::Kind::Loc;
+        o.loc = static_cast<std::uint16_t>(l);
+        return o;
+    }
     const int loc = find_location(tok_.text);
     if (loc < 0) error(tok_.pos, "unknown location '" + std::string(tok_.text) + "' in the condition");
     o.kind = Operand::Kind::Loc;
@@ -221,6 +226,12 @@ Operand Parser::rhs_operand() {
         if (tok_.text == "NULL") {
             o.kind = Operand::Kind::Const;
             advance();
+            return o;
+        }
+        if (const int l = condition_location(true); l >= 0) {  // `n2`, `&a[1]`, `&n1.next`
+            o.kind = Operand::Kind::Address;
+            o.loc = static_cast<std::uint16_t>(l);
+            o.value = address_of(static_cast<std::size_t>(l));
             return o;
         }
         const int loc = find_location(tok_.text);

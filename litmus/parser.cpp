@@ -134,6 +134,7 @@ void Parser::type_location(int loc, LocType t, SourcePos pos) {
 LocType Parser::type_words_here(bool& any) {
     LocType t = LocType::Int;
     any = false;
+    last_struct_ = -1;
     while (tok_.kind == Tok::Ident) {
         if (tok_.text == "struct") {
             // The one structure LKMM knows: struct srcu_struct, an opaque SRCU domain.
@@ -145,9 +146,17 @@ LocType Parser::type_words_here(bool& any) {
                 any = true;
                 continue;
             }
-            error(tok_.pos, "unsupported: struct types" +
-                                (tag.kind == Tok::Ident ? " ('struct " + std::string(tag.text) + "'; the only one known is struct srcu_struct)"
-                                                        : std::string()));
+            // A struct the initial state defines (parse_types.cpp).
+            if (const int s = tag.kind == Tok::Ident ? find_struct(tag.text) : -1; s >= 0) {
+                advance();
+                advance();
+                last_struct_ = static_cast<std::int16_t>(s);
+                any = true;
+                continue;
+            }
+            error(tok_.pos, tag.kind == Tok::Ident ? "unknown struct '" + std::string(tag.text) + "' (define it in the initial state: struct " +
+                                                         std::string(tag.text) + " { int f; ... };)"
+                                                   : std::string("expected a struct name after 'struct'"));
         }
         if (tok_.text == "union" || tok_.text == "enum")
             error(tok_.pos, "unsupported: " + std::string(tok_.text) + " types");
@@ -185,6 +194,7 @@ void Parser::init_block() {
     if (tok_.kind != Tok::LBrace) unexpected("'{' to open the initial state");
     advance();
     types_.assign(max_test_locations, TypeInfo{});
+    loc_types_.assign(max_test_locations, CType{});
     while (tok_.kind != Tok::RBrace) {
         if (tok_.kind == Tok::Semi) {
             advance();
@@ -213,6 +223,11 @@ Value Parser::init_value(bool& is_address) {
     }
     if (tok_.kind == Tok::Amp) advance();
     if (tok_.kind == Tok::Ident) {
+        // an array or a struct, or one of their elements or fields (`&a[1]`, `n1`)
+        if (const int l = condition_location(true); l >= 0) {
+            is_address = true;
+            return address_of(static_cast<std::size_t>(l));
+        }
         if (tok_.text == "NULL") {
             advance();
             return 0;
@@ -242,6 +257,11 @@ void Parser::init_item() {
         end_init_item();
         return;
     }
+    if (at_struct_definition()) {
+        struct_definition();
+        end_init_item();
+        return;
+    }
     bool typed = false;
     const SourcePos type_pos = tok_.pos;
     const LocType t = type_words_here(typed);
@@ -264,7 +284,14 @@ void Parser::init_item() {
         const std::string name(tok_.text);
         const SourcePos pos = tok_.pos;
         advance();
-        if (tok_.kind == Tok::LBracket) error(tok_.pos, "unsupported: arrays");
+        if (typed && aggregate_declaration(t, stars, name, pos, type_pos)) {
+            if (tok_.kind == Tok::Comma) {
+                advance();
+                continue;
+            }
+            break;
+        }
+        if (tok_.kind == Tok::LBracket) error(tok_.pos, "expected a type before array '" + name + "' (int " + name + "[N])");
         int loc = find_location(name);
         if (loc >= 0 && declared_.size() > static_cast<std::size_t>(loc) && declared_[static_cast<std::size_t>(loc)])
             error(pos, "location '" + name + "' is initialised twice (first at " +
@@ -274,7 +301,10 @@ void Parser::init_item() {
         l.declared = pos;
         if (declared_.size() <= static_cast<std::size_t>(loc)) declared_.resize(static_cast<std::size_t>(loc) + 1, false);
         declared_[static_cast<std::size_t>(loc)] = true;
-        if (typed) type_location(loc, stars > 0 ? LocType::Int : t, type_pos);
+        if (typed) {
+            type_location(loc, stars > 0 ? LocType::Int : t, type_pos);
+            pointer_location(loc, stars);
+        }
         if (tok_.kind == Tok::Assign) {
             const SourcePos vpos = tok_.pos;
             advance();
@@ -432,15 +462,18 @@ void Parser::parameter() {
     }
     if (tok_.kind != Tok::Ident) unexpected("a parameter name");
     if (stars == 0) error(tok_.pos, "expected '*' before parameter '" + std::string(tok_.text) + "': parameters point to shared locations (int *" + std::string(tok_.text) + ")");
-    const int loc = location_or_new(tok_.text, tok_.pos);
-    type_location(loc, stars > 1 ? LocType::Int : t, pos);
+    // an array's or a struct's parameter points to its first element or field
+    const int ag = find_aggregate(tok_.text);
+    const int loc = ag >= 0 ? aggregates_[static_cast<std::size_t>(ag)].first : location_or_new(tok_.text, tok_.pos);
+    if (ag < 0) type_location(loc, stars > 1 ? LocType::Int : t, pos);
     const std::uint16_t r = add_reg(tok_.text, tok_.pos);
     Register& reg = proc().regs[r];
     reg.is_param = true;
     reg.loc = static_cast<std::uint16_t>(loc);
     reg.init = address_of(static_cast<std::size_t>(loc));
+    parameter_type(r, ag, loc, stars, pos);
     advance();
-    if (tok_.kind == Tok::LBracket) error(tok_.pos, "unsupported: arrays");
+    if (tok_.kind == Tok::LBracket) error(tok_.pos, "unsupported: array parameters (write a pointer, int *" + proc().regs[r].name + ")");
 }
 
 }  // namespace detail

@@ -72,7 +72,6 @@ private:
         const std::string_view t = tok_.text;
         std::string what;
         if (t == "++" || t == "--") what = "increment and decrement operators ('" + std::string(t) + "'); write r = r + 1";
-        else if (t == "->" || t == ".") what = "structures ('" + std::string(t) + "')";
         else if (t == "#") what = "preprocessor directives ('#')";
         else if (t == "'") what = "character constants";
         else if (t.size() >= 2 && t.back() == '=') what = "compound assignment ('" + std::string(t) + "'); write r = r op v";
@@ -196,6 +195,76 @@ private:
     std::int32_t primary(unsigned depth);
     std::int32_t call(bool allow_void, unsigned depth);
 
+    // ---- structs and arrays (parse_types.cpp; docs/litmus.md, "Structs and arrays") ----
+public:
+    /// A type as far as addresses go: `stars` pointers to a scalar (strct < 0) or to struct
+    /// `strct` (stars 0: the object itself). `array`: a pointer into that array of
+    /// Program::arrays (its `+` moves over elements), `count` elements from it on (0: unknown).
+    struct CType {
+        std::int16_t strct = -1;
+        std::uint8_t stars = 0;
+        std::int16_t array = -1;
+        std::uint16_t count = 0;
+    };
+    /// What a pointer of type `t` points to (an int for a non-pointer).
+    static CType deref(CType t) {
+        if (t.stars == 0) return {};
+        --t.stars;
+        t.array = -1;
+        t.count = 0;
+        return t;
+    }
+    /// An array or a struct variable of the initial state: its locations from `first`.
+    struct Aggregate {
+        std::string name;
+        std::uint16_t first = 0;
+        std::int16_t array = -1;  ///< Program::arrays, or -1 for a struct variable
+        std::int16_t strct = -1;  ///< the struct type of the variable or of the elements, or -1
+    };
+    /// An object designated in code: the expression of its address and its type (an array:
+    /// `whole` >= 0, the array of Program::arrays the name designates).
+    struct Object {
+        std::int32_t addr = -1;
+        CType type;
+        std::int16_t whole = -1;
+        SourcePos pos;
+        std::size_t first_access = 0;  ///< the accesses its index expressions made start here
+    };
+
+private:
+    int find_struct(std::string_view name) const;
+    int find_aggregate(std::string_view name) const;
+    bool at_struct_definition();
+    void struct_definition();
+    bool aggregate_declaration(LocType t, unsigned stars, const std::string& name, SourcePos pos, SourcePos type_pos);
+    void aggregate_initialiser(const Aggregate& ag, std::size_t count);
+    void field_initialisers(std::size_t strct, std::size_t first, bool braces);
+    Value aggregate_address(int ag);
+    void pointer_location(int loc, unsigned stars);
+    void parameter_type(std::uint16_t r, int ag, int loc, unsigned stars, SourcePos pos);
+    void set_reg_type(std::uint16_t r, unsigned stars);
+    void set_reg_ctype(std::uint16_t r, CType t);
+    CType type_of(std::int32_t e) const;
+    void set_expr_type(std::int32_t e, CType t);
+    CType reg_type(std::size_t r) const;
+    std::string type_name(CType t) const;
+    bool at_global_name();
+    Object name_object();
+    std::int32_t const_expr(Value v, SourcePos pos);
+    std::int32_t index_expr(std::int32_t base, std::int32_t index, CType base_type, SourcePos pos, const std::string& what);
+    Object designators(Object obj, std::int32_t& value, unsigned depth);
+    std::int32_t object_value(const Object& obj);
+    std::int32_t lvalue_address(unsigned depth, const std::string& expected);
+    std::int32_t address_of_expr(unsigned depth);
+    std::int32_t pointer_arith(Expr e);
+    std::int32_t designator_store();
+    bool struct_statement(std::vector<std::int32_t>& out);
+    void check_scalar_target(std::int32_t addr, SourcePos pos);
+    std::int32_t test_bit_call(unsigned depth);
+    std::int32_t bit_word(std::int32_t& addr, std::int32_t nr, SourcePos pos);
+    void bit_operands(Access& a);
+    int condition_location(bool address);
+
     // ---- condition (parse_condition.cpp) ----
     void condition();
     void collect_observed(std::int32_t prop, std::vector<Operand>& out, unsigned depth) const;
@@ -222,6 +291,18 @@ private:
     int val_reg_ = -1;  ///< in the condition of smp_cond_load_acquire(): the register VAL names
     unsigned loop_depth_ = 0;  ///< loops enclosing the statement parsed (break and continue need one)
     std::vector<TypeInfo> types_;
+    // structs and arrays (parse_types.cpp)
+    std::int16_t last_struct_ = -1;  ///< the struct tag type_words_here() read (-1: none)
+    std::vector<Aggregate> aggregates_;
+    std::vector<CType> loc_types_;   ///< per location: what a pointer stored in it points to
+    struct RegType {
+        CType t;
+        std::string name;  ///< the register's full name and declaration, when the type was set
+        SourcePos pos;
+    };
+    std::vector<std::vector<RegType>> reg_types_;  ///< per process, per register
+    std::vector<CType> expr_types_;  ///< per expression, where typing set one (else derived)
+    std::vector<bool> expr_typed_;
     std::vector<bool> declared_;
     std::vector<RegInit> reg_inits_;
     std::vector<unsigned> expr_depth_, prop_depth_;
@@ -244,5 +325,14 @@ private:
 /// escapes, sections; Access::target, dep_head, section, srcu_lock; Program::computes_addresses)
 /// and throws LitmusError for what the engine cannot check.
 void analyse(Program& p);
+
+/// Whether the address expression `addr` (an access's) may designate location `loc`, when the
+/// access has no fixed target: an element or field computed by Index/Field reaches only the
+/// locations of its kind (parse_types.cpp); any other address reaches every escaping location.
+bool may_designate(const Program& p, std::int32_t addr, std::size_t loc);
+
+/// The location an access's address always designates, or -1: a global named in code, an
+/// unassigned parameter, or a constant index or a field off one of these (parse_types.cpp).
+std::int64_t static_location(const Program& p, unsigned proc, std::int32_t addr);
 
 }  // namespace oc::litmus::detail

@@ -54,7 +54,10 @@ std::string format_prop_rec(const Program& p, std::int32_t prop, int parent_prec
 }  // namespace
 
 std::string format_value(const Program& p, Value v) {
-    if (const std::int64_t l = location_at(v, p.locations.size()); l >= 0) return p.locations[static_cast<std::size_t>(l)].name;
+    if (const std::int64_t l = location_at(v, p.locations.size()); l >= 0) {
+        const Location& loc = p.locations[static_cast<std::size_t>(l)];
+        return loc.address_name.empty() ? loc.name : loc.address_name;
+    }
     return std::to_string(v);
 }
 
@@ -62,8 +65,8 @@ std::string format_operand(const Program& p, const Operand& o) {
     switch (o.kind) {
     case Operand::Kind::Const: return std::to_string(o.value);
     case Operand::Kind::Reg: return p.processes[o.proc].regs[o.reg].full_name;
-    case Operand::Kind::Loc:
-    case Operand::Kind::Address: return p.locations[o.loc].name;
+    case Operand::Kind::Loc: return p.locations[o.loc].name;
+    case Operand::Kind::Address: return format_value(p, o.value);
     }
     return "?";
 }

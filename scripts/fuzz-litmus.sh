@@ -25,7 +25,7 @@ out=build-fuzz
 mkdir -p "$out/corpus" "$out/artifacts"
 clang++ -std=c++20 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \
     -fno-sanitize-recover=undefined -I. \
-    litmus/lexer.cpp litmus/parser.cpp litmus/parse_code.cpp litmus/parse_function.cpp litmus/parse_condition.cpp litmus/analysis.cpp \
+    litmus/lexer.cpp litmus/parser.cpp litmus/parse_code.cpp litmus/parse_function.cpp litmus/parse_condition.cpp litmus/parse_types.cpp litmus/parse_designators.cpp litmus/analysis.cpp \
     litmus/primitive_table.cpp litmus/print.cpp litmus/fuzz/parse_fuzzer.cpp -o "$out/parse_fuzzer"
 
 exec "$out/parse_fuzzer" -runs="$runs" -max_len=4096 -timeout=5 -rss_limit_mb=2048 \

@@ -140,6 +140,10 @@ ROWS = [
     Row("litmus: empty directory", ["litmus", "{empty}"], 2, "no .litmus files in directory"),
     Row("litmus: parse error names file:line:column", ["litmus", "{broken}"], 2,
         "broken.litmus:4:2: error: unsupported: 'goto' statements", stdout="ERROR: does not parse"),
+    Row("litmus: unknown struct field", ["litmus", "{badfield}"], 2,
+        "badfield.litmus:7:17: error: struct node has no field 'nope'", stdout="ERROR: does not parse"),
+    Row("litmus: constant index out of bounds", ["litmus", "{oob}"], 2,
+        "oob.litmus:6:15: error: index 2 is out of bounds of array 'a' (2 elements)", stdout="ERROR: does not parse"),
     Row("explain: parse error", ["explain", "{broken}", "--out", "{tmp}/b"], 2, "broken.litmus:4:2: error:"),
     Row("check: parse error", ["check", "{broken}"], 2, "broken.litmus:4:2: error:"),
     Row("check: missing litmus file", ["check", "{tmp}/missing.litmus"], 2, "no such file: '"),
@@ -251,6 +255,9 @@ with tempfile.TemporaryDirectory() as tmp:
     files["sb"] = write("sb.litmus", SB.format(result="Sometimes"))
     files["big"] = write("big16.litmus", BIG)
     files["broken"] = write("broken.litmus", "C broken\n{}\nP0(int *x) {\n\tgoto out;\n}\nexists (x=1)\n")
+    files["badfield"] = write("badfield.litmus", "C badfield\n{\n\tstruct node { int val; };\n\tstruct node n1;\n}\n"
+                              "P0(struct node *n1) {\n\tWRITE_ONCE(n1->nope, 1);\n}\nexists (n1.val=1)\n")
+    files["oob"] = write("oob.litmus", "C oob\n{\n\tint a[2];\n}\nP0(int *a) {\n\tWRITE_ONCE(a[2], 1);\n}\nexists (a[0]=1)\n")
     files["notjson"] = write("notjson.txt", "States 4\n")
     files["notreport"] = write("notreport.json", '{"schema": "something-else"}')
     files["empty"] = os.path.join(tmp, "empty")

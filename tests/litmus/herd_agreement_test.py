@@ -28,6 +28,12 @@ KNOWN = {}
 # Tests herd7 did not judge that are too slow under LKMM for the everyday suite (the benchmark
 # runs them: bench/graph_bench.py): file name -> why.
 SLOW = {"desc-reserve+4.litmus": "about 95 s under LKMM (load buffering guesses); herd7 does not finish in 60 s"}
+# Tests herd7 did not judge whose loops run under the unroll bound and whose search under LKMM is
+# bounded at any --unroll (the engine cuts graphs whose load-buffering guess no write matches:
+# docs/litmus.md, "Loops"): under LKMM the judgement must be `bounded` with no witness against the
+# Result: line (exit 3); the corpus judges them exactly under RC11. File name -> why.
+BOUNDED_UNDER_LKMM = {"treiber-stack+push+pop.litmus": "both retry loops run under the unroll bound (a write in the "
+                                                       "push's iteration, reads through a pointer in the pop's)"}
 
 
 def herd_rows():
@@ -66,6 +72,10 @@ def main(root):
                 continue
             p = subprocess.run([exe, "litmus", "--model", "lkmm", "-q", os.path.join(root, file)],
                                capture_output=True, text=True, timeout=600)
+            if os.path.basename(file) in BOUNDED_UNDER_LKMM and p.returncode == 3:
+                skipped.append(f"{file}: herd7 {verdict}; bounded under LKMM with no witness against its Result: line "
+                               f"({BOUNDED_UNDER_LKMM[os.path.basename(file)]})")
+                continue
             if p.returncode != 0:
                 failures.append(f"{file}: herd7 {verdict}; its Result: line does not hold under LKMM: "
                                 + p.stdout.strip().splitlines()[0][:300])
