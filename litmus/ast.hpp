@@ -246,7 +246,9 @@ struct Prop {
 enum class Quantifier : std::uint8_t { Exists, NotExists, Forall };
 
 /// The expected result of a test (the `Result:` annotation and ordercheck's own annotations).
-enum class Outcome : std::uint8_t { Always, Sometimes, Never, Maybe, Deadlock };
+/// AssertFailed and DataRace are ordercheck's verdict kinds (not herd's): some execution fires a
+/// BUG_ON()/WARN_ON(), or has a data race, and the run stops there (docs/litmus.md, "Kernel idioms").
+enum class Outcome : std::uint8_t { Always, Sometimes, Never, Maybe, Deadlock, AssertFailed, DataRace };
 
 struct Expected {
     Outcome outcome = Outcome::Never;
