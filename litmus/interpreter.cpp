@@ -112,6 +112,11 @@ VariantDef make_variant(const std::shared_ptr<const Compiled>& test, RunMode mod
     v.summary = p.file;
     v.expect = expectation(p);
     v.exact_dependencies = true;  // registers carry the reads they came from (Taint)
+    if (bound.cuts) {
+        // runs cut at the bound are counted: a report that cut any is bounded (checker/driver)
+        v.unroll = bound.unroll;
+        v.cut_runs = [cuts = bound.cuts] { return cuts->load(); };
+    }
     for (const Process& proc : p.processes) v.thread_names.push_back(proc.name);
     if (v.thread_names.size() == 1) v.thread_names.emplace_back("idle");  // the engine needs 2 threads
     v.instance_size = sizeof(Instance);
