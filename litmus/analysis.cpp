@@ -183,13 +183,6 @@ private:
             const Location& l = p_.locations[static_cast<std::size_t>(a.target)];
             const bool lock = l.type == LocType::Lock;
             const bool srcu = l.type == LocType::Srcu;
-            if (!a.plain && is_lock_prim(a.prim) && !lock)
-                error(a.pos, a.name + "() needs a spinlock_t, but '" + l.name + "' is not one (declare it spinlock_t *" + l.name + ")");
-            if ((a.plain || !is_lock_prim(a.prim)) && lock)
-                error(a.pos, "'" + l.name + "' is a spinlock_t: only spin_lock(), spin_unlock(), spin_trylock() and spin_is_locked() may use it");
-            if (!a.plain && is_srcu_prim(a.prim) && !srcu)
-                error(a.pos, a.name + "() needs a struct srcu_struct, but '" + l.name +
-                                 "' is not one (declare it struct srcu_struct *" + l.name + ")");
             const bool mutex = l.type == LocType::Mutex;
             const bool key = l.type == LocType::StaticKey;
             if (!a.plain && is_mutex_prim(a.prim) && !mutex)
@@ -206,6 +199,13 @@ private:
                 error(a.pos, "'" + l.name + "' is a static key: only static_branch_likely(), static_branch_unlikely(), "
                                             "static_branch_inc(), static_branch_dec(), static_branch_enable() and "
                                             "static_branch_disable() may use it");
+            if (!a.plain && is_lock_prim(a.prim) && !lock)
+                error(a.pos, a.name + "() needs a spinlock_t, but '" + l.name + "' is not one (declare it spinlock_t *" + l.name + ")");
+            if ((a.plain || !is_lock_prim(a.prim)) && lock)
+                error(a.pos, "'" + l.name + "' is a spinlock_t: only spin_lock(), spin_unlock(), spin_trylock() and spin_is_locked() may use it");
+            if (!a.plain && is_srcu_prim(a.prim) && !srcu)
+                error(a.pos, a.name + "() needs a struct srcu_struct, but '" + l.name +
+                                 "' is not one (declare it struct srcu_struct *" + l.name + ")");
             if ((a.plain || !is_srcu_prim(a.prim)) && srcu)
                 error(a.pos, "'" + l.name + "' is a struct srcu_struct: only srcu_read_lock(), srcu_read_unlock(), "
                                             "srcu_down_read(), srcu_up_read() and synchronize_srcu() may use it");
