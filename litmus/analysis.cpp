@@ -9,6 +9,7 @@
 
 #include "litmus/parser.hpp"
 #include "litmus/parser_internal.hpp"
+#include "litmus/primitive_table.hpp"
 
 namespace oc::litmus::detail {
 
@@ -18,13 +19,6 @@ bool is_lock_prim(Prim p) {
     return p == Prim::SpinLock || p == Prim::SpinUnlock || p == Prim::SpinTrylock || p == Prim::SpinIsLocked;
 }
 bool is_srcu_prim(Prim p) { return p == Prim::SrcuReadLock || p == Prim::SrcuReadUnlock || p == Prim::SynchronizeSrcu; }
-bool is_mutex_prim(Prim p) {
-    return p == Prim::MutexLock || p == Prim::MutexUnlock || p == Prim::MutexTrylock || p == Prim::MutexIsLocked;
-}
-bool is_key_prim(Prim p) {
-    return p == Prim::StaticBranch || p == Prim::StaticBranchInc || p == Prim::StaticBranchDec ||
-           p == Prim::StaticBranchEnable || p == Prim::StaticBranchDisable;
-}
 bool is_atomic_rmw(Prim p) {
     switch (p) {
     case Prim::AtomicAdd: case Prim::AtomicSub: case Prim::AtomicInc: case Prim::AtomicDec: case Prim::AtomicAnd:
@@ -173,18 +167,14 @@ private:
             if (loc.type == LocType::Lock && loc.init != 0)
                 error(loc.declared, "unsupported: an initial value for a spinlock_t ('" + loc.name + "' starts unlocked)");
         for (const Access& a : p_.accesses) {
-            if (!a.plain && (is_mutex_prim(a.prim) || is_key_prim(a.prim)) && a.target < 0)
-                error(a.pos, "unsupported: " + a.name + "() on a location reached through a register; pass the " +
-                                 (is_mutex_prim(a.prim) ? "struct mutex" : "static key") + " parameter itself");
-            if (!a.plain && is_srcu_prim(a.prim) && a.target < 0)
-                error(a.pos, "unsupported: " + a.name + "() on a srcu_struct reached through a register; "
-                             "pass the struct srcu_struct parameter itself");
+            if (!a.plain && (is_mutex_prim(a.prim) || is_key_prim(a.prim) || is_srcu_prim(a.prim)) && a.target < 0)
+                error(a.pos, "unsupported: " + a.name + "() on a " + (is_srcu_prim(a.prim) ? "srcu_struct" : "location") +
+                                 " reached through a register; pass the " + (is_srcu_prim(a.prim) ? "struct srcu_struct " : "") + "parameter itself");
             if (a.target < 0) continue;
             const Location& l = p_.locations[static_cast<std::size_t>(a.target)];
             const bool lock = l.type == LocType::Lock;
             const bool srcu = l.type == LocType::Srcu;
-            const bool mutex = l.type == LocType::Mutex;
-            const bool key = l.type == LocType::StaticKey;
+            const bool mutex = l.type == LocType::Mutex, key = l.type == LocType::StaticKey;
             if (!a.plain && is_mutex_prim(a.prim) && !mutex)
                 error(a.pos, a.name + "() needs a struct mutex, but '" + l.name + "' is " +
                                  (lock ? "a spinlock_t (use spin_lock() and spin_unlock() on it)"
@@ -514,8 +504,7 @@ private:
         // A try_cmpxchg() writes its old value's register when it fails: a register the loop
         // assigns, which the next iteration must assign again before reading it.
         for (std::int32_t ai : acc)
-            if (const Access& a = p_.accesses[static_cast<std::size_t>(ai)]; !a.plain && a.out_reg >= 0)
-                w.assigned[static_cast<std::size_t>(a.out_reg)] = true;
+            if (const Access& a = p_.accesses[static_cast<std::size_t>(ai)]; !a.plain && a.out_reg >= 0) w.assigned[a.out_reg] = true;
         read_under(pr.body, loop, w.live);
         for (const Operand& o : p_.observed)
             if (o.kind == Operand::Kind::Reg && o.proc == proc) w.live[o.reg] = true;

@@ -620,30 +620,6 @@ std::int32_t Parser::primary(unsigned depth) {
     }
 }
 
-/// `&r` as the old value of try_cmpxchg(): the register `r`, which the primitive writes when it
-/// fails. Returns a Reg expression reading it; `out` gets the register.
-std::int32_t Parser::register_ref(std::string_view prim, std::int32_t& out) {
-    const std::string usage = std::string(prim) + "() takes the address of a register as its old value, as in " +
-                              std::string(prim) + "(v, &old, new)";
-    if (tok_.kind != Tok::Amp) unexpected("'&' and a register: " + usage);
-    advance();
-    if (tok_.kind != Tok::Ident) unexpected("a register after '&': " + usage);
-    Expr e;
-    e.pos = tok_.pos;
-    int r = find_reg(tok_.text);
-    if (r < 0 && initialised_in_state(tok_.text)) r = implicit_reg(tok_.text, tok_.pos);
-    if (r < 0) error(tok_.pos, unknown_identifier(tok_.text));
-    Register& reg = proc().regs[static_cast<std::size_t>(r)];
-    if (reg.is_param)
-        error(tok_.pos, "'" + reg.name + "' is a parameter (a shared location's address): " + usage);
-    reg.assigned = true;
-    e.kind = ExprKind::Reg;
-    e.reg = static_cast<std::uint16_t>(r);
-    out = r;
-    advance();
-    return add_expr(e);
-}
-
 /// `name(args)`: a helper function (inlined) or a kernel primitive. Returns a Call expression,
 /// or for a function the register its result is in (a constant for a void function).
 std::int32_t Parser::call(bool allow_void, unsigned depth) {

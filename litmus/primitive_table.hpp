@@ -22,6 +22,15 @@ struct PrimSpec {
     std::array<ArgKind, 3> args;
 };
 
+/// The primitives of a struct mutex and of a static key (docs/litmus.md, "Kernel idioms").
+inline bool is_mutex_prim(Prim p) {
+    return p == Prim::MutexLock || p == Prim::MutexUnlock || p == Prim::MutexTrylock || p == Prim::MutexIsLocked;
+}
+inline bool is_key_prim(Prim p) {
+    return p == Prim::StaticBranch || p == Prim::StaticBranchInc || p == Prim::StaticBranchDec ||
+           p == Prim::StaticBranchEnable || p == Prim::StaticBranchDisable;
+}
+
 /// The primitive spelled `name` ("atomic_inc_return_acquire"), its ordering in `order`; nullptr
 /// for a name that is none.
 const PrimSpec* find_prim(std::string_view name, Order& order);

@@ -182,7 +182,7 @@ TEST_SUITE("litmus parser") {
             {"C t\n{}\nP0(int *x) {}\nexists (x=1 && x=2)",
              "t.litmus:4:13: error: expected ')' in the condition, found '&&'"},
             {"C t\n(* Result: Perhaps *)\n{}\nP0(int *x) {}\nexists (x=1)",
-             "t.litmus:2:4: error: expected Always, Sometimes, Never, Maybe or DEADLOCK after 'Result:', found 'Perhaps'"},
+             "t.litmus:2:4: error: expected Always, Sometimes, Never, Maybe, DEADLOCK, AssertFailed or DataRace after 'Result:', found 'Perhaps'"},
             {"C t\n(* never closed\n{}", "t.litmus:2:1: error: unterminated comment: expected '*)' to close the '(*' here"},
             {"C t\n{ x = 1; x = 2; }", "t.litmus:2:10: error: location 'x' is initialised twice (first at 2:3)"},
             {"C t\n{ 3:r0 = 1; }\nP0(int *x) {}\nexists (x=1)",
@@ -214,7 +214,8 @@ TEST_SUITE("litmus parser") {
             {"switch (r0) {}", "unsupported: 'switch' statements (a litmus process is code with if/else and loops)"},
             {"r0++;", "unsupported: increment and decrement operators ('++'); write r = r + 1"},
             {"r0 += 1;", "unsupported: compound assignment ('+='); write r = r op v"},
-            {"r0 = (struct foo *)x;", "unsupported: struct types ('struct foo'; the only one known is struct srcu_struct)"},
+            {"r0 = (struct foo *)x;", "unsupported: struct types ('struct foo'; the ones known are struct srcu_struct, struct mutex, "
+             "struct static_key_false and struct static_key_true)"},
             {"r0 = &r0;", "unsupported: '&' (address-of) in process code; parameters already point to their locations"},
             {"int a[2];", "unsupported: arrays"},
             {"struct foo *q;", "unsupported: struct declarations"},
