@@ -439,6 +439,8 @@ Report merge_shards(const std::vector<Report>& shards) {
         if (m.shard.whole_tree_why.empty()) m.shard.whole_tree_why = r->shard.whole_tree_why;
         m.executions += r->executions;
         m.blocked += r->blocked;
+        m.unroll = r->unroll;
+        m.unroll_cuts += r->unroll_cuts;
         m.positive += r->positive;
         m.rejected += r->rejected;
         m.interleavings += r->interleavings;
@@ -503,7 +505,9 @@ Report merge_shards(const std::vector<Report>& shards) {
     }
     m.fraction = 0;
     for (const Report* r : ordered) m.fraction += r->fraction / count;
+    if (m.unroll_cuts > 0 && m.exploration == Exploration::Exhaustive) m.exploration = Exploration::Bounded;
     m.status = judge(m.finding, m.expect, m.exploration);
+    if (m.unroll_cuts > 0 && m.status == Status::Pass) m.status = Status::Incomplete;  // as check()
     if (m.rejected > 0 && m.expect.engine_inconsistency_note.empty()) m.status = Status::Fail;
     return m;
 }

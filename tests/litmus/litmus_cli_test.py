@@ -108,6 +108,9 @@ with tempfile.TemporaryDirectory() as tmp:
                code == 3 and rep.get("status") == "incomplete" and rep.get("verdict") == "Sometimes"
                and rep.get("exploration") == "bounded" and rep.get("unroll") == 2 and rep.get("unroll_cuts", 0) > 0,
                f"{code} {out} {err}")
+        code, out, err = run("check", "--model", model, "--shards", "2", some)
+        expect(f"check {model}: merged shards with a cut are no pass either", code == 3
+               and row(out, "some/litmus").endswith("incomplete") and "cut at --unroll 2" in out, f"{code} {out} {err}")
         code, out, err = run("check", "--model", model, "--unroll", "6", some)
         expect(f"check {model}: --unroll 6 settles it", code == 0 and row(out, "some/litmus").endswith("pass"), f"{code} {out}")
 
