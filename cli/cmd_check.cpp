@@ -16,6 +16,7 @@
 #include "cli/format.hpp"
 #include "cli/parallel.hpp"
 #include "checker/driver/necessity.hpp"
+#include "litmus/ast.hpp"
 
 using namespace oc;
 
@@ -72,6 +73,9 @@ int cmd_check(const std::vector<std::string>& args, const cli::Program& program)
         ("no-capture", "record no execution graphs (no certification, witnesses or distinct counts; "
                        "for measuring the cost of capture)")
         ("no-por", "no partial-order reduction: run every interleaving of the full search")
+        ("unroll", po::value<std::string>()->default_value(std::to_string(litmus::default_unroll)),
+         "litmus files: iterations a loop that is not an await may run (herd7's -unroll); a run that needs more is "
+         "cut, and a search that cut any is bounded, never a proof (exit 3)")
         ("jobs,j", po::value<std::string>()->default_value("1"),
          "explore in N worker processes (variants and shards; at most 256)")
         ("shards", po::value<std::string>(), "split each variant's search into N shards and merge them (default: 1; "
@@ -90,6 +94,7 @@ int cmd_check(const std::vector<std::string>& args, const cli::Program& program)
     const auto max_executions = static_cast<std::uint64_t>(integer_option(vm, "max-executions", 0, max_count, " (0: no limit)"));
     const double timeout = seconds_option(vm, "timeout");
     const auto context_bound = static_cast<unsigned>(integer_option(vm, "context-bound", 0, 1000));
+    set_litmus_unroll(static_cast<unsigned>(integer_option(vm, "unroll", 1, litmus::max_unroll)));
     const auto random_executions = static_cast<std::uint64_t>(integer_option(vm, "random-executions", 1, max_count));
     const auto jobs = static_cast<unsigned>(integer_option(vm, "jobs", 1, max_jobs, " (worker processes)"));
     const auto shards =

@@ -9,6 +9,7 @@
 #include "cli/command_options.hpp"
 #include "cli/command_stop.hpp"
 #include "cli/command_variants.hpp"
+#include "litmus/ast.hpp"
 #include "cli/explain.hpp"
 #include "cli/format.hpp"
 #include "checker/driver/diff.hpp"
@@ -26,6 +27,8 @@ int cmd_diff(const std::vector<std::string>& args, const cli::Program& program) 
         ("engine", po::value(&engine)->default_value("graph"), "graph (every consistent execution once) | relacy")
         ("model", po::value(&model)->default_value("auto"), model_help)
         ("timeout", po::value<std::string>()->default_value("0"), command_timeout_help)
+        ("unroll", po::value<std::string>()->default_value(std::to_string(litmus::default_unroll)),
+         "litmus files: iterations a loop that is not an await may run; a search that cut one is bounded (no verdict)")
         ("help,h", "this help");
     add_cat_options(opts);
     const Parsed parsed = parse_command(args, opts, "variant ids",
@@ -34,6 +37,7 @@ int cmd_diff(const std::vector<std::string>& args, const cli::Program& program) 
     const po::variables_map& vm = parsed.vm;
     const std::vector<std::string>& ids = parsed.positional;
     if (ids.size() != 2) return usage_error("diff needs two variant ids: A (the base) and B (the change)");
+    set_litmus_unroll(static_cast<unsigned>(integer_option(parsed.vm, "unroll", 1, litmus::max_unroll)));
     const auto& models = program.models;
     const VariantDef* a = one_variant(models, ids[0]);
     const VariantDef* b = a ? one_variant(models, ids[1]) : nullptr;

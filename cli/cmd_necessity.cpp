@@ -8,6 +8,7 @@
 #include "cli/command_options.hpp"
 #include "cli/command_stop.hpp"
 #include "cli/command_variants.hpp"
+#include "litmus/ast.hpp"
 #include "cli/explain.hpp"
 #include "cli/format.hpp"
 #include "checker/driver/necessity.hpp"
@@ -24,6 +25,8 @@ int cmd_necessity(const std::vector<std::string>& args, const cli::Program& prog
         ("engine", po::value(&engine)->default_value("graph"), "graph (every consistent execution once) | relacy")
         ("model", po::value(&model)->default_value("auto"), model_help)
         ("timeout", po::value<std::string>()->default_value("0"), command_timeout_help)
+        ("unroll", po::value<std::string>()->default_value(std::to_string(litmus::default_unroll)),
+         "litmus files: iterations a loop that is not an await may run; a search that cut one is bounded (no verdict)")
         ("help,h", "this help");
     add_cat_options(opts);
     const Parsed parsed = parse_command(args, opts, "variant id",
@@ -31,6 +34,7 @@ int cmd_necessity(const std::vector<std::string>& args, const cli::Program& prog
     if (parsed.help) return cli::exit_ok;
     const std::vector<std::string>& ids = parsed.positional;
     if (ids.size() != 1) return usage_error("necessity needs exactly one variant id");
+    set_litmus_unroll(static_cast<unsigned>(integer_option(parsed.vm, "unroll", 1, litmus::max_unroll)));
     const auto& models = program.models;
     const VariantDef* v = one_variant(models, ids[0]);
     if (v == nullptr) return cli::exit_usage;

@@ -49,6 +49,12 @@ std::string catalogue_identity(const cli::Program& program) {
     return cli::catalogue_hash(models);
 }
 
+namespace {
+unsigned litmus_unroll = 0;
+}  // namespace
+
+void set_litmus_unroll(unsigned unroll) { litmus_unroll = unroll; }
+
 const VariantDef* litmus_variant(const std::string& path) {
     std::shared_ptr<const litmus::Compiled> test;
     try {
@@ -59,8 +65,13 @@ const VariantDef* litmus_variant(const std::string& path) {
     }
     const auto& p = test->program;
     const bool racy = (p.result && p.result->datarace) || (p.mapping && p.mapping->datarace);
+    litmus::LoopBound bound;
+    if (litmus_unroll > 0) {
+        bound.unroll = litmus_unroll;
+        bound.cuts = std::make_shared<std::atomic<std::uint64_t>>(0);
+    }
     litmus_variants().push_back(
-        litmus::make_variant(test, racy ? litmus::RunMode::PlainAsRelaxed : litmus::RunMode::RaceCheck));
+        litmus::make_variant(test, racy ? litmus::RunMode::PlainAsRelaxed : litmus::RunMode::RaceCheck, bound));
     std::ifstream in(path, std::ios::binary);
     litmus_hashes()[litmus_variants().back().id()] =
         cli::content_hash(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()));

@@ -31,6 +31,11 @@ std::string catalogue_identity(const cli::Program& program);
 /// ones (herd's verdict after the race flag; `ordercheck litmus` judges the flag itself).
 /// Prints the parse error and returns nullptr when the file does not parse.
 const VariantDef* litmus_variant(const std::string& path);
+/// The unroll bound of the litmus files resolved after this call (`--unroll N` of check,
+/// necessity, diff, report): their loops that are not awaits run up to N iterations, and a run
+/// cut there makes the report Bounded (never a proof). 0 (the default): no bound is counted, and
+/// a cut stops the search with an error (explain).
+void set_litmus_unroll(unsigned unroll);
 
 /// Resolves ids that are catalogue ids or litmus files, in the order given. Prints the error
 /// and returns false for an unknown id or a litmus file that does not parse.

@@ -247,6 +247,10 @@ std::string format_text(const std::vector<Report>& reports, const RunSettings& s
                 << "; the C++11 mapping says " << to_string(r.expect.memory_model) << " (" << r.expect.lkmm_note
                 << ")\n";
         if (!r.failure_detail.empty()) out << "    engine: " << r.failure_detail << '\n';
+        if (r.unroll_cuts > 0)
+            out << "    bounded: " << r.unroll_cuts << " run(s) cut at --unroll " << r.unroll
+                << " (a loop needs more iterations): the verdict covers the executions within the bound and is "
+                   "no proof (raise --unroll)\n";
         if (r.blocked > 0)
             out << "    blocked: " << r.blocked << " execution(s) ended with a thread waiting at a spin loop whose "
                 << "value another execution changes (not complete; not counted above)\n";
@@ -337,6 +341,10 @@ std::string format_json(const std::vector<Report>& reports, const RunSettings& s
         v["memory_model"] = r.memory_model;
         if (r.engine == EngineKind::Graph) v["memory_model_role"] = std::string(to_string(r.model_kind));
         v["blocked_executions"] = r.blocked;
+        if (r.unroll > 0) {
+            v["unroll"] = r.unroll;
+            v["unroll_cuts"] = r.unroll_cuts;
+        }
         if (r.cross_check)
             v["cross_check"] = {{"relacy_distinct", r.cross_check->relacy_distinct},
                                 {"relacy_with_spin_failures", r.cross_check->relacy_with_spins},
@@ -504,6 +512,8 @@ std::vector<Report> parse_json(const std::string& text,
             r.model_kind = role == "LKMM" ? ModelKind::Lkmm : role == "SC" ? ModelKind::Sc : ModelKind::Rc11;
             r.expect = expectation_for(def->expect, r.engine, r.model_kind);
             r.blocked = v.value("blocked_executions", std::uint64_t{0});
+            r.unroll = v.value("unroll", 0u);
+            r.unroll_cuts = v.value("unroll_cuts", std::uint64_t{0});
             if (!v.at("verdict").is_null()) {
                 const auto f = parse_finding(v.at("verdict").get<std::string>());
                 if (!f) throw std::runtime_error("unknown verdict " + v.at("verdict").dump());

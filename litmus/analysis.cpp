@@ -9,6 +9,7 @@
 
 #include "litmus/parser.hpp"
 #include "litmus/parser_internal.hpp"
+#include "litmus/primitive_table.hpp"
 
 namespace oc::litmus::detail {
 
@@ -26,7 +27,8 @@ bool is_atomic_rmw(Prim p) {
     case Prim::FetchAnd: case Prim::FetchOr: case Prim::FetchXor: case Prim::FetchAndnot: case Prim::AtomicXchg:
     case Prim::Xchg: case Prim::AtomicCmpxchg: case Prim::Cmpxchg: case Prim::SubAndTest: case Prim::DecAndTest:
     case Prim::IncAndTest: case Prim::AddNegative: case Prim::AtomicAndnot: case Prim::AddUnless:
-    case Prim::SetBit: case Prim::ClearBit: case Prim::TestAndSetBit: case Prim::TestAndClearBit: return true;
+    case Prim::SetBit: case Prim::ClearBit: case Prim::TestAndSetBit: case Prim::TestAndClearBit: case Prim::TryCmpxchg:
+        return true;
     default: return false;
     }
 }
@@ -168,13 +170,28 @@ private:
             if (loc.type == LocType::Lock && loc.init != 0)
                 error(loc.declared, "unsupported: an initial value for a spinlock_t ('" + loc.name + "' starts unlocked)");
         for (const Access& a : p_.accesses) {
-            if (!a.plain && is_srcu_prim(a.prim) && a.target < 0)
-                error(a.pos, "unsupported: " + a.name + "() on a srcu_struct reached through a register; "
-                             "pass the struct srcu_struct parameter itself");
+            if (!a.plain && (is_mutex_prim(a.prim) || is_key_prim(a.prim) || is_srcu_prim(a.prim)) && a.target < 0)
+                error(a.pos, "unsupported: " + a.name + "() on a " + (is_srcu_prim(a.prim) ? "srcu_struct" : "location") +
+                                 " reached through a register; pass the " + (is_srcu_prim(a.prim) ? "struct srcu_struct " : "") + "parameter itself");
             if (a.target < 0) continue;
             const Location& l = p_.locations[static_cast<std::size_t>(a.target)];
             const bool lock = l.type == LocType::Lock;
             const bool srcu = l.type == LocType::Srcu;
+            const bool mutex = l.type == LocType::Mutex, key = l.type == LocType::StaticKey;
+            if (!a.plain && is_mutex_prim(a.prim) && !mutex)
+                error(a.pos, a.name + "() needs a struct mutex, but '" + l.name + "' is " +
+                                 (lock ? "a spinlock_t (use spin_lock() and spin_unlock() on it)"
+                                       : "not one (declare it struct mutex *" + l.name + ")"));
+            if ((a.plain || !is_mutex_prim(a.prim)) && mutex)
+                error(a.pos, "'" + l.name + "' is a struct mutex: only mutex_lock(), mutex_unlock(), mutex_trylock() and "
+                                            "mutex_is_locked() may use it");
+            if (!a.plain && is_key_prim(a.prim) && !key)
+                error(a.pos, a.name + "() needs a static key, but '" + l.name +
+                                 "' is not one (declare it struct static_key_false *" + l.name + ")");
+            if ((a.plain || !is_key_prim(a.prim)) && key)
+                error(a.pos, "'" + l.name + "' is a static key: only static_branch_likely(), static_branch_unlikely(), "
+                                            "static_branch_inc(), static_branch_dec(), static_branch_enable() and "
+                                            "static_branch_disable() may use it");
             if (!a.plain && is_lock_prim(a.prim) && !lock)
                 error(a.pos, a.name + "() needs a spinlock_t, but '" + l.name + "' is not one (declare it spinlock_t *" + l.name + ")");
             if ((a.plain || !is_lock_prim(a.prim)) && lock)
@@ -300,6 +317,17 @@ private:
     std::int32_t retry_cmpxchg(const Stmt& loop) const {
         if (!loop.post_test || loop.expr < 0) return -1;
         const Expr& c = p_.exprs[static_cast<std::size_t>(loop.expr)];
+        // `while (!try_cmpxchg(x, &r, n))`: the condition holds exactly when it failed
+        if (c.kind == ExprKind::Unary && static_cast<UnOp>(c.op) == UnOp::Not) {
+            const Expr& call = p_.exprs[static_cast<std::size_t>(c.a)];
+            if (call.kind != ExprKind::Call) return -1;
+            const Access& a = p_.accesses[static_cast<std::size_t>(call.a)];
+            if (a.plain || a.prim != Prim::TryCmpxchg) return -1;
+            std::vector<std::int32_t> nested;
+            accesses_in(a.addr, nested);
+            accesses_in(a.vals[1], nested);
+            return nested.empty() ? call.a : -1;
+        }
         if (c.kind != ExprKind::Binary || static_cast<BinOp>(c.op) != BinOp::Ne) return -1;
         for (int side = 0; side < 2; ++side) {
             const Expr& call = p_.exprs[static_cast<std::size_t>(side == 0 ? c.a : c.b)];
@@ -476,6 +504,10 @@ private:
         w.assigned.assign(pr.regs.size(), false);
         w.live.assign(pr.regs.size(), false);
         assigned_under(loop, w.assigned);
+        // A try_cmpxchg() writes its old value's register when it fails: a register the loop
+        // assigns, which the next iteration must assign again before reading it.
+        for (std::int32_t ai : acc)
+            if (const Access& a = p_.accesses[static_cast<std::size_t>(ai)]; !a.plain && a.out_reg >= 0) w.assigned[a.out_reg] = true;
         read_under(pr.body, loop, w.live);
         for (const Operand& o : p_.observed)
             if (o.kind == Operand::Kind::Reg && o.proc == proc) w.live[o.reg] = true;
@@ -623,11 +655,13 @@ private:
         std::vector<std::vector<const Access*>> marked(n);
         for (const Access& a : p_.accesses) {
             if (a.addr < 0) continue;  // fences, RCU
-            if (!a.plain && (is_lock_prim(a.prim) || is_srcu_prim(a.prim))) continue;
+            if (!a.plain && (is_lock_prim(a.prim) || is_srcu_prim(a.prim) || is_mutex_prim(a.prim) || is_key_prim(a.prim)))
+                continue;
             for (std::size_t l = 0; l < n; ++l) {
+                const LocType t = p_.locations[l].type;
                 const bool reaches = a.target >= 0 ? static_cast<std::size_t>(a.target) == l
-                                                   : may_designate(p_, a.addr, l) && p_.locations[l].type != LocType::Lock &&
-                                                         p_.locations[l].type != LocType::Srcu;
+                                                   : may_designate(p_, a.addr, l) && t != LocType::Lock && t != LocType::Srcu &&
+                                                         t != LocType::Mutex && t != LocType::StaticKey;
                 if (!reaches) continue;
                 if (a.plain) {
                     if (first_plain[l] == nullptr) first_plain[l] = &a;

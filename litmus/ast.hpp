@@ -90,7 +90,8 @@ private:
 
 // ---- locations and registers ----------------------------------------------------------------
 
-enum class LocType : std::uint8_t { Int, Atomic, Lock, Srcu };
+/// Mutex: a `struct mutex`; StaticKey: a `struct static_key_false` (or `_true`), the enable count.
+enum class LocType : std::uint8_t { Int, Atomic, Lock, Srcu, Mutex, StaticKey };
 
 struct Location {
     std::string name;
@@ -147,12 +148,19 @@ enum class Prim : std::uint8_t {
     RcuReadLock, RcuReadUnlock, SynchronizeRcu,
     // SRCU, on a srcu_struct location (srcu_down_read/srcu_up_read are SrcuReadLock/SrcuReadUnlock)
     SrcuReadLock, SrcuReadUnlock, SynchronizeSrcu,
+    // Kernel idioms beyond linux-kernel.def (docs/litmus.md, "Kernel idioms"): mutexes, static
+    // keys (static_branch_likely/unlikely are StaticBranch), try_cmpxchg (updates its old value,
+    // a register passed as &old), assertions
+    MutexLock, MutexUnlock, MutexTrylock, MutexIsLocked,
+    StaticBranch, StaticBranchInc, StaticBranchDec, StaticBranchEnable, StaticBranchDisable,
+    TryCmpxchg, BugOn, WarnOn,
 };
 
 enum class Order : std::uint8_t { Full, Relaxed, Acquire, Release };
 
-/// How an argument is written: `*x` (a location), `x` (a pointer to one), or a value.
-enum class ArgKind : std::uint8_t { Lvalue, Pointer, Value };
+/// How an argument is written: `*x` (a location), `x` (a pointer to one), a value, or `&r` (a
+/// register the primitive may write: try_cmpxchg's old value).
+enum class ArgKind : std::uint8_t { Lvalue, Pointer, Value, RegRef };
 
 // ---- expressions and statements --------------------------------------------------------------
 
@@ -188,6 +196,7 @@ struct Access {
     SourcePos pos;
     std::int32_t addr = -1;          ///< the address expression (the `x` of `*x`); -1 for fences, RCU
     std::int32_t vals[2] = {-1, -1};  ///< value operands (stored value; cmpxchg old, new; add amount)
+    std::int32_t out_reg = -1;   ///< try_cmpxchg: the register of `&old`, written when it fails
     std::uint16_t process = 0;
     std::uint16_t site = 0;      ///< index among the process's accesses
     // Filled by the analysis:
@@ -257,7 +266,9 @@ struct Prop {
 enum class Quantifier : std::uint8_t { Exists, NotExists, Forall };
 
 /// The expected result of a test (the `Result:` annotation and ordercheck's own annotations).
-enum class Outcome : std::uint8_t { Always, Sometimes, Never, Maybe, Deadlock };
+/// AssertFailed and DataRace are ordercheck's verdict kinds (not herd's): some execution fires a
+/// BUG_ON()/WARN_ON(), or has a data race, and the run stops there (docs/litmus.md, "Kernel idioms").
+enum class Outcome : std::uint8_t { Always, Sometimes, Never, Maybe, Deadlock, AssertFailed, DataRace };
 
 struct Expected {
     Outcome outcome = Outcome::Never;

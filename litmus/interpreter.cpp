@@ -70,12 +70,16 @@ Verdict verdict_of(Outcome o) {
     case Outcome::Never: return Verdict::Never;
     case Outcome::Sometimes:
     case Outcome::Maybe:
-    case Outcome::Deadlock: break;
+    case Outcome::Deadlock:
+    case Outcome::AssertFailed:
+    case Outcome::DataRace: break;
     }
     return Verdict::Sometimes;
 }
 Finding finding_of(const Expected& e) {
     if (e.outcome == Outcome::Deadlock) return EngineFailure::Deadlock;
+    if (e.outcome == Outcome::AssertFailed) return EngineFailure::AssertFailed;
+    if (e.outcome == Outcome::DataRace) return EngineFailure::DataRace;
     return verdict_of(e.outcome);
 }
 
@@ -93,7 +97,8 @@ Expectation expectation(const Program& p) {
     Expectation e;
     e.memory_model = finding_of(*base);
     e.why = why;
-    if (p.mapping && p.result && p.result->outcome != Outcome::Maybe && p.result->outcome != Outcome::Deadlock)
+    if (p.mapping && p.result && p.result->outcome != Outcome::Maybe && p.result->outcome != Outcome::Deadlock &&
+        p.result->outcome != Outcome::AssertFailed && p.result->outcome != Outcome::DataRace)
         e = e.under_lkmm(verdict_of(p.result->outcome), p.mapping->note);
     if (p.engine) e = e.engine_finds(finding_of(*p.engine), p.engine->note);
     return e;
@@ -107,6 +112,11 @@ VariantDef make_variant(const std::shared_ptr<const Compiled>& test, RunMode mod
     v.summary = p.file;
     v.expect = expectation(p);
     v.exact_dependencies = true;  // registers carry the reads they came from (Taint)
+    if (bound.cuts) {
+        // runs cut at the bound are counted: a report that cut any is bounded (checker/driver)
+        v.unroll = bound.unroll;
+        v.cut_runs = [cuts = bound.cuts] { return cuts->load(); };
+    }
     for (const Process& proc : p.processes) v.thread_names.push_back(proc.name);
     if (v.thread_names.size() == 1) v.thread_names.emplace_back("idle");  // the engine needs 2 threads
     v.instance_size = sizeof(Instance);

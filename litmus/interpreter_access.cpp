@@ -44,8 +44,10 @@ unsigned Instance::bit_number(Value nr, std::source_location where) {
 
 Atomic<long>& Instance::atomic_at(std::size_t loc, std::source_location where) {
     if (kinds_[loc] != SlotKind::Atomic)
-        runtime().fail(kinds_[loc] == SlotKind::Lock   ? "a memory access to a spinlock_t"
-                       : kinds_[loc] == SlotKind::Srcu ? "a memory access to a struct srcu_struct"
+        runtime().fail(kinds_[loc] == SlotKind::Lock        ? "a memory access to a spinlock_t"
+                       : kinds_[loc] == SlotKind::Srcu      ? "a memory access to a struct srcu_struct"
+                       : kinds_[loc] == SlotKind::Mutex     ? "a memory access to a struct mutex"
+                       : kinds_[loc] == SlotKind::StaticKey ? "a memory access to a static key"
                                                        : "unsupported: an ordered access to a plainly accessed location",
                        where);
     return atomic_slot(loc);
@@ -68,9 +70,68 @@ Value Instance::access(unsigned proc, std::size_t ai, Taint& result) {
     if (a.vals[0] >= 0) v0 = eval(proc, a.vals[0], written_operand(a, 0) ? data : unwritten);
     if (a.vals[1] >= 0) v1 = eval(proc, a.vals[1], written_operand(a, 1) ? data : unwritten);
     const std::size_t loc = a.addr >= 0 ? resolve(proc, a, where, addr) : 0;
-    const DependencyScope deps(addr, data, ctrl_[proc], result, where);
-    if (a.plain) return plain_access(a, loc, v0, where);
-    return primitive(a, ai, loc, v0, v1, where);
+    Taint mine;
+    Value v = 0;
+    {
+        const DependencyScope deps(addr, data, ctrl_[proc], mine, where);
+        if (a.plain) {
+            v = plain_access(a, loc, v0, where);
+        } else {
+            v = idiom(proc, a, loc, v0, v1, where, v) ? v : primitive(a, ai, loc, v0, v1, where);
+        }
+    }
+    result |= mine;
+    if (a.out_reg >= 0 && v == 0) {
+        // try_cmpxchg() failed: `old` gets the value it read, which came from that read
+        reg(proc, static_cast<std::size_t>(a.out_reg)) = tried_;
+        reg_taint_[proc][a.out_reg] = mine;
+    }
+    return v;
+}
+
+/// The kernel idioms that linux-kernel.def lacks (docs/litmus.md, "Kernel idioms"), each run
+/// through the kernel primitive of the C++ models: true if `a` is one, its value in `result`.
+bool Instance::idiom(unsigned proc, const Access& a, std::size_t loc, Value v0, Value v1, std::source_location where,
+                     Value& result) {
+    namespace k = kernel;
+    (void)proc;
+    result = 0;
+    const auto mutex_at = [&]() -> mutex& {
+        if (kinds_[loc] != SlotKind::Mutex) runtime().fail("a mutex operation on a location that is not a struct mutex", where);
+        return mutex_slot(loc);
+    };
+    const auto key_at = [&]() -> static_key& {
+        if (kinds_[loc] != SlotKind::StaticKey) runtime().fail("a static key operation on a location that is not a static key", where);
+        return key_slot(loc);
+    };
+    switch (a.prim) {
+    // spin_lock_irqsave()/spin_unlock_irqrestore() are spin_lock()/spin_unlock() (the flags are
+    // a register the lock leaves alone): run under the kernel's own names, which LKMM tags as
+    // lock events.
+    case Prim::SpinLock: k::spin_lock(lock_at(loc, where), where); return true;
+    case Prim::SpinUnlock: k::spin_unlock(lock_at(loc, where), where); return true;
+    case Prim::MutexLock: k::mutex_lock(mutex_at(), where); return true;
+    case Prim::MutexUnlock: k::mutex_unlock(mutex_at(), where); return true;
+    case Prim::MutexTrylock: result = k::mutex_trylock(mutex_at(), where) ? 1 : 0; return true;
+    case Prim::MutexIsLocked: result = k::mutex_is_locked(mutex_at(), where) ? 1 : 0; return true;
+    case Prim::StaticBranch:
+        result = (a.name == "static_branch_likely" ? k::static_branch_likely(key_at(), where)
+                                                   : k::static_branch_unlikely(key_at(), where)) ? 1 : 0;
+        return true;
+    case Prim::StaticBranchInc: k::static_branch_inc(key_at(), where); return true;
+    case Prim::StaticBranchDec: k::static_branch_dec(key_at(), where); return true;
+    case Prim::StaticBranchEnable: k::static_branch_enable(key_at(), where); return true;
+    case Prim::StaticBranchDisable: k::static_branch_disable(key_at(), where); return true;
+    case Prim::BugOn:
+        if (v0 != 0) runtime().fail("BUG_ON() fired: its condition held", where);
+        return true;
+    case Prim::WarnOn:
+        if (v0 != 0) runtime().fail("WARN_ON() fired: its condition held", where);
+        return true;
+    default: break;
+    }
+    (void)v1;
+    return false;
 }
 
 /// A primitive call, its operands evaluated: `loc` the location (unused without an address).
@@ -228,6 +289,13 @@ return 0
         return r < 0 ? 1 : 0;
     }
     case Prim::AddUnless: return k::atomic_add_unless(x, v0, v1, where) ? 1 : 0;
+    case Prim::TryCmpxchg: {
+        // atomic_try_cmpxchg{,_relaxed,_acquire,_release}(v, &old, new): the cmpxchg of that
+        // ordering; on failure, access() stores the value read in `old`.
+        const Value r = [&]() -> Value { OC_BY_ORDER(atomic_cmpxchg, x, v0, v1); }();
+        tried_ = r;
+        return r == v0 ? 1 : 0;
+    }
     case Prim::TestAndSetBit: return k::test_and_set_bit(bit_number(v0, where), x, where) ? 1 : 0;
     case Prim::TestAndClearBit: return k::test_and_clear_bit(bit_number(v0, where), x, where) ? 1 : 0;
     default: break;
@@ -258,6 +326,8 @@ Value Instance::plain_access(const Access& a, std::size_t loc, Value v, std::sou
         }
         return atomic_slot(loc).load(relaxed, where);
     case SlotKind::Srcu: runtime().fail("a plain access to a struct srcu_struct", where);
+    case SlotKind::Mutex: runtime().fail("a plain access to a struct mutex", where);
+    case SlotKind::StaticKey: runtime().fail("a plain access to a static key", where);
     case SlotKind::Lock:
     case SlotKind::None: break;
     }

@@ -21,10 +21,15 @@ namespace oc::litmus::detail {
 
 using kernel::spinlock_t;
 
-constexpr std::size_t slot_size = std::max({sizeof(Atomic<long>), sizeof(Plain<long>), sizeof(spinlock_t)});
-constexpr std::size_t slot_align = std::max({alignof(Atomic<long>), alignof(Plain<long>), alignof(spinlock_t)});
+using kernel::mutex;
+using kernel::static_key;
 
-enum class SlotKind : std::uint8_t { None, Atomic, Plain, Lock, Srcu };
+constexpr std::size_t slot_size =
+    std::max({sizeof(Atomic<long>), sizeof(Plain<long>), sizeof(spinlock_t), sizeof(mutex), sizeof(static_key)});
+constexpr std::size_t slot_align =
+    std::max({alignof(Atomic<long>), alignof(Plain<long>), alignof(spinlock_t), alignof(mutex), alignof(static_key)});
+
+enum class SlotKind : std::uint8_t { None, Atomic, Plain, Lock, Srcu, Mutex, StaticKey };
 
 static_assert(max_srcu_sections <= kernel::srcu_struct::max_sections, "a srcu_struct holds every section the parser allows");
 
@@ -70,6 +75,12 @@ private:
     spinlock_t& lock_slot(std::size_t i) { return *std::launder(reinterpret_cast<spinlock_t*>(slots_[i].bytes)); }
     const spinlock_t& lock_slot(std::size_t i) const {
         return *std::launder(reinterpret_cast<const spinlock_t*>(slots_[i].bytes));
+    }
+    mutex& mutex_slot(std::size_t i) { return *std::launder(reinterpret_cast<mutex*>(slots_[i].bytes)); }
+    const mutex& mutex_slot(std::size_t i) const { return *std::launder(reinterpret_cast<const mutex*>(slots_[i].bytes)); }
+    static_key& key_slot(std::size_t i) { return *std::launder(reinterpret_cast<static_key*>(slots_[i].bytes)); }
+    const static_key& key_slot(std::size_t i) const {
+        return *std::launder(reinterpret_cast<const static_key*>(slots_[i].bytes));
     }
     Reg& reg(unsigned proc, std::size_t r) { return *std::launder(reinterpret_cast<Reg*>(regs_[proc][r])); }
     const Reg& reg(unsigned proc, std::size_t r) const { return *std::launder(reinterpret_cast<const Reg*>(regs_[proc][r])); }
@@ -165,7 +176,8 @@ private:
     static bool written_operand(const Access& a, int i) {
         switch (a.prim) {
         case Prim::Cmpxchg:
-        case Prim::AtomicCmpxchg: return i == 1;
+        case Prim::AtomicCmpxchg:
+        case Prim::TryCmpxchg: return i == 1;
         case Prim::AddUnless: return i == 0;
         default: return true;
         }
@@ -202,6 +214,10 @@ private:
     spinlock_t& lock_at(std::size_t loc, std::source_location where);
     Value access(unsigned proc, std::size_t ai, Taint& result);
     Value primitive(const Access& a, std::size_t ai, std::size_t loc, Value v0, Value v1, std::source_location where);
+    /// The kernel idioms beyond linux-kernel.def (mutexes, static keys, try_cmpxchg, BUG_ON,
+    /// WARN_ON); false if `a` is none of them.
+    bool idiom(unsigned proc, const Access& a, std::size_t loc, Value v0, Value v1, std::source_location where,
+               Value& result);
     Value downgraded_read(std::size_t loc, const char* label, std::source_location where);
     Value plain_access(const Access& a, std::size_t loc, Value v, std::source_location where);
 
@@ -212,6 +228,7 @@ private:
     static constexpr const char* computed_names[max_computed_locations] = {"computed0", "computed1", "computed2", "computed3"};
     LocationSlot slots_[max_test_locations + max_computed_locations];
     SlotKind kinds_[max_test_locations + max_computed_locations] = {};
+    Value tried_ = 0;  ///< the value the last try_cmpxchg() read
     Value computed_[max_computed_locations] = {};  ///< the address each computed location stands for (0: none yet)
     LocationRef observed_[max_test_locations];
     Taint reg_taint_[max_processes][max_registers] = {};  ///< the reads each register's value came from

@@ -19,6 +19,12 @@ Instance::Instance(const Compiled& c, RunMode mode, unsigned threads, unsigned u
         if (l.type == LocType::Lock) {
             ::new (at) spinlock_t(l.name.c_str(), where);
             kinds_[i] = SlotKind::Lock;
+        } else if (l.type == LocType::Mutex) {
+            ::new (at) mutex(l.name.c_str(), where);
+            kinds_[i] = SlotKind::Mutex;
+        } else if (l.type == LocType::StaticKey) {
+            ::new (at) static_key(l.name.c_str(), static_cast<int>(l.init), where);
+            kinds_[i] = SlotKind::StaticKey;
         } else if (l.type == LocType::Srcu) {
             // An opaque domain, not a memory location: its sections' reader words are.
             const int k = c_.srcu_index[i];
@@ -69,6 +75,8 @@ Instance::~Instance() {
         case SlotKind::Atomic: atomic_slot(i).~Atomic(); break;
         case SlotKind::Plain: plain_slot(i).~Plain(); break;
         case SlotKind::Lock: lock_slot(i).~spinlock_t(); break;
+        case SlotKind::Mutex: mutex_slot(i).~mutex(); break;
+        case SlotKind::StaticKey: key_slot(i).~static_key(); break;
         case SlotKind::Srcu: srcu_at(i).~srcu_struct(); break;
         case SlotKind::None: break;
         }
@@ -82,6 +90,8 @@ Value Instance::final_value(std::size_t loc) const {
     case SlotKind::Atomic: return atomic_slot(loc).final();
     case SlotKind::Plain: return plain_slot(loc).final();
     case SlotKind::Lock: return lock_slot(loc).word.final();
+    case SlotKind::Mutex: return mutex_slot(loc).owner.final() != 0 ? 1 : 0;
+    case SlotKind::StaticKey: return key_slot(loc).enabled.final();
     case SlotKind::Srcu: return p_.locations[loc].init;  // herd's srcu_read_unlock() writes back what srcu_read_lock() read
     case SlotKind::None: break;
     }

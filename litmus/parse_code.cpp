@@ -670,6 +670,7 @@ std::int32_t Parser::call(bool allow_void, unsigned depth) {
             break;
         case ArgKind::Pointer: a.addr = expression(depth + 1); check_scalar_target(a.addr, name_tok.pos); break;
         case ArgKind::Value: a.vals[vals++] = expression(depth + 1); break;
+        case ArgKind::RegRef: a.vals[vals++] = register_ref(name, a.out_reg); break;
         }
     }
     if (tok_.kind == Tok::Comma)

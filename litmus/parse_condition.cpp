@@ -290,8 +290,10 @@ void Parser::annotation_line(std::string_view l, std::uint32_t line, std::uint32
         else if (word == "Never") e.outcome = Outcome::Never;
         else if (word == "Maybe") e.outcome = Outcome::Maybe;
         else if (word == "DEADLOCK") e.outcome = Outcome::Deadlock;
+        else if (word == "AssertFailed") e.outcome = Outcome::AssertFailed;
+        else if (word == "DataRace") e.outcome = Outcome::DataRace;
         else
-            error(pos, "expected Always, Sometimes, Never, Maybe or DEADLOCK after '" + std::string(t.tag) +
+            error(pos, "expected Always, Sometimes, Never, Maybe, DEADLOCK, AssertFailed or DataRace after '" + std::string(t.tag) +
                            "', found '" + word + "'");
         std::string note;
         std::getline(words, note);

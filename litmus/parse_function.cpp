@@ -365,4 +365,28 @@ std::int32_t Parser::expand_body(const Function& f, const std::vector<std::int32
     return add_stmt(s);
 }
 
+/// `&r` as the old value of try_cmpxchg(): the register `r`, which the primitive writes when it
+/// fails. Returns a Reg expression reading it; `out` gets the register.
+std::int32_t Parser::register_ref(std::string_view prim, std::int32_t& out) {
+    const std::string usage = std::string(prim) + "() takes the address of a register as its old value, as in " +
+                              std::string(prim) + "(v, &old, new)";
+    if (tok_.kind != Tok::Amp) unexpected("'&' and a register: " + usage);
+    advance();
+    if (tok_.kind != Tok::Ident) unexpected("a register after '&': " + usage);
+    Expr e;
+    e.pos = tok_.pos;
+    int r = find_reg(tok_.text);
+    if (r < 0 && initialised_in_state(tok_.text)) r = implicit_reg(tok_.text, tok_.pos);
+    if (r < 0) error(tok_.pos, unknown_identifier(tok_.text));
+    Register& reg = proc().regs[static_cast<std::size_t>(r)];
+    if (reg.is_param)
+        error(tok_.pos, "'" + reg.name + "' is a parameter (a shared location's address): " + usage);
+    reg.assigned = true;
+    e.kind = ExprKind::Reg;
+    e.reg = static_cast<std::uint16_t>(r);
+    out = r;
+    advance();
+    return add_expr(e);
+}
+
 }  // namespace oc::litmus::detail

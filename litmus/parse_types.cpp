@@ -32,11 +32,16 @@ int Parser::find_aggregate(std::string_view name) const {
 
 // ---- the initial state ------------------------------------------------------------------------
 
-/// `struct T {` with T not yet defined (nor srcu_struct): a definition, or an unknown struct.
+/// The kernel's own structures, known without a definition (type_words_here()).
+static bool is_kernel_struct(std::string_view tag) {
+    return tag == "srcu_struct" || tag == "mutex" || tag == "static_key_false" || tag == "static_key_true" || tag == "static_key";
+}
+
+/// `struct T {` with T not yet defined (nor one of the kernel's): a definition, or an unknown struct.
 bool Parser::at_struct_definition() {
     if (!is_word("struct")) return false;
     const Token& tag = peek();
-    return tag.kind == Tok::Ident && tag.text != "srcu_struct" && find_struct(tag.text) < 0;
+    return tag.kind == Tok::Ident && !is_kernel_struct(tag.text) && find_struct(tag.text) < 0;
 }
 
 /// `struct T { int a; long b; struct T *next; atomic_t c; };` in the initial state.

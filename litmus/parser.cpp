@@ -108,8 +108,16 @@ void Parser::type_location(int loc, LocType t, SourcePos pos) {
     Location& l = prog_.locations[static_cast<std::size_t>(loc)];
     TypeInfo& ti = types_[static_cast<std::size_t>(loc)];
     // A spinlock_t or a srcu_struct is that in every declaration.
-    const auto special = [](LocType x) { return x == LocType::Lock || x == LocType::Srcu; };
-    const auto type_name = [](LocType x) { return x == LocType::Lock ? std::string("a spinlock_t") : std::string("a struct srcu_struct"); };
+    const auto special = [](LocType x) {
+        return x == LocType::Lock || x == LocType::Srcu || x == LocType::Mutex || x == LocType::StaticKey;
+    };
+    const auto type_name = [](LocType x) {
+        return std::string(x == LocType::Lock    ? "a spinlock_t"
+                           : x == LocType::Mutex ? "a struct mutex"
+                           : x == LocType::StaticKey ? "a static key"
+                                                 : "a struct srcu_struct");
+    };
+    if (t == LocType::StaticKey && key_true_) l.init = 1;  // DEFINE_STATIC_KEY_TRUE: enabled
     // herd7 takes spin_lock() on any location: a spinlock_t may be declared `int *` elsewhere
     // (the analysis then requires that only the spinlock operations use it)
     const auto lock_and_int = [](LocType a, LocType b) {
@@ -135,6 +143,7 @@ LocType Parser::type_words_here(bool& any) {
     LocType t = LocType::Int;
     any = false;
     last_struct_ = -1;
+    key_true_ = false;
     while (tok_.kind == Tok::Ident) {
         if (tok_.text == "struct") {
             // The one structure LKMM knows: struct srcu_struct, an opaque SRCU domain.
@@ -143,6 +152,17 @@ LocType Parser::type_words_here(bool& any) {
                 advance();
                 advance();
                 t = LocType::Srcu;
+                any = true;
+                continue;
+            }
+            // Kernel idioms (docs/litmus.md): struct mutex, and a static key's
+            // DEFINE_STATIC_KEY_FALSE()/_TRUE() type (the _true one starts enabled, count 1).
+            if (tag.kind == Tok::Ident && (tag.text == "mutex" || tag.text == "static_key_false" ||
+                                           tag.text == "static_key_true" || tag.text == "static_key")) {
+                t = tag.text == "mutex" ? LocType::Mutex : LocType::StaticKey;
+                key_true_ = tag.text == "static_key_true";
+                advance();
+                advance();
                 any = true;
                 continue;
             }
@@ -310,6 +330,10 @@ void Parser::init_item() {
             advance();
             if (typed && t == LocType::Lock && stars == 0) error(vpos, "unsupported: an initial value for a spinlock_t");
             if (typed && t == LocType::Srcu && stars == 0) error(vpos, "unsupported: an initial value for a struct srcu_struct");
+            if (typed && (t == LocType::Mutex || t == LocType::StaticKey) && stars == 0)
+                error(vpos, std::string("unsupported: an initial value for ") +
+                                (t == LocType::Mutex ? "a struct mutex (it starts unlocked)"
+                                                     : "a static key (struct static_key_true starts enabled)"));
             bool addr = false;
             const Value v = init_value(addr);
             prog_.locations[static_cast<std::size_t>(loc)].init = v;

@@ -98,6 +98,7 @@ private:
     int location_or_new(std::string_view name, SourcePos pos);
     void type_location(int loc, LocType t, SourcePos pos);
     LocType type_words_here(bool& any);
+    bool key_true_ = false;  ///< the last static key type words were struct static_key_true
 
     // ---- init block (parser.cpp) ----
     struct RegInit {
@@ -194,6 +195,7 @@ private:
     std::int32_t postfix(unsigned depth);
     std::int32_t primary(unsigned depth);
     std::int32_t call(bool allow_void, unsigned depth);
+    std::int32_t register_ref(std::string_view prim, std::int32_t& out);
 
     // ---- structs and arrays (parse_types.cpp; docs/litmus.md, "Structs and arrays") ----
 public:

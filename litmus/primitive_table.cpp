@@ -87,6 +87,24 @@ constexpr PrimSpec prim_table[] = {
     {"srcu_up_read", Prim::SrcuReadUnlock, false, 2, {A::Pointer, A::Value}},
     {"synchronize_srcu", Prim::SynchronizeSrcu, false, 1, {A::Pointer}},
     {"synchronize_srcu_expedited", Prim::SynchronizeSrcu, false, 1, {A::Pointer}},
+    // Kernel idioms that linux-kernel.def lacks (herd7 rejects them); docs/litmus.md, "Kernel
+    // idioms", gives what each runs as and what that means under LKMM.
+    {"spin_lock_irqsave", Prim::SpinLock, false, 2, {A::Pointer, A::Value}},
+    {"spin_unlock_irqrestore", Prim::SpinUnlock, false, 2, {A::Pointer, A::Value}},
+    {"mutex_lock", Prim::MutexLock, false, 1, {A::Pointer}},
+    {"mutex_unlock", Prim::MutexUnlock, false, 1, {A::Pointer}},
+    {"mutex_trylock", Prim::MutexTrylock, false, 1, {A::Pointer}},
+    {"mutex_is_locked", Prim::MutexIsLocked, false, 1, {A::Pointer}},
+    {"static_branch_unlikely", Prim::StaticBranch, false, 1, {A::Pointer}},
+    {"static_branch_likely", Prim::StaticBranch, false, 1, {A::Pointer}},
+    {"static_branch_inc", Prim::StaticBranchInc, false, 1, {A::Pointer}},
+    {"static_branch_dec", Prim::StaticBranchDec, false, 1, {A::Pointer}},
+    {"static_branch_enable", Prim::StaticBranchEnable, false, 1, {A::Pointer}},
+    {"static_branch_disable", Prim::StaticBranchDisable, false, 1, {A::Pointer}},
+    {"atomic_try_cmpxchg", Prim::TryCmpxchg, true, 3, {A::Pointer, A::RegRef, A::Value}},
+    {"try_cmpxchg", Prim::TryCmpxchg, true, 3, {A::Pointer, A::RegRef, A::Value}},
+    {"BUG_ON", Prim::BugOn, false, 1, {A::Value}},
+    {"WARN_ON", Prim::WarnOn, false, 1, {A::Value}},
 };
 
 }  // namespace
@@ -123,7 +141,8 @@ bool returns_value(Prim p) {
     case Prim::FetchAnd: case Prim::FetchOr: case Prim::FetchXor: case Prim::FetchAndnot: case Prim::AtomicXchg:
     case Prim::Xchg: case Prim::AtomicCmpxchg: case Prim::Cmpxchg: case Prim::SubAndTest: case Prim::DecAndTest:
     case Prim::IncAndTest: case Prim::AddNegative: case Prim::AddUnless: case Prim::SpinTrylock:
-    case Prim::SpinIsLocked: case Prim::SrcuReadLock: case Prim::TestAndSetBit: case Prim::TestAndClearBit: return true;
+    case Prim::SpinIsLocked: case Prim::SrcuReadLock: case Prim::TestAndSetBit: case Prim::TestAndClearBit:
+    case Prim::MutexTrylock: case Prim::MutexIsLocked: case Prim::StaticBranch: case Prim::TryCmpxchg: case Prim::WarnOn: return true;
     default: return false;
     }
 }

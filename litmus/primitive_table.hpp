@@ -22,6 +22,15 @@ struct PrimSpec {
     std::array<ArgKind, 3> args;
 };
 
+/// The primitives of a struct mutex and of a static key (docs/litmus.md, "Kernel idioms").
+inline bool is_mutex_prim(Prim p) {
+    return p == Prim::MutexLock || p == Prim::MutexUnlock || p == Prim::MutexTrylock || p == Prim::MutexIsLocked;
+}
+inline bool is_key_prim(Prim p) {
+    return p == Prim::StaticBranch || p == Prim::StaticBranchInc || p == Prim::StaticBranchDec ||
+           p == Prim::StaticBranchEnable || p == Prim::StaticBranchDisable;
+}
+
 /// The primitive spelled `name` ("atomic_inc_return_acquire"), its ordering in `order`; nullptr
 /// for a name that is none.
 const PrimSpec* find_prim(std::string_view name, Order& order);
@@ -38,12 +47,9 @@ inline constexpr NotInLkmm not_in_lkmm[] = {
     {"atomic_dec_unless_positive", ""},
     {"atomic_inc_unless_negative", ""},
     {"atomic_dec_if_positive", ""},
-    {"try_cmpxchg", "write cmpxchg() and compare its result with the old value"},
-    {"atomic_try_cmpxchg", "write atomic_cmpxchg() and compare its result with the old value"},
     {"spin_unlock_wait", "it was removed from the kernel in v4.13"},
     {"call_rcu", ""}, {"rcu_barrier", ""}, {"smp_cond_load_acquire", ""}, {"smp_cond_load_relaxed", ""},
-    {"mutex_lock", ""}, {"mutex_unlock", ""}, {"raw_spin_lock", ""}, {"raw_spin_unlock", ""},
-    {"spin_lock_irqsave", ""}, {"spin_unlock_irqrestore", ""}, {"local_irq_disable", ""},
+    {"raw_spin_lock", ""}, {"raw_spin_unlock", ""}, {"local_irq_disable", ""},
     {"local_irq_enable", ""}, {"cmpxchg64", ""}, {"atomic64_read", ""}, {"atomic_long_read", ""},
     {"atomic_long_set", ""}, {"kfree", "model the free as a store, e.g. WRITE_ONCE(*y, 0)"},
 };

@@ -14,6 +14,8 @@ std::string_view to_string(Outcome o) {
     case Outcome::Never: return "Never";
     case Outcome::Maybe: return "Maybe";
     case Outcome::Deadlock: return "DEADLOCK";
+    case Outcome::AssertFailed: return "AssertFailed";
+    case Outcome::DataRace: return "DataRace";
     }
     return "?";
 }

@@ -66,12 +66,35 @@ void judge_result(const Program& p, const Report& rep, LitmusResult& r) {
                            : p.mapping          ? &*p.mapping
                            : p.result           ? &*p.result
                                                 : nullptr;
+    const bool bounded = r.unroll_cuts > 0;
+    if (want != nullptr && (want->outcome == Outcome::AssertFailed || want->outcome == Outcome::DataRace)) {
+        // ordercheck's verdict kinds: a witnessed BUG_ON()/WARN_ON() or data race settles it;
+        // their absence is settled only by a complete search.
+        const bool assert_failed = r.error.rfind("AssertFailed", 0) == 0;
+        const bool seen = want->outcome == Outcome::AssertFailed ? assert_failed : r.datarace;
+        const std::string wanted = std::string(to_string(want->outcome));
+        if (seen) {
+            r.judgement = Judgement::Match;
+            r.judgement_text = wanted + " as expected (" + (assert_failed ? r.error : std::string("a data race")) + ")";
+        } else if (!r.error.empty()) {
+            r.judgement = Judgement::Error;
+            r.judgement_text = "!!! Verification error: " + r.error;
+        } else if (r.cut_short || bounded) {
+            r.judgement = bounded && !r.cut_short ? Judgement::Bounded : Judgement::Incomplete;
+            r.judgement_text = "no " + wanted + " within the search, which was " +
+                               (bounded ? "cut at --unroll " + std::to_string(r.unroll) : std::string("cut short")) +
+                               " and settles nothing";
+        } else {
+            r.judgement = Judgement::Mismatch;
+            r.judgement_text = "!!! Unexpected: no " + wanted + " in an exhaustive search";
+        }
+        return;
+    }
     if (!r.error.empty()) {
         r.judgement = Judgement::Error;
         r.judgement_text = "!!! Verification error: " + r.error;
         return;
     }
-    const bool bounded = r.unroll_cuts > 0;
     if (want == nullptr && bounded && !r.cut_short) {
         r.judgement = Judgement::Bounded;
         r.judgement_text = "no Result: annotation; a loop needs more than " + std::to_string(r.unroll) +

@@ -88,6 +88,7 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
     report.id = variant.id();
     report.summary = variant.summary;
     report.engine = options.explore.engine;
+    const std::uint64_t cuts_before = variant.cut_runs ? variant.cut_runs() : 0;
     const bool lkmm = options.explore.model == ModelKind::Lkmm;
     // A model loaded at run time (a cat file) judges in place of the built-in one the kind names.
     const MemoryModel* selected = report.engine == EngineKind::Graph ? options.explore.memory_model : nullptr;
@@ -228,7 +229,15 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
         report.finding = positive == 0 ? Verdict::Never : positive == executions ? Verdict::Always : Verdict::Sometimes;
         report.witness = std::move(witness);
     }
+    report.unroll = variant.unroll;
+    if (variant.cut_runs) report.unroll_cuts = variant.cut_runs() - cuts_before;
+    if (report.unroll_cuts > 0 && report.exploration != Exploration::CutShort &&
+        report.exploration != Exploration::UntilFailure)
+        report.exploration = Exploration::Bounded;
     report.status = judge(report.finding, report.expect, report.exploration);
+    // A search that cut a loop at the unroll bound is no proof, even of a witnessed Sometimes
+    // (as `ordercheck litmus` judges it): only a contradiction it witnessed settles anything.
+    if (report.unroll_cuts > 0 && report.status == Status::Pass) report.status = Status::Incomplete;
     // An inconsistent execution is an engine or capture defect: the report cannot be trusted
     // unless the model declares the engine's known defect.
     if (report.rejected > 0 && report.expect.engine_inconsistency_note.empty()) report.status = Status::Fail;
@@ -430,6 +439,8 @@ Report merge_shards(const std::vector<Report>& shards) {
         if (m.shard.whole_tree_why.empty()) m.shard.whole_tree_why = r->shard.whole_tree_why;
         m.executions += r->executions;
         m.blocked += r->blocked;
+        m.unroll = r->unroll;
+        m.unroll_cuts += r->unroll_cuts;
         m.positive += r->positive;
         m.rejected += r->rejected;
         m.interleavings += r->interleavings;
@@ -494,7 +505,9 @@ Report merge_shards(const std::vector<Report>& shards) {
     }
     m.fraction = 0;
     for (const Report* r : ordered) m.fraction += r->fraction / count;
+    if (m.unroll_cuts > 0 && m.exploration == Exploration::Exhaustive) m.exploration = Exploration::Bounded;
     m.status = judge(m.finding, m.expect, m.exploration);
+    if (m.unroll_cuts > 0 && m.status == Status::Pass) m.status = Status::Incomplete;  // as check()
     if (m.rejected > 0 && m.expect.engine_inconsistency_note.empty()) m.status = Status::Fail;
     return m;
 }

@@ -103,6 +103,11 @@ struct Report {
     /// Graph engine: executions that ended with a thread waiting at an await whose value could
     /// still change in another branch (not complete executions; not in `executions`).
     std::uint64_t blocked = 0;
+    /// Runs cut at the unroll bound (VariantDef::unroll): when any was, the search covered only
+    /// the executions within the bound (`unroll`), the exploration is Bounded and a pass is
+    /// Incomplete: never a proof.
+    std::uint64_t unroll_cuts = 0;
+    unsigned unroll = 0;
     std::optional<CrossCheck> cross_check;  ///< set by --engine both
     std::optional<Finding> finding;   ///< unset when no execution completed
     Exploration exploration = Exploration::Exhaustive;

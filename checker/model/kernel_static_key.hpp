@@ -18,6 +18,9 @@ namespace oc::kernel {
 /// before inc returns (like membarrier), which C++11 cannot express.
 struct static_key {
     explicit static_key(const char* name, OC_HERE) : enabled(name, 0, where), jump_label_mutex("jump_label_mutex", where) {}
+    /// A key whose count starts at `count` (DEFINE_STATIC_KEY_TRUE: 1).
+    static_key(const char* name, int count, SrcLoc where)
+        : enabled(name, count, where), jump_label_mutex("jump_label_mutex", where) {}
     Atomic<int> enabled;
     mutex jump_label_mutex;
 };
@@ -32,6 +35,26 @@ inline void static_branch_dec(static_key& key, OC_HERE) {
     mutex_lock(key.jump_label_mutex, where);
     const int old = detail::ordered_rmw(key.enabled, RmwOp::Sub, 1, Ordering::Full, "static_branch_dec", where);
     require(old > 0, "static_branch_dec: the key count went negative", where);
+    mutex_unlock(key.jump_label_mutex, where);
+}
+/// static_branch_enable(&key), static_branch_disable(&key) (kernel/jump_label.c
+/// static_key_enable_cpuslocked(), static_key_disable_cpuslocked()): under jump_label_mutex, the
+/// count goes 0 -> 1 (enable) or 1 -> 0 (disable) by a fully ordered RMW, and is left alone when
+/// it already has the value wanted. The kernel reads the count first without the mutex and
+/// returns early when nothing is to be done; taking the mutex in every case only adds ordering
+/// on a path that changes nothing.
+inline void static_branch_enable(static_key& key, OC_HERE) {
+    PrimitiveScope s("static_branch_enable", where);
+    mutex_lock(key.jump_label_mutex, where);
+    if (key.enabled.load(relaxed, where) == 0)
+        detail::ordered_rmw(key.enabled, RmwOp::Add, 1, Ordering::Full, "static_branch_enable", where);
+    mutex_unlock(key.jump_label_mutex, where);
+}
+inline void static_branch_disable(static_key& key, OC_HERE) {
+    PrimitiveScope s("static_branch_disable", where);
+    mutex_lock(key.jump_label_mutex, where);
+    if (key.enabled.load(relaxed, where) == 1)
+        detail::ordered_rmw(key.enabled, RmwOp::Sub, 1, Ordering::Full, "static_branch_disable", where);
     mutex_unlock(key.jump_label_mutex, where);
 }
 /// static_branch_unlikely/likely(&key): not a memory access in the kernel (a patched jump); a

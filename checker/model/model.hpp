@@ -162,6 +162,12 @@ struct VariantDef {
     bool exact_dependencies = false;
     /// Set for a hand-written mutant of another variant (see Derivation).
     Derivation derived;
+    /// A variant whose loops run under an unroll bound (a litmus test's loops that are not
+    /// awaits): the bound, and the number of runs cut at it so far (cumulative; check() counts
+    /// the difference). A run cut at the bound is dropped, so a search that cut any is bounded,
+    /// never a proof. 0 / empty: no bound.
+    unsigned unroll = 0;
+    std::function<std::uint64_t()> cut_runs;
 
     std::string id() const { return model + "/" + name; }
     unsigned thread_count() const { return static_cast<unsigned>(thread_names.size()); }

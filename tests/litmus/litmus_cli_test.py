@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 """End-to-end checks of `ordercheck litmus` and `ordercheck explain FILE.litmus`: exit codes,
 error positions, herd-like output, timing and benchmark lines."""
+import json
 import os
 import sys
 import tempfile
@@ -18,6 +19,12 @@ P0(int *x, int *y) {{ int r0; WRITE_ONCE(*x, 1); r0 = READ_ONCE(*y); }}
 P1(int *x, int *y) {{ int r0; WRITE_ONCE(*y, 1); r0 = READ_ONCE(*x); }}
 exists (0:r0=0 /\\ 1:r0=0)
 """
+
+
+def row(out, variant):
+    """The line of `variant` in check's text report ('' if none)."""
+    return next((l.rstrip() for l in out.splitlines() if l.startswith(variant + " ")), "")
+
 
 with tempfile.TemporaryDirectory() as tmp:
     def write(name, text):
@@ -76,6 +83,36 @@ with tempfile.TemporaryDirectory() as tmp:
     expect("a mismatch outranks a bounded test", code == 1, f"{code} {out}")
     code, out, err = run("litmus", "--unroll", "0", count)
     expect("--unroll 0 is a usage error", code == 2 and "--unroll" in err, f"{code} {err}")
+
+    # `check` on a litmus file takes --unroll too, and a cut is never a proof: the report is
+    # bounded (exit 3, status incomplete) and names the bound, even where the executions within
+    # the bound witness the expected Sometimes.
+    code, out, err = run("check", count)
+    expect("check: a loop beyond --unroll exits 3", code == 3, f"{code} {out} {err}")
+    expect("check: the exploration is bounded and names the bound",
+           row(out, "count/litmus").endswith("incomplete") and " bounded " in row(out, "count/litmus")
+           and "cut at --unroll 2" in out, out)
+    code, out, err = run("check", "--unroll", "5", count)
+    expect("check: --unroll 5 completes it", code == 0 and row(out, "count/litmus").endswith("pass")
+           and "exhaustive" in row(out, "count/litmus"), f"{code} {out}")
+    some = write("some.litmus", "C some\n(* Result: Sometimes *)\n{}\n"
+                 "P0(int *x, int *y, int *z) {\n\tint r0; int r1; int i;\n\tr1 = READ_ONCE(*x);\n"
+                 "\tr0 = READ_ONCE(*y);\n\tfor (i = 0; i < r0; i = i + 1)\n\t\tWRITE_ONCE(*z, i);\n}\n"
+                 "P1(int *x, int *y) {\n\tWRITE_ONCE(*x, 1);\n\tWRITE_ONCE(*y, 5);\n}\n"
+                 "exists (0:r1=1)\n")
+    for model in ("lkmm", "rc11"):
+        code, out, err = run("check", "--model", model, "--format", "json", some)
+        doc = json.loads(out) if out.startswith("{") else {}
+        rep = doc.get("variants", [{}])[0] if doc else {}
+        expect(f"check {model}: a witnessed Sometimes with a cut is no pass (exit 3)",
+               code == 3 and rep.get("status") == "incomplete" and rep.get("verdict") == "Sometimes"
+               and rep.get("exploration") == "bounded" and rep.get("unroll") == 2 and rep.get("unroll_cuts", 0) > 0,
+               f"{code} {out} {err}")
+        code, out, err = run("check", "--model", model, "--shards", "2", some)
+        expect(f"check {model}: merged shards with a cut are no pass either", code == 3
+               and row(out, "some/litmus").endswith("incomplete") and "cut at --unroll 2" in out, f"{code} {out} {err}")
+        code, out, err = run("check", "--model", model, "--unroll", "6", some)
+        expect(f"check {model}: --unroll 6 settles it", code == 0 and row(out, "some/litmus").endswith("pass"), f"{code} {out}")
 
     out_dir = os.path.join(tmp, "figures")
     code, out, err = run("explain", good, "--out", out_dir)

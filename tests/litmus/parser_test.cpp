@@ -182,7 +182,7 @@ TEST_SUITE("litmus parser") {
             {"C t\n{}\nP0(int *x) {}\nexists (x=1 && x=2)",
              "t.litmus:4:13: error: expected ')' in the condition, found '&&'"},
             {"C t\n(* Result: Perhaps *)\n{}\nP0(int *x) {}\nexists (x=1)",
-             "t.litmus:2:4: error: expected Always, Sometimes, Never, Maybe or DEADLOCK after 'Result:', found 'Perhaps'"},
+             "t.litmus:2:4: error: expected Always, Sometimes, Never, Maybe, DEADLOCK, AssertFailed or DataRace after 'Result:', found 'Perhaps'"},
             {"C t\n(* never closed\n{}", "t.litmus:2:1: error: unterminated comment: expected '*)' to close the '(*' here"},
             {"C t\n{ x = 1; x = 2; }", "t.litmus:2:10: error: location 'x' is initialised twice (first at 2:3)"},
             {"C t\n{ 3:r0 = 1; }\nP0(int *x) {}\nexists (x=1)",
