@@ -62,6 +62,24 @@ try:
     expect("installed libordercheck.a", os.path.isfile(os.path.join(lib, "libordercheck.a")), lib)
     expect("installed pkgconfig/ordercheck.pc", os.path.isfile(pc), pc)
 
+    # The installed ordercheck carries the C twins of the seeds (models/c/, embedded at build time):
+    # run from a directory with no source tree, it lists and checks them.
+    bindir = opts.get("bindir", "bin")
+    installed_exe = under(dest, os.path.join(bindir, "ordercheck"))
+    expect("installed bin/ordercheck", os.path.isfile(installed_exe), installed_exe)
+    if os.path.isfile(installed_exe):
+        twins = sorted(glob.glob(os.path.join(source_root, "models", "c", "*", "*.litmus")))
+        code, out = sh([installed_exe, "list"], cwd=tmp)
+        listed = set(re.findall(r"^  (c:\S+)  expect ", out, re.M))
+        wanted = {"c:" + os.path.basename(os.path.dirname(f)) + "/" + os.path.splitext(os.path.basename(f))[0]
+                  for f in twins}
+        expect("the installed ordercheck lists every C twin under models/c/ (c:MODEL/VARIANT)",
+               code == 0 and len(wanted) > 0 and listed == wanted, sorted(listed ^ wanted))
+        code, out = sh([installed_exe, "check", "c:shrinker_bit/merged", "--no-progress"], cwd=tmp)
+        expect("the installed ordercheck checks a C twin (c:shrinker_bit/merged: Never, pass)",
+               code == 0 and re.search(r"^c:shrinker_bit/merged\s+.*Never\s+Never\s+exhaustive\b.*\bpass$", out, re.M),
+               out)
+
     # The include closure: every "..." include of an installed header is installed; none is Relacy.
     headers = sorted(glob.glob(os.path.join(inc, "**", "*.hpp"), recursive=True))
     expect("headers are installed", len(headers) > 0, inc)
