@@ -111,6 +111,7 @@ private:
         case StmtKind::Expr:
         case StmtKind::Assign: escapes_in(proc, s.expr, is_addr); break;
         case StmtKind::Loop:
+            if (s.prelude >= 0) mark_escapes(proc, s.prelude, is_addr);
             escapes_in(proc, s.expr, is_addr);
             mark_escapes(proc, s.then_stmt, is_addr);
             if (s.else_stmt >= 0) mark_escapes(proc, s.else_stmt, is_addr);
@@ -216,6 +217,7 @@ private:
             return;
         case StmtKind::Loop:
             if (!in_loop) reject_srcu_in(proc, stmt);
+            if (s.prelude >= 0) loops(proc, s.prelude, true);
             loops(proc, s.then_stmt, true);
             s.await = is_await(proc, stmt);
             return;
@@ -242,6 +244,7 @@ private:
             return;
         case StmtKind::If:
         case StmtKind::Loop:
+            if (s.prelude >= 0) accesses_under(s.prelude, out);
             accesses_in(s.expr, out);
             accesses_under(s.then_stmt, out);
             if (s.else_stmt >= 0) accesses_under(s.else_stmt, out);
@@ -324,6 +327,7 @@ private:
             return;
         case StmtKind::If:
         case StmtKind::Loop:
+            if (s.prelude >= 0) assigned_under(s.prelude, out);
             assigned_under(s.then_stmt, out);
             if (s.else_stmt >= 0) assigned_under(s.else_stmt, out);
             return;
@@ -345,6 +349,7 @@ private:
             return;
         case StmtKind::If:
         case StmtKind::Loop:
+            if (s.prelude >= 0) read_under(s.prelude, skip, out);
             read_in(s.expr, out);
             read_under(s.then_stmt, skip, out);
             if (s.else_stmt >= 0) read_under(s.else_stmt, skip, out);
@@ -478,11 +483,13 @@ private:
             if (o.kind == Operand::Kind::Reg && o.proc == proc) w.live[o.reg] = true;
         std::vector<bool> defined(pr.regs.size(), false);
         if (!s.post_test) {
+            if (s.prelude >= 0) await_walk(s.prelude, defined, w);
             await_reads(s.expr, defined, w);
             if (!always_true(s.expr)) await_exit(defined, w);  // the condition fails: the loop ends
         }
         await_walk(s.then_stmt, defined, w);
         if (s.post_test) {
+            if (s.prelude >= 0) await_walk(s.prelude, defined, w);
             await_reads(s.expr, defined, w);
             if (!always_true(s.expr)) await_exit(defined, w);
         }
@@ -570,6 +577,7 @@ private:
             for (;;) {
                 const std::vector<std::uint64_t> before = taint;
                 const std::uint64_t heads_before = heads;
+                if (s.prelude >= 0) walk(proc, s.prelude, taint, heads);
                 value_taint(s.expr, taint, heads);
                 walk(proc, s.then_stmt, taint, heads);
                 if (s.else_stmt >= 0) walk(proc, s.else_stmt, taint, heads);

@@ -192,6 +192,9 @@ struct Stmt {
     std::int32_t then_stmt = -1;  ///< If; Loop: the body; Inline: the function's body (a Block)
     std::int32_t else_stmt = -1;  ///< If (-1: none); Loop: the step of a for (-1: none)
     std::uint32_t first = 0, count = 0;  ///< Block: children in Program::block_items
+    /// Loop: what the calls to helper functions in the condition need (argument bindings and
+    /// inlined bodies, a Block), run before each test of the condition (-1: none).
+    std::int32_t prelude = -1;
     bool post_test = false;       ///< Loop: do ... while: the condition is tested after the body
     /// If, Loop: a `return` of the enclosing function is under it, so what follows it in the
     /// function runs only if its conditions did not lead to that return: it stays ctrl-dependent

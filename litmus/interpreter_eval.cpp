@@ -91,6 +91,7 @@ Instance::Flow Instance::loop(unsigned proc, const Stmt& s) {
     } restore{ctrl_[proc], outer, s.may_return};
     const auto holds = [&] {
         if (s.expr < 0) return true;
+        if (s.prelude >= 0) exec(proc, s.prelude);  // the condition's calls (a Block of inlined bodies)
         Taint t;
         const bool c = eval(proc, s.expr, t) != 0;
         ctrl_[proc] |= t;

@@ -486,9 +486,12 @@ TEST_SUITE("litmus parser") {
             {"static int g(int *a) { return READ_ONCE(*a); }", "r0 = r0 && g(x);",
              "t.litmus:4:41: error: unsupported: a call to g() in an operand of '&&', '||' or '?:', which C evaluates only under a "
              "condition; assign its result to a register first"},
-            {"static int g(int *a) { return READ_ONCE(*a); }", "while (g(x)) r0 = 1;",
-             "t.litmus:4:37: error: unsupported: a call to a helper function in the condition of 'while' (it runs at every "
-             "iteration); assign its result to a register in the loop's body"},
+            {"static int g(int *a) { return 1; }", "r0 = smp_cond_load_acquire(y, VAL == g(x));",
+             "t.litmus:4:67: error: unsupported: a call to a helper function in the condition of smp_cond_load_acquire() (it runs "
+             "at every iteration of the wait); write the wait as a loop whose condition calls it"},
+            {"static int g(int *a) { int i = 0; while (READ_ONCE(*a)) { i = i + 1; } return i; }",
+             "while (1) { while (1) { while (1) { while (g(x)) { r0 = 1; } } } }",
+             "t.litmus:3:57: error: unsupported: loops nested deeper than 4 levels (in g() called at 4:73)"},
             {"static int g(int *a);", "r0 = g(x);", "t.litmus:4:35: error: call to function g(), declared at 3:12 but not defined before this call"},
             {"static int g(int *a) { if (READ_ONCE(*a)) return; }", "", "t.litmus:3:43: error: 'return' without a value in function g(), which returns one"},
         };
