@@ -43,10 +43,15 @@ inline constexpr unsigned max_computed_locations = 4;
 
 /// Limits that keep the interpreter allocation-free and its recursion shallow (the engine runs
 /// every thread on a 64 KiB fibre stack).
-inline constexpr unsigned max_processes = 16;  // the graph engine runs 16 threads; Relacy 6
+inline constexpr unsigned max_processes = 32;  // the graph engine runs up to 32 threads (max_threads); Relacy 6
 inline constexpr unsigned max_test_locations = 32;
-inline constexpr unsigned max_registers = 32;  ///< per process, parameters included
-inline constexpr unsigned max_accesses = 64;   ///< primitive calls and plain accesses per process
+/// Registers of all processes together, parameters and the registers of inlined calls included
+/// (the interpreter keeps them in one fixed array, so a run allocates nothing).
+inline constexpr unsigned max_registers = 512;
+/// Primitive calls and plain accesses written in one process, inlined calls' included (an
+/// access site is numbered in 16 bits). How many accesses a run makes is not limited; a
+/// dependency on a thread's read at po index 64 or later is (checker/model/primitives.hpp).
+inline constexpr unsigned max_accesses = 65535;
 inline constexpr unsigned max_nesting = 24;    ///< expression trees, nested statements
 inline constexpr unsigned max_condition_nesting = 64;  ///< the condition's tree (a /\ b /\ ... counts each /\)
 inline constexpr unsigned max_parse_depth = 256;  ///< the parser's own recursion (parentheses...)

@@ -108,11 +108,20 @@ Parser::Function* Parser::find_function(std::string_view name) const {
     return nullptr;
 }
 
+/// Errors when the test has no room for one more register (max_registers, all processes
+/// together: each inlined call adds its parameters, locals and result).
+void Parser::check_register_room(SourcePos pos) const {
+    std::size_t used = 0;
+    for (const Process& p : prog_.processes) used += p.regs.size();
+    if (used >= max_registers)
+        error(pos, "unsupported: more than " + std::to_string(max_registers) +
+                       " registers in the test (all processes together: parameters, locals, and the parameters, locals and "
+                       "result of each inlined call)");
+}
+
 /// A register of the current process, not reachable by name from the process's code.
 std::uint16_t Parser::new_reg(std::string name, SourcePos pos) {
-    if (proc().regs.size() >= max_registers)
-        error(pos, "unsupported: more than " + std::to_string(max_registers) +
-                       " registers and parameters in one process (each inlined call adds its parameters, locals and result)");
+    check_register_room(pos);
     Register r;
     r.name = std::move(name);
     r.full_name = std::to_string(prog_.processes.size() - 1) + ":" + r.name;

@@ -167,6 +167,7 @@ private:
     void return_statement(std::vector<std::int32_t>& out);                // parse_function.cpp
     void no_call_in(std::size_t pending_before, const char* where) const;  // parse_function.cpp
     std::int32_t pending_block(std::size_t pending_before, std::int32_t last);  // parse_function.cpp
+    void check_register_room(SourcePos pos) const;                           // parse_function.cpp
     int implicit_reg(std::string_view w, SourcePos pos);             // parser.cpp
     bool initialised_in_state(std::string_view w) const;             // parser.cpp
     std::string unknown_identifier(std::string_view w) const;        // parser.cpp
