@@ -10,6 +10,7 @@
 #include "litmus/parser.hpp"
 #include "litmus/parser_internal.hpp"
 #include "litmus/primitive_table.hpp"
+#include "litmus/site_set.hpp"
 
 namespace oc::litmus::detail {
 
@@ -52,7 +53,7 @@ public:
         find_targets();
         check_static_types();
         number_srcu_sections();
-        unlock_taint_.assign(p_.accesses.size(), 0);
+        unlock_taint_.assign(p_.accesses.size(), SiteSet{});
         for (std::size_t i = 0; i < p_.processes.size(); ++i) {
             dependencies(static_cast<unsigned>(i));
             match_srcu_unlocks(static_cast<unsigned>(i));
@@ -116,6 +117,7 @@ private:
         case StmtKind::Expr:
         case StmtKind::Assign: escapes_in(proc, s.expr, is_addr); break;
         case StmtKind::Loop:
+            if (s.prelude >= 0) mark_escapes(proc, s.prelude, is_addr);
             escapes_in(proc, s.expr, is_addr);
             mark_escapes(proc, s.then_stmt, is_addr);
             if (s.else_stmt >= 0) mark_escapes(proc, s.else_stmt, is_addr);
@@ -236,6 +238,7 @@ private:
             return;
         case StmtKind::Loop:
             if (!in_loop) reject_srcu_in(proc, stmt);
+            if (s.prelude >= 0) loops(proc, s.prelude, true);
             loops(proc, s.then_stmt, true);
             s.await = is_await(proc, stmt);
             return;
@@ -262,6 +265,7 @@ private:
             return;
         case StmtKind::If:
         case StmtKind::Loop:
+            if (s.prelude >= 0) accesses_under(s.prelude, out);
             accesses_in(s.expr, out);
             accesses_under(s.then_stmt, out);
             if (s.else_stmt >= 0) accesses_under(s.else_stmt, out);
@@ -355,6 +359,7 @@ private:
             return;
         case StmtKind::If:
         case StmtKind::Loop:
+            if (s.prelude >= 0) assigned_under(s.prelude, out);
             assigned_under(s.then_stmt, out);
             if (s.else_stmt >= 0) assigned_under(s.else_stmt, out);
             return;
@@ -376,6 +381,7 @@ private:
             return;
         case StmtKind::If:
         case StmtKind::Loop:
+            if (s.prelude >= 0) read_under(s.prelude, skip, out);
             read_in(s.expr, out);
             read_under(s.then_stmt, skip, out);
             if (s.else_stmt >= 0) read_under(s.else_stmt, skip, out);
@@ -513,11 +519,13 @@ private:
             if (o.kind == Operand::Kind::Reg && o.proc == proc) w.live[o.reg] = true;
         std::vector<bool> defined(pr.regs.size(), false);
         if (!s.post_test) {
+            if (s.prelude >= 0) await_walk(s.prelude, defined, w);
             await_reads(s.expr, defined, w);
             if (!always_true(s.expr)) await_exit(defined, w);  // the condition fails: the loop ends
         }
         await_walk(s.then_stmt, defined, w);
         if (s.post_test) {
+            if (s.prelude >= 0) await_walk(s.prelude, defined, w);
             await_reads(s.expr, defined, w);
             if (!always_true(s.expr)) await_exit(defined, w);
         }
@@ -547,14 +555,14 @@ private:
         for (std::size_t ai = 0; ai < p_.accesses.size(); ++ai) {
             Access& u = p_.accesses[ai];
             if (u.process != proc || u.plain || u.prim != Prim::SrcuReadUnlock) continue;
-            const std::uint64_t from = unlock_taint_[ai];
-            if (from != 0 && (from & (from - 1)) != 0)
+            const SiteSet& from = unlock_taint_[ai];
+            if (from.count() > 1)
                 error(u.pos, "unsupported: the index given to " + u.name + "() may come from more than one read; "
                              "ordercheck pairs each " + u.name + "() with the one srcu_read_lock() whose value it is given");
             const Access* lock = nullptr;
-            for (std::size_t li = 0; li < p_.accesses.size() && from != 0; ++li) {
+            for (std::size_t li = 0; li < p_.accesses.size() && !from.empty(); ++li) {
                 const Access& l = p_.accesses[li];
-                if (l.process == proc && (from >> l.site & 1u) != 0 && !l.plain && l.prim == Prim::SrcuReadLock) {
+                if (l.process == proc && from.contains(l.site) && !l.plain && l.prim == Prim::SrcuReadLock) {
                     lock = &l;
                     u.srcu_lock = static_cast<std::int32_t>(li);
                 }
@@ -572,13 +580,13 @@ private:
 
     /// Forward pass over one process: which reads' values reach an address.
     void dependencies(unsigned proc) {
-        std::vector<std::uint64_t> taint(p_.processes[proc].regs.size(), 0);
-        std::uint64_t heads = 0;
+        std::vector<SiteSet> taint(p_.processes[proc].regs.size());
+        SiteSet heads;
         walk(proc, p_.processes[proc].body, taint, heads);
         for (Access& a : p_.accesses)
-            if (a.process == proc && (heads >> a.site & 1u) != 0 && promotable(a)) a.dep_head = true;
+            if (a.process == proc && heads.contains(a.site) && promotable(a)) a.dep_head = true;
     }
-    void walk(unsigned proc, std::int32_t stmt, std::vector<std::uint64_t>& taint, std::uint64_t& heads) {
+    void walk(unsigned proc, std::int32_t stmt, std::vector<SiteSet>& taint, SiteSet& heads) {
         const Stmt& s = p_.stmts[static_cast<std::size_t>(stmt)];
         switch (s.kind) {
         case StmtKind::Block:
@@ -594,7 +602,7 @@ private:
         }
         case StmtKind::If: {
             value_taint(s.expr, taint, heads);
-            std::vector<std::uint64_t> other = taint;
+            std::vector<SiteSet> other = taint;
             walk(proc, s.then_stmt, taint, heads);
             if (s.else_stmt >= 0) walk(proc, s.else_stmt, other, heads);
             for (std::size_t i = 0; i < taint.size(); ++i) taint[i] |= other[i];
@@ -603,8 +611,9 @@ private:
         case StmtKind::Loop:
             // A value read in one iteration reaches the next ones: to a fixed point (taints only grow).
             for (;;) {
-                const std::vector<std::uint64_t> before = taint;
-                const std::uint64_t heads_before = heads;
+                const std::vector<SiteSet> before = taint;
+                const SiteSet heads_before = heads;
+                if (s.prelude >= 0) walk(proc, s.prelude, taint, heads);
                 value_taint(s.expr, taint, heads);
                 walk(proc, s.then_stmt, taint, heads);
                 if (s.else_stmt >= 0) walk(proc, s.else_stmt, taint, heads);
@@ -623,11 +632,11 @@ private:
     }
     /// The reads (as a bit set of access sites) whose value may flow into expression `e`;
     /// records the reads flowing into an address in `heads`.
-    std::uint64_t value_taint(std::int32_t e, const std::vector<std::uint64_t>& taint, std::uint64_t& heads) {
-        if (e < 0) return 0;
+    SiteSet value_taint(std::int32_t e, const std::vector<SiteSet>& taint, SiteSet& heads) {
+        if (e < 0) return {};
         const Expr& x = p_.exprs[static_cast<std::size_t>(e)];
         switch (x.kind) {
-        case ExprKind::Const: return 0;
+        case ExprKind::Const: return {};
         case ExprKind::Reg: return taint[x.reg];
         case ExprKind::Unary: return value_taint(x.a, taint, heads);
         case ExprKind::Binary: return value_taint(x.a, taint, heads) | value_taint(x.b, taint, heads);
@@ -637,14 +646,14 @@ private:
         case ExprKind::Call: {
             const Access& a = p_.accesses[static_cast<std::size_t>(x.a)];
             heads |= value_taint(a.addr, taint, heads);
-            const std::uint64_t v0 = value_taint(a.vals[0], taint, heads);
+            const SiteSet v0 = value_taint(a.vals[0], taint, heads);
             value_taint(a.vals[1], taint, heads);
             if (!a.plain && a.prim == Prim::SrcuReadUnlock) unlock_taint_[static_cast<std::size_t>(x.a)] |= v0;
             // Only marked reads head a dependency (LKMM's hb holds marked accesses only).
-            return a.plain ? 0 : std::uint64_t{1} << a.site;
+            return a.plain ? SiteSet{} : SiteSet::of(a.site);
         }
         }
-        return 0;
+        return {};
     }
 
     /// Decides which locations are plain (race-checked) and rejects mixes the engine cannot
@@ -692,7 +701,7 @@ private:
     }
 
     Program& p_;
-    std::vector<std::uint64_t> unlock_taint_;  ///< per access: the reads whose value reaches a srcu_read_unlock()'s index
+    std::vector<SiteSet> unlock_taint_;  ///< per access: the reads whose value reaches a srcu_read_unlock()'s index
 };
 
 }  // namespace

@@ -43,7 +43,7 @@ inline constexpr unsigned max_computed_locations = 4;
 
 /// Limits that keep the interpreter allocation-free and its recursion shallow (the engine runs
 /// every thread on a 64 KiB fibre stack).
-inline constexpr unsigned max_processes = 16;  // the graph engine runs 16 threads; Relacy 6
+inline constexpr unsigned max_processes = 32;  // the graph engine runs up to 32 threads (max_threads); Relacy 6
 /// Every array element and struct field is a location of its own (docs/litmus.md, "Structs and
 /// arrays"), so a test with a few struct nodes or arrays needs more than the 32 a flat test
 /// does; each location is one slot of an execution's storage (Instance), built in place. The
@@ -51,8 +51,13 @@ inline constexpr unsigned max_processes = 16;  // the graph engine runs 16 threa
 /// which must also hold the computed locations and the words of locks, RCU and SRCU: 48 leaves
 /// them 16.
 inline constexpr unsigned max_test_locations = 48;
-inline constexpr unsigned max_registers = 32;  ///< per process, parameters included
-inline constexpr unsigned max_accesses = 64;   ///< primitive calls and plain accesses per process
+/// Registers of all processes together, parameters and the registers of inlined calls included
+/// (the interpreter keeps them in one fixed array, so a run allocates nothing).
+inline constexpr unsigned max_registers = 512;
+/// Primitive calls and plain accesses written in one process, inlined calls' included (an
+/// access site is numbered in 16 bits). How many accesses a run makes is not limited; a
+/// dependency on a thread's read at po index 64 or later is (checker/model/primitives.hpp).
+inline constexpr unsigned max_accesses = 65535;
 inline constexpr unsigned max_nesting = 24;    ///< expression trees, nested statements
 inline constexpr unsigned max_condition_nesting = 64;  ///< the condition's tree (a /\ b /\ ... counts each /\)
 inline constexpr unsigned max_parse_depth = 256;  ///< the parser's own recursion (parentheses...)
@@ -221,6 +226,9 @@ struct Stmt {
     std::int32_t then_stmt = -1;  ///< If; Loop: the body; Inline: the function's body (a Block)
     std::int32_t else_stmt = -1;  ///< If (-1: none); Loop: the step of a for (-1: none)
     std::uint32_t first = 0, count = 0;  ///< Block: children in Program::block_items
+    /// Loop: what the calls to helper functions in the condition need (argument bindings and
+    /// inlined bodies, a Block), run before each test of the condition (-1: none).
+    std::int32_t prelude = -1;
     bool post_test = false;       ///< Loop: do ... while: the condition is tested after the body
     /// If, Loop: a `return` of the enclosing function is under it, so what follows it in the
     /// function runs only if its conditions did not lead to that return: it stays ctrl-dependent

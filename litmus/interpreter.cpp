@@ -16,6 +16,7 @@
 namespace oc::litmus {
 
 static_assert(std::is_same_v<Value, oc::Value>, "litmus values are the engine's values");
+static_assert(max_processes <= max_threads, "every process of a test is a thread of the graph engine");
 
 std::source_location source_location_of(const SpotImpl& spot) {
 #if defined(__GLIBCXX__)

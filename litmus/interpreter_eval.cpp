@@ -30,7 +30,7 @@ Instance::Flow Instance::exec(unsigned proc, std::int32_t stmt) {
     case StmtKind::Expr: eval(proc, s.expr, t); return Flow::Normal;
     case StmtKind::Assign:
         reg(proc, s.reg) = eval(proc, s.expr, t);
-        reg_taint_[proc][s.reg] = t;
+        reg_taint(proc, s.reg) = t;
         return Flow::Normal;
     case StmtKind::Store: access(proc, static_cast<std::size_t>(s.access), t); return Flow::Normal;
     case StmtKind::If: {
@@ -56,7 +56,7 @@ Instance::Flow Instance::exec(unsigned proc, std::int32_t stmt) {
     case StmtKind::Return:
         if (s.expr >= 0) {
             reg(proc, s.reg) = eval(proc, s.expr, t);
-            reg_taint_[proc][s.reg] = t;
+            reg_taint(proc, s.reg) = t;
         }
         return Flow::Return;
     case StmtKind::Inline: {
@@ -91,6 +91,7 @@ Instance::Flow Instance::loop(unsigned proc, const Stmt& s) {
     } restore{ctrl_[proc], outer, s.may_return};
     const auto holds = [&] {
         if (s.expr < 0) return true;
+        if (s.prelude >= 0) exec(proc, s.prelude);  // the condition's calls (a Block of inlined bodies)
         Taint t;
         const bool c = eval(proc, s.expr, t) != 0;
         ctrl_[proc] |= t;
@@ -132,7 +133,7 @@ Value Instance::eval(unsigned proc, std::int32_t e, Taint& taint) {
     switch (x.kind) {
     case ExprKind::Const: return x.value;
     case ExprKind::Reg:
-        taint |= reg_taint_[proc][x.reg];
+        taint |= reg_taint(proc, x.reg);
         return reg(proc, x.reg).value();
     case ExprKind::Unary: {
         const Value a = eval(proc, x.a, taint);

@@ -82,8 +82,10 @@ private:
     const static_key& key_slot(std::size_t i) const {
         return *std::launder(reinterpret_cast<const static_key*>(slots_[i].bytes));
     }
-    Reg& reg(unsigned proc, std::size_t r) { return *std::launder(reinterpret_cast<Reg*>(regs_[proc][r])); }
-    const Reg& reg(unsigned proc, std::size_t r) const { return *std::launder(reinterpret_cast<const Reg*>(regs_[proc][r])); }
+    Reg& reg(unsigned proc, std::size_t r) { return *std::launder(reinterpret_cast<Reg*>(regs_[reg_base_[proc] + r])); }
+    const Reg& reg(unsigned proc, std::size_t r) const {
+        return *std::launder(reinterpret_cast<const Reg*>(regs_[reg_base_[proc] + r]));
+    }
     kernel::rcu_domain& rcu() { return *std::launder(reinterpret_cast<kernel::rcu_domain*>(rcu_)); }
     kernel::srcu_struct& srcu_at(std::size_t loc) {
         return *std::launder(reinterpret_cast<kernel::srcu_struct*>(srcu_[c_.srcu_index[loc]]));
@@ -134,6 +136,8 @@ private:
             return *this;
         }
     };
+
+    Taint& reg_taint(unsigned proc, std::size_t r) { return reg_taint_[reg_base_[proc] + r]; }
 
     /// Sets the dependencies of one access's events for the duration of the primitive call, and
     /// on leaving adds to `result` the reads the call recorded: the value it returns comes from
@@ -231,9 +235,11 @@ private:
     Value tried_ = 0;  ///< the value the last try_cmpxchg() read
     Value computed_[max_computed_locations] = {};  ///< the address each computed location stands for (0: none yet)
     LocationRef observed_[max_test_locations];
-    Taint reg_taint_[max_processes][max_registers] = {};  ///< the reads each register's value came from
+    // The registers of all processes, one after another: process p's from reg_base_[p].
+    std::uint16_t reg_base_[max_processes] = {};
+    Taint reg_taint_[max_registers] = {};  ///< the reads each register's value came from
     Taint ctrl_[max_processes] = {};  ///< the reads the conditions of the enclosing branches came from
-    alignas(Reg) unsigned char regs_[max_processes][max_registers][sizeof(Reg)];
+    alignas(Reg) unsigned char regs_[max_registers][sizeof(Reg)];
     alignas(kernel::rcu_domain) unsigned char rcu_[sizeof(kernel::rcu_domain)];
     alignas(kernel::srcu_struct) unsigned char srcu_[max_srcu_structs][sizeof(kernel::srcu_struct)];
 };

@@ -43,6 +43,11 @@ Instance::Instance(const Compiled& c, RunMode mode, unsigned threads, unsigned u
             ::new (static_cast<void*>(slots_[nl + k].bytes)) Atomic<long>(computed_names[k], 0, source_location_of(c_.spots.back()));
             kinds_[nl + k] = SlotKind::Atomic;
         }
+    std::size_t next_reg = 0;
+    for (std::size_t pi = 0; pi < p_.processes.size(); ++pi) {
+        reg_base_[pi] = static_cast<std::uint16_t>(next_reg);
+        next_reg += p_.processes[pi].regs.size();
+    }
     for (std::size_t pi = 0; pi < p_.processes.size(); ++pi)
         for (std::size_t r = 0; r < p_.processes[pi].regs.size(); ++r) {
             const Register& reg = p_.processes[pi].regs[r];
@@ -52,9 +57,9 @@ Instance::Instance(const Compiled& c, RunMode mode, unsigned threads, unsigned u
                 return o.kind == Operand::Kind::Reg && o.proc == pi && o.reg == r;
             });
             if (reg.is_param && !named)
-                ::new (static_cast<void*>(regs_[pi][r])) Reg(reg.full_name.c_str(), reg.init, Reg::Unobserved{});
+                ::new (static_cast<void*>(regs_[reg_base_[pi] + r])) Reg(reg.full_name.c_str(), reg.init, Reg::Unobserved{});
             else
-                ::new (static_cast<void*>(regs_[pi][r])) Reg(reg.full_name.c_str(), reg.init);
+                ::new (static_cast<void*>(regs_[reg_base_[pi] + r])) Reg(reg.full_name.c_str(), reg.init);
         }
     // The final values of the locations a state shows.
     for (std::size_t i = 0; i < nl; ++i) observed_[i] = LocationRef{this, static_cast<std::uint16_t>(i)};

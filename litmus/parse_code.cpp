@@ -235,8 +235,8 @@ std::int32_t Parser::loop_statement(unsigned depth) {
         advance();
         expect(Tok::LParen, "'(' after 'while'");
         stmt_accesses_ = 0;
-        s.expr = expression(0);
-        no_call_in(pending_before, "the condition of 'do ... while'");
+        s.expr = loop_condition();
+        s.prelude = pending_block(pending_before, -1);
         expect(Tok::RParen, "')' to close the condition of 'do ... while'");
         expect(Tok::Semi, "';' after 'do ... while (...)'");
         return add_stmt(s);
@@ -244,8 +244,8 @@ std::int32_t Parser::loop_statement(unsigned depth) {
     expect(Tok::LParen, "'(' after '" + kw + "'");
     if (kw == "while") {
         if (tok_.kind == Tok::RParen) unexpected("a condition in 'while ()'");
-        s.expr = expression(0);
-        no_call_in(pending_before, "the condition of 'while'");
+        s.expr = loop_condition();
+        s.prelude = pending_block(pending_before, -1);
         expect(Tok::RParen, "')' to close the condition of 'while'");
         s.then_stmt = loop_body(depth, "while");
         s.may_return = returns_ != returns_before;
@@ -263,11 +263,15 @@ std::int32_t Parser::loop_statement(unsigned depth) {
         statement(depth + 1, items);
     }
     stmt_accesses_ = 0;
-    if (tok_.kind != Tok::Semi) s.expr = expression(0);
-    no_call_in(pending_before, "the condition of 'for'");
+    if (tok_.kind != Tok::Semi) s.expr = loop_condition();
+    s.prelude = pending_block(pending_before, -1);
     expect(Tok::Semi, "';' after the condition of 'for'");
-    if (tok_.kind != Tok::RParen) s.else_stmt = for_step();
-    no_call_in(pending_before, "the step of 'for'");
+    if (tok_.kind != Tok::RParen) {
+        ++loop_depth_;  // the step runs in the loop (a loop in a function it calls is nested)
+        const std::int32_t step = for_step();
+        --loop_depth_;
+        s.else_stmt = pending_block(pending_before, step);
+    }
     expect(Tok::RParen, "')' to close 'for (...)'");
     s.then_stmt = loop_body(depth, "for");
     s.may_return = returns_ != returns_before;
@@ -372,6 +376,15 @@ std::int32_t Parser::cond_load(std::uint16_t r) {
     loop.then_stmt = add_stmt(body);
     loop.expr = add_expr(negated);
     return add_stmt(loop);
+}
+
+/// The condition of a loop: run at each iteration, so a loop in a helper function it calls is
+/// nested in this one.
+std::int32_t Parser::loop_condition() {
+    ++loop_depth_;
+    const std::int32_t e = expression(0);
+    --loop_depth_;
+    return e;
 }
 
 /// The body of a loop, as a Block; `break` and `continue` are allowed in it.

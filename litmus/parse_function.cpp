@@ -48,13 +48,32 @@ void Parser::statement(unsigned depth, std::vector<std::int32_t>& out) {
     stmt_depth_ = outer_depth;
 }
 
-/// A loop's condition or step is evaluated at every iteration: a function call in it (whose
-/// body would run once, before the loop) is rejected.
+/// A loop's condition and a for's step are evaluated at every iteration: what the function
+/// calls in them need (pending_ from `pending_before` on) becomes a Block that the loop runs
+/// before each test of its condition (Stmt::prelude), or before the step, instead of once
+/// before the loop. Returns that Block ending with `last` (-1: none), `last` alone when the
+/// expression called nothing, or -1 when both are empty.
+std::int32_t Parser::pending_block(std::size_t pending_before, std::int32_t last) {
+    if (pending_.size() == pending_before) return last;
+    std::vector<std::int32_t> items(pending_.begin() + static_cast<std::ptrdiff_t>(pending_before), pending_.end());
+    pending_.resize(pending_before);
+    if (last >= 0) items.push_back(last);
+    Stmt block;
+    block.kind = StmtKind::Block;
+    block.pos = prog_.stmts[static_cast<std::size_t>(items.front())].pos;
+    block.first = static_cast<std::uint32_t>(prog_.block_items.size());
+    block.count = static_cast<std::uint32_t>(items.size());
+    prog_.block_items.insert(prog_.block_items.end(), items.begin(), items.end());
+    return add_stmt(block);
+}
+
+/// The condition of smp_cond_load_*() is evaluated at every iteration: a function call in it
+/// (whose body would run once, before the loop) is rejected.
 void Parser::no_call_in(std::size_t pending_before, const char* where) const {
     if (pending_.size() == pending_before) return;
     const Stmt& s = prog_.stmts[static_cast<std::size_t>(pending_[pending_before])];
     error(s.pos, std::string("unsupported: a call to a helper function in ") + where +
-                     " (it runs at every iteration); assign its result to a register in the loop's body");
+                     " (it runs at every iteration of the wait); write the wait as a loop whose condition calls it");
 }
 
 /// `return;` or `return e;` in a helper function: ends the inlined body, `e` going to the call's
@@ -89,11 +108,20 @@ Parser::Function* Parser::find_function(std::string_view name) const {
     return nullptr;
 }
 
+/// Errors when the test has no room for one more register (max_registers, all processes
+/// together: each inlined call adds its parameters, locals and result).
+void Parser::check_register_room(SourcePos pos) const {
+    std::size_t used = 0;
+    for (const Process& p : prog_.processes) used += p.regs.size();
+    if (used >= max_registers)
+        error(pos, "unsupported: more than " + std::to_string(max_registers) +
+                       " registers in the test (all processes together: parameters, locals, and the parameters, locals and "
+                       "result of each inlined call)");
+}
+
 /// A register of the current process, not reachable by name from the process's code.
 std::uint16_t Parser::new_reg(std::string name, SourcePos pos) {
-    if (proc().regs.size() >= max_registers)
-        error(pos, "unsupported: more than " + std::to_string(max_registers) +
-                       " registers and parameters in one process (each inlined call adds its parameters, locals and result)");
+    check_register_room(pos);
     Register r;
     r.name = std::move(name);
     r.full_name = std::to_string(prog_.processes.size() - 1) + ":" + r.name;

@@ -361,8 +361,7 @@ void Parser::apply_register_inits() {
         if (it == p.regs.end()) {
             // herd allows a register the process never declares nor uses (it is then 0:r1's
             // initial and final value).
-            if (p.regs.size() >= max_registers)
-                error(ri.pos, "unsupported: more than " + std::to_string(max_registers) + " registers and parameters in one process");
+            check_register_room(ri.pos);
             Register r;
             r.name = ri.reg;
             r.full_name = std::to_string(ri.proc) + ":" + ri.reg;
@@ -408,8 +407,7 @@ std::uint16_t Parser::add_reg(std::string_view name, SourcePos pos) {
     if (find_reg(name) >= 0)
         error(pos, "'" + std::string(name) + "' is declared twice in " + proc().name + " (first at " +
                        pos_text(proc().regs[static_cast<std::size_t>(find_reg(name))].declared) + ")");
-    if (proc().regs.size() >= max_registers)
-        error(pos, "unsupported: more than " + std::to_string(max_registers) + " registers and parameters in one process");
+    check_register_room(pos);
     Register r;
     r.name = std::string(name);
     r.full_name = std::to_string(prog_.processes.size() - 1) + ":" + r.name;
@@ -444,7 +442,7 @@ void Parser::process() {
     const std::string want = "P" + std::to_string(index);
     if (tok_.text != want) error(tok_.pos, "expected process " + want + " (processes are numbered from P0 in order), found " + describe(tok_));
     if (index >= max_processes)
-        error(tok_.pos, "unsupported: more than " + std::to_string(max_processes) + " processes (the graph engine runs up to 16 threads)");
+        error(tok_.pos, "unsupported: more than " + std::to_string(max_processes) + " processes (the graph engine runs up to " + std::to_string(max_processes) + " threads)");
     Process p;
     p.name = want;
     p.pos = tok_.pos;

@@ -166,6 +166,8 @@ private:
     void statement_here(unsigned depth, std::vector<std::int32_t>& out);
     void return_statement(std::vector<std::int32_t>& out);                // parse_function.cpp
     void no_call_in(std::size_t pending_before, const char* where) const;  // parse_function.cpp
+    std::int32_t pending_block(std::size_t pending_before, std::int32_t last);  // parse_function.cpp
+    void check_register_room(SourcePos pos) const;                           // parse_function.cpp
     int implicit_reg(std::string_view w, SourcePos pos);             // parser.cpp
     bool initialised_in_state(std::string_view w) const;             // parser.cpp
     std::string unknown_identifier(std::string_view w) const;        // parser.cpp
@@ -174,6 +176,7 @@ private:
     std::int32_t branch(unsigned depth);
     std::int32_t loop_statement(unsigned depth);
     std::int32_t for_step();
+    std::int32_t loop_condition();
     std::int32_t loop_body(unsigned depth, const char* keyword);
     static bool is_cond_load(std::string_view w);
     std::int32_t cond_load(std::uint16_t r);

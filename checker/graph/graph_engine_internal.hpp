@@ -46,7 +46,7 @@ constexpr std::size_t model_storage_size = 64 * 1024;
 /// comes after every thread), with or without load buffering.
 struct Guesses {
     /// per location: (graph thread, value) -> the threads (bit mask) that reach such a write
-    std::vector<std::map<std::pair<std::uint16_t, Value>, std::uint32_t>> writes;
+    std::vector<std::map<std::pair<std::uint16_t, Value>, std::uint64_t>> writes;
     std::vector<std::vector<bool>> reach;  ///< [t][u]: a write of t reaches u through rf and po, transitively
     /// [t][location]: whether some read of t of that location has a po-later write of t that
     /// does not depend on it (bit free_after_relaxed), and one that an acquire read would not

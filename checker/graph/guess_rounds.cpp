@@ -21,6 +21,10 @@
 namespace oc {
 namespace graph_detail {
 
+// Thread masks (Guesses::writes, the porf-before sets below) have a bit per graph thread: the
+// initial one and each model thread.
+static_assert(max_threads + 1 <= 64, "a graph thread is a bit of a 64-bit mask");
+
 static bool porf_cyclic(const ExecutionGraph& g) {
     // Kahn's algorithm over the threads' events, po and rf edges (initial writes have none in).
     std::vector<std::size_t> base(g.thread_count() + 1, 0);
@@ -195,7 +199,7 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
     std::size_t locations = 0;  // the program's locations
     for (int round = 0; round < 4 && !settled; ++round) {
         Guesses now = found;
-        std::vector<std::vector<std::uint32_t>> from;  // per event: the threads porf-before it
+        std::vector<std::vector<std::uint64_t>> from;  // per event: the graph threads porf-before it (bits)
         std::vector<std::pair<ExecutionGraph, FinalState>> kept;
         bool kept_all = reusable;
         const ExecutionSink collect = [&](const ExecutionGraph& g, const FinalState& fs) {
@@ -207,13 +211,13 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
             if (now.writes.size() < g.location_count()) now.writes.resize(g.location_count());
             locations = std::max(locations, g.location_count());
             from.resize(g.thread_count());
-            for (std::size_t t = 0; t < g.thread_count(); ++t) from[t].assign(g.thread(t).size(), 1u << t);
+            for (std::size_t t = 0; t < g.thread_count(); ++t) from[t].assign(g.thread(t).size(), std::uint64_t{1} << t);
             for (bool changed = true; changed;) {  // a fixpoint: a matched guess can close a cycle
                 changed = false;
                 for (std::size_t t = 1; t < g.thread_count(); ++t)
                     for (std::size_t i = 0; i < g.thread(t).size(); ++i) {
                         const Event& e = g.thread(t)[i];
-                        std::uint32_t m = from[t][i] | (i > 0 ? from[t][i - 1] : 0u);
+                        std::uint64_t m = from[t][i] | (i > 0 ? from[t][i - 1] : std::uint64_t{0});
                         if (e.is_read() && e.reads_from) m |= from[e.reads_from->thread][e.reads_from->index];
                         changed = changed || m != from[t][i];
                         from[t][i] = m;
@@ -232,7 +236,7 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
                     const Event& e = g.thread(t)[i];
                     if (e.is_write() && e.location && !e.at_quiescence)
                         now.writes[*e.location][{static_cast<std::uint16_t>(t), e.written_value}] |=
-                            from[t][i] & ~(1u << t) & ~1u;
+                            from[t][i] & ~(std::uint64_t{1} << t) & ~std::uint64_t{1};
                     if (e.is_read() && e.reads_from && e.reads_from->thread != 0 && e.reads_from->thread != t)
                         now.reach[e.reads_from->thread][t] = true;
                 }
@@ -249,7 +253,7 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
             for (auto& [uv, mask] : per_location)
                 for (std::size_t i = 1; i < threads; ++i)
                     for (std::size_t k = 1; k < threads; ++k)
-                        if ((mask >> k & 1u) != 0 && now.reach[i][k]) mask |= 1u << i;
+                        if ((mask >> k & 1u) != 0 && now.reach[i][k]) mask |= std::uint64_t{1} << i;
         // A po | rf cycle on one location is a coherence cycle (po-loc and rf are in LKMM's
         // coherence axiom): a program with one location has no load buffering, and nothing to
         // guess (atomic-counter+forall: 4 s with RMW guesses, 0.02 s).

@@ -14,6 +14,22 @@ namespace oc::kernel {
 
 // ---- RCU (userspace RCU's memory-barrier flavour, urcu-mb) ------------------------------------
 
+/// "rcu_reader0", "rcu_reader1"...: the names of an RCU domain's reader words, one per thread.
+struct RcuReaderNames {
+    char at[max_threads][16] = {};
+    constexpr RcuReaderNames() {
+        for (unsigned t = 0; t < max_threads; ++t) {
+            const char prefix[] = "rcu_reader";
+            unsigned n = 0;
+            for (; prefix[n] != '\0'; ++n) at[t][n] = prefix[n];
+            if (t >= 10) at[t][n++] = static_cast<char>('0' + t / 10);
+            at[t][n] = static_cast<char>('0' + t % 10);
+        }
+    }
+};
+static_assert(max_threads < 100, "two digits per reader-word name");
+inline constexpr RcuReaderNames rcu_reader_names{};
+
 /// An RCU domain: one reader word per thread, 1 while the thread is inside a read-side critical
 /// section (urcu-mb's per-reader counter, with a single grace-period phase: a model's threads run
 /// finitely many steps, so no reader can starve the updater). The nesting depth is thread-local
@@ -21,12 +37,8 @@ namespace oc::kernel {
 class rcu_domain {
 public:
     explicit rcu_domain(unsigned threads, OC_HERE) : threads_(threads < max_threads ? threads : max_threads) {
-        static_assert(max_threads == 16, "one reader-word name per thread");
-        static constexpr const char* names[max_threads] = {
-            "rcu_reader0",  "rcu_reader1",  "rcu_reader2",  "rcu_reader3", "rcu_reader4",  "rcu_reader5",
-            "rcu_reader6",  "rcu_reader7",  "rcu_reader8",  "rcu_reader9", "rcu_reader10", "rcu_reader11",
-            "rcu_reader12", "rcu_reader13", "rcu_reader14", "rcu_reader15"};
-        for (unsigned t = 0; t < threads_; ++t) ::new (static_cast<void*>(readers_[t])) Atomic<int>(names[t], 0, where);
+        for (unsigned t = 0; t < threads_; ++t)
+            ::new (static_cast<void*>(readers_[t])) Atomic<int>(rcu_reader_names.at[t], 0, where);
     }
     ~rcu_domain() {
         for (unsigned t = 0; t < threads_; ++t) reader(t).~Atomic();

@@ -18,7 +18,7 @@ namespace oc {
 
 /// Largest number of model threads (work-item workers included) a model may have. The graph
 /// engine runs them all; Relacy's suite is instantiated for at most 6 (relacy_max_threads).
-inline constexpr unsigned max_threads = 16;
+inline constexpr unsigned max_threads = 32;
 
 /// A stored value together with the event that wrote it. Every write is tagged, so every read
 /// knows exactly which write it read from, even when two writes store the same value.

@@ -80,7 +80,7 @@ TEST_CASE("capabilities: each engine runs exactly up to its thread limit") {
         CAPTURE(to_string(engine));
         REQUIRE(most >= 2);
         CHECK(runs_threads(engine, most));
-        // The litmus front end takes at most 16 processes, the graph engine's limit.
-        if (most < 16) CHECK_FALSE(runs_threads(engine, most + 1));
+        // The litmus front end takes at most 32 processes, the graph engine's limit.
+        if (most < 32) CHECK_FALSE(runs_threads(engine, most + 1));
     }
 }

@@ -365,18 +365,18 @@ TEST_SUITE("litmus interpreter") {
         CHECK(v.error.find("srcu_read_unlock() is given another value than srcu_read_lock() returned") != std::string::npos);
     }
 
-    TEST_CASE("16 processes with 32 registers each, and herd's undeclared registers") {
-        std::string src = "C sixteen\n(* Result: Always *)\n{}\n";
+    TEST_CASE("32 processes with 16 registers each (512, the most a test has), and herd's undeclared registers") {
+        std::string src = "C thirty-two\n(* Result: Always *)\n{}\n";
         std::string cond = "forall (";
-        for (int i = 0; i < 16; ++i) {
+        for (int i = 0; i < 32; ++i) {
             const std::string n = std::to_string(i);
             src += "P" + n + "(int *x" + n + ") {";
-            for (int r = 0; r < 31; ++r) src += " int r" + std::to_string(r) + " = " + std::to_string(r) + ";";
-            src += " r30 = r30 + " + n + "; WRITE_ONCE(*x" + n + ", r30); }\n";
-            cond += std::string(i ? " /\\ " : "") + "x" + n + "=" + std::to_string(30 + i) + " /\\ " + n + ":r30=" + std::to_string(30 + i);
+            for (int r = 0; r < 14; ++r) src += " int r" + std::to_string(r) + " = " + std::to_string(r) + ";";
+            src += " r14 = r13 + " + n + "; WRITE_ONCE(*x" + n + ", r14); }\n";  // 15 locals and x
+            cond += std::string(i ? " /\\ " : "") + "x" + n + "=" + std::to_string(13 + i) + " /\\ " + n + ":r14=" + std::to_string(13 + i);
         }
         const auto test = compile(parse(src + cond + ")\n", "t"));
-        CHECK(make_variant(test, RunMode::RaceCheck).thread_names.size() == 16);
+        CHECK(make_variant(test, RunMode::RaceCheck).thread_names.size() == 32);
         const LitmusResult r = run(test, LitmusOptions{});
         CHECK(r.observation == Verdict::Always);
         CHECK(r.report.executions == 1);

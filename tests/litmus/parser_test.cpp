@@ -255,10 +255,10 @@ TEST_SUITE("litmus parser") {
         }
         CHECK(error_of("X86 SB\n{}\nP0:\n") ==
               "t.litmus:1:1: error: unsupported: only C litmus tests are supported; this file starts with 'X86' where 'C' and the test name were expected");
-        std::string seventeen = "C t\n{}\n";
-        for (int i = 0; i < 17; ++i) seventeen += "P" + std::to_string(i) + "(int *x) {}\n";
-        CHECK(error_of(seventeen + "exists (x=1)") ==
-              "t.litmus:19:1: error: unsupported: more than 16 processes (the graph engine runs up to 16 threads)");
+        std::string thirty_three = "C t\n{}\n";
+        for (int i = 0; i < 33; ++i) thirty_three += "P" + std::to_string(i) + "(int *x) {}\n";
+        CHECK(error_of(thirty_three + "exists (x=1)") ==
+              "t.litmus:35:1: error: unsupported: more than 32 processes (the graph engine runs up to 32 threads)");
         CHECK(error_of("C t\n{}\nP0(int *x) {}\ncases (x=1)") == "t.litmus:4:1: error: unsupported: 'cases' clauses");
     }
 
@@ -486,9 +486,12 @@ TEST_SUITE("litmus parser") {
             {"static int g(int *a) { return READ_ONCE(*a); }", "r0 = r0 && g(x);",
              "t.litmus:4:41: error: unsupported: a call to g() in an operand of '&&', '||' or '?:', which C evaluates only under a "
              "condition; assign its result to a register first"},
-            {"static int g(int *a) { return READ_ONCE(*a); }", "while (g(x)) r0 = 1;",
-             "t.litmus:4:37: error: unsupported: a call to a helper function in the condition of 'while' (it runs at every "
-             "iteration); assign its result to a register in the loop's body"},
+            {"static int g(int *a) { return 1; }", "r0 = smp_cond_load_acquire(y, VAL == g(x));",
+             "t.litmus:4:67: error: unsupported: a call to a helper function in the condition of smp_cond_load_acquire() (it runs "
+             "at every iteration of the wait); write the wait as a loop whose condition calls it"},
+            {"static int g(int *a) { int i = 0; while (READ_ONCE(*a)) { i = i + 1; } return i; }",
+             "while (1) { while (1) { while (1) { while (g(x)) { r0 = 1; } } } }",
+             "t.litmus:3:57: error: unsupported: loops nested deeper than 4 levels (in g() called at 4:73)"},
             {"static int g(int *a);", "r0 = g(x);", "t.litmus:4:35: error: call to function g(), declared at 3:12 but not defined before this call"},
             {"static int g(int *a) { if (READ_ONCE(*a)) return; }", "", "t.litmus:3:43: error: 'return' without a value in function g(), which returns one"},
         };
@@ -819,22 +822,39 @@ TEST_SUITE("litmus parser") {
         CHECK(error_of(five + ") {}\nexists (s0=0)") == "t.litmus:3:120: error: unsupported: more than 4 struct srcu_struct locations");
     }
 
-    TEST_CASE("up to 16 processes, each with up to 32 registers") {
+    TEST_CASE("up to 32 processes, and 512 registers in all, however they are spread") {
         std::string src = "C t\n{}\n";
-        for (int i = 0; i < 16; ++i) {
+        for (int i = 0; i < 32; ++i) {
             src += "P" + std::to_string(i) + "(int *x) {";
-            for (int r = 0; r < 31; ++r) src += " int r" + std::to_string(r) + ";";
-            src += " r30 = READ_ONCE(*x); }\n";
+            for (int r = 0; r < 14; ++r) src += " int r" + std::to_string(r) + ";";
+            src += " r14 = READ_ONCE(*x); }\n";  // 15 locals and the parameter x
         }
-        const Program p = parse(src + "exists (15:r30=0)", "t");
+        const Program p = parse(src + "exists (31:r14=0)", "t");
         CHECK(p.processes.size() == max_processes);
-        CHECK(p.processes[15].regs.size() == max_registers);
-        CHECK(error_of("C t\n{}\nP0(int *x) { int r0; r1 = 1; " + [] {
-                  std::string more;
-                  for (int r = 2; r < 33; ++r) more += "r" + std::to_string(r) + " = 1; ";
-                  return more;
-              }() + "}\nexists (x=1)")
-                  .find("unsupported: more than 32 registers and parameters in one process") != std::string::npos);
+        CHECK(p.processes[31].regs.size() == 16);
+        // One process may hold most of them (inlined helpers add registers).
+        const auto one_process = [](int regs) {
+            std::string body;
+            for (int r = 1; r < regs; ++r) body += " r" + std::to_string(r) + " = " + std::to_string(r) + ";";
+            return "C t\n{}\nP0(int *x) {" + body + " }\nexists (0:r1=1)";
+        };
+        CHECK(parse(one_process(512), "t").processes[0].regs.size() == 512);
+        CHECK(error_of(one_process(513)).find("t.litmus:3:") == 0);
+        CHECK(error_of(one_process(513)).find("unsupported: more than 512 registers in the test (all processes together") !=
+              std::string::npos);
+    }
+
+    TEST_CASE("more than 64 accesses in a process: an address dependency is found past the 64th") {
+        std::string body;
+        for (int i = 0; i < 70; ++i) body += " WRITE_ONCE(*x, " + std::to_string(i) + ");";
+        const Program p = parse("C t\n{ int *p = x; }\nP0(int *x, int **p) { int *r1; int r2;" + body +
+                                    " r1 = READ_ONCE(*p); r2 = READ_ONCE(*r1); }\nexists (0:r2=1)",
+                                "t");
+        REQUIRE(p.accesses.size() == 72);
+        CHECK(p.accesses[70].site == 70);
+        CHECK(p.accesses[70].dep_head);   // its value is the address of the next read
+        CHECK_FALSE(p.accesses[71].dep_head);
+        CHECK_FALSE(p.accesses[69].dep_head);
     }
 
     TEST_CASE("the corpus parses, and every test carries a Result:") {
