@@ -353,6 +353,7 @@ std::string format_json(const std::vector<Report>& reports, const RunSettings& s
         v["status"] = std::string(to_string(r.status)) == "FAIL" ? std::string("fail") : std::string(to_string(r.status));
         v["executions"] = r.executions;
         v["positive"] = r.positive;
+        v["filtered_executions"] = r.filtered;
         v["distinct_executions"] = r.distinct_executions;
         v["rejected_executions"] = r.rejected;
         v["first_rejection"] = r.rejected > 0 ? json(r.first_rejection) : json(nullptr);
@@ -527,6 +528,7 @@ std::vector<Report> parse_json(const std::string& text,
                                               : Status::Incomplete;
             r.executions = v.at("executions").get<std::uint64_t>();
             r.positive = v.at("positive").get<std::uint64_t>();
+            r.filtered = v.value("filtered_executions", std::uint64_t{0});
             r.distinct_executions = v.at("distinct_executions").get<std::uint64_t>();
             r.rejected = v.value("rejected_executions", std::uint64_t{0});
             r.first_rejection = get_or<std::string>(v, "first_rejection", "");

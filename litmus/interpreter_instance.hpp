@@ -51,6 +51,7 @@ public:
     }
 
     bool bad_outcome() const override { return filter_holds() && holds(p_.condition); }
+    bool filtered_out() const override { return !filter_holds(); }
 
 private:
     struct LocationRef {

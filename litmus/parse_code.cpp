@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The C litmus parser on process bodies (members of Parser, parser_internal.hpp): statements
-// (assignments, plain stores, if/else, loops, break and continue, declarations, blocks) and expressions (C operators by
+// (assignments, plain stores, if/else, loops, break and continue, blocks; declarations are in
+// parse_types.cpp) and expressions (C operators by
 // precedence climbing, plain reads, casts, and primitive calls checked against the primitive
 // table), with the bounds that keep the interpreter's recursion shallow.
 #include <algorithm>
@@ -418,48 +419,6 @@ std::int32_t Parser::branch(unsigned depth) {
     block.count = static_cast<std::uint32_t>(items.size());
     prog_.block_items.insert(prog_.block_items.end(), items.begin(), items.end());
     return add_stmt(block);
-}
-
-void Parser::declaration(std::vector<std::int32_t>& out) {
-    const SourcePos tpos = tok_.pos;
-    bool typed = false;
-    const LocType t = type_words_here(typed);
-    for (;;) {
-        unsigned stars = 0;
-        while (tok_.kind == Tok::Star) {
-            ++stars;
-            advance();
-        }
-        if (last_struct_ >= 0 && stars == 0)
-            error(tpos, "unsupported: a local struct (shared structs are declared in the initial state; a register may be a pointer, struct T *p)");
-        if (t != LocType::Int && stars == 0)
-            error(tpos, std::string("unsupported: a local ") +
-                            (t == LocType::Lock ? "spinlock_t" : t == LocType::Srcu ? "struct srcu_struct" : "atomic_t") +
-                            " (shared locations are parameters)");
-        if (tok_.kind != Tok::Ident || is_type_word(tok_.text)) unexpected("a register name in the declaration");
-        const std::uint16_t r = add_reg(tok_.text, tok_.pos);
-        set_reg_type(r, stars);
-        const SourcePos pos = tok_.pos;
-        advance();
-        if (tok_.kind == Tok::LBracket) error(tok_.pos, "unsupported: a local array (shared arrays are declared in the initial state)");
-        if (tok_.kind == Tok::Assign) {
-            advance();
-            stmt_accesses_ = 0;
-            Stmt s;
-            s.kind = StmtKind::Assign;
-            s.pos = pos;
-            s.reg = r;
-            s.expr = expression(0);
-            proc().regs[r].assigned = true;
-            out.push_back(add_stmt(s));
-        }
-        if (tok_.kind == Tok::Comma) {
-            advance();
-            continue;
-        }
-        break;
-    }
-    expect(Tok::Semi, "';' after the declaration");
 }
 
 // ---- expressions ------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 // definitions and array and struct variables in the initial state, each element and field a
 // location of its own; element and field designators in initial values and in the final
 // condition; and the static types that say what a pointer points to. In code they are parsed by
-// parse_designators.cpp.
+// parse_designators.cpp. Also the declarations of registers in code (`int r0, *r1 = x;`).
 #include <string>
 
 #include "litmus/parser_internal.hpp"
@@ -374,6 +374,55 @@ std::string Parser::type_name(CType t) const {
     std::string s = t.strct >= 0 ? "struct " + prog_.structs[static_cast<std::size_t>(t.strct)].name : std::string("int");
     if (t.stars > 0) s += " " + std::string(t.stars, '*');
     return s;
+}
+
+// ---- declarations in code ----------------------------------------------------------------------
+
+/// `int r0, *r1 = x; struct node *p;` in a process or function body: registers, some assigned.
+void Parser::declaration(std::vector<std::int32_t>& out) {
+    const SourcePos tpos = tok_.pos;
+    bool typed = false;
+    const LocType t = type_words_here(typed);
+    for (;;) {
+        unsigned stars = 0;
+        while (tok_.kind == Tok::Star) {
+            ++stars;
+            advance();
+        }
+        if (last_struct_ >= 0 && stars == 0)
+            error(tpos, "unsupported: a local struct (shared structs are declared in the initial state; a register may be a pointer, struct T *p)");
+        if (t != LocType::Int && stars == 0)
+            error(tpos, std::string("unsupported: a local ") +
+                            (t == LocType::Lock        ? "spinlock_t"
+                             : t == LocType::Srcu      ? "struct srcu_struct"
+                             : t == LocType::Mutex     ? "struct mutex"
+                             : t == LocType::StaticKey ? "static key"
+                                                       : "atomic_t") +
+                            " (shared locations are parameters)");
+        if (tok_.kind != Tok::Ident || is_type_word(tok_.text)) unexpected("a register name in the declaration");
+        const std::uint16_t r = add_reg(tok_.text, tok_.pos);
+        set_reg_type(r, stars);
+        const SourcePos pos = tok_.pos;
+        advance();
+        if (tok_.kind == Tok::LBracket) error(tok_.pos, "unsupported: a local array (shared arrays are declared in the initial state)");
+        if (tok_.kind == Tok::Assign) {
+            advance();
+            stmt_accesses_ = 0;
+            Stmt s;
+            s.kind = StmtKind::Assign;
+            s.pos = pos;
+            s.reg = r;
+            s.expr = expression(0);
+            proc().regs[r].assigned = true;
+            out.push_back(add_stmt(s));
+        }
+        if (tok_.kind == Tok::Comma) {
+            advance();
+            continue;
+        }
+        break;
+    }
+    expect(Tok::Semi, "';' after the declaration");
 }
 
 }  // namespace oc::litmus::detail

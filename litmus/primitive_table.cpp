@@ -155,4 +155,26 @@ std::string_view primitive_name(Prim p, Order o) {
     return "?";
 }
 
+namespace detail {
+
+bool is_lock_prim(Prim p) {
+    return p == Prim::SpinLock || p == Prim::SpinUnlock || p == Prim::SpinTrylock || p == Prim::SpinIsLocked;
+}
+bool is_srcu_prim(Prim p) { return p == Prim::SrcuReadLock || p == Prim::SrcuReadUnlock || p == Prim::SynchronizeSrcu; }
+bool is_atomic_rmw(Prim p) {
+    switch (p) {
+    case Prim::AtomicAdd: case Prim::AtomicSub: case Prim::AtomicInc: case Prim::AtomicDec: case Prim::AtomicAnd:
+    case Prim::AtomicOr: case Prim::AtomicXor: case Prim::AddReturn: case Prim::SubReturn: case Prim::IncReturn:
+    case Prim::DecReturn: case Prim::FetchAdd: case Prim::FetchSub: case Prim::FetchInc: case Prim::FetchDec:
+    case Prim::FetchAnd: case Prim::FetchOr: case Prim::FetchXor: case Prim::FetchAndnot: case Prim::AtomicXchg:
+    case Prim::Xchg: case Prim::AtomicCmpxchg: case Prim::Cmpxchg: case Prim::SubAndTest: case Prim::DecAndTest:
+    case Prim::IncAndTest: case Prim::AddNegative: case Prim::AtomicAndnot: case Prim::AddUnless:
+    case Prim::SetBit: case Prim::ClearBit: case Prim::TestAndSetBit: case Prim::TestAndClearBit: case Prim::TryCmpxchg:
+        return true;
+    default: return false;
+    }
+}
+
+}  // namespace detail
+
 }  // namespace oc::litmus

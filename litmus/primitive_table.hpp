@@ -31,6 +31,11 @@ inline bool is_key_prim(Prim p) {
            p == Prim::StaticBranchEnable || p == Prim::StaticBranchDisable;
 }
 
+/// Spinlock, SRCU and value-modifying atomic primitives (the analysis's classes).
+bool is_lock_prim(Prim p);
+bool is_srcu_prim(Prim p);
+bool is_atomic_rmw(Prim p);
+
 /// The primitive spelled `name` ("atomic_inc_return_acquire"), its ordering in `order`; nullptr
 /// for a name that is none.
 const PrimSpec* find_prim(std::string_view name, Order& order);

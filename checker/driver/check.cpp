@@ -100,7 +100,7 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
 
     std::map<std::vector<Value>, OutcomeRecord> outcomes;
     std::vector<Value> min_metric, max_metric;
-    std::uint64_t positive = 0, executions = 0;
+    std::uint64_t positive = 0, executions = 0, filtered = 0;
     std::optional<ExecutionGraph> witness;
     std::map<std::vector<Value>, ExecutionGraph> outcome_graphs;
     // Every distinct execution graph, and whether it is consistent under the model judged by.
@@ -138,6 +138,7 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
                     }
         }
         ++executions;
+        if (state.filtered_out) ++filtered;
         if (options.keep_first_execution && !report.first_execution) report.first_execution = graph;
         if (state.bad_outcome) {
             ++positive;
@@ -179,6 +180,7 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
     report.executions = executions;
     report.blocked = r.blocked;
     report.positive = positive;
+    report.filtered = filtered;
     report.distinct_executions = static_cast<std::uint64_t>(
         std::count_if(distinct.begin(), distinct.end(), [](const auto& d) { return d.second; }));
     report.seconds = r.seconds;
@@ -226,7 +228,10 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
         report.replay = r.replay;
         report.witness = std::move(r.failure_graph);
     } else if (executions > 0) {
-        report.finding = positive == 0 ? Verdict::Never : positive == executions ? Verdict::Always : Verdict::Sometimes;
+        // Executions a filter excludes count neither way (all excluded: the outcome is never seen).
+        report.finding = positive == 0                        ? Verdict::Never
+                         : positive == executions - filtered ? Verdict::Always
+                                                              : Verdict::Sometimes;
         report.witness = std::move(witness);
     }
     report.unroll = variant.unroll;
@@ -442,6 +447,7 @@ Report merge_shards(const std::vector<Report>& shards) {
         m.unroll = r->unroll;
         m.unroll_cuts += r->unroll_cuts;
         m.positive += r->positive;
+        m.filtered += r->filtered;
         m.rejected += r->rejected;
         m.interleavings += r->interleavings;
         m.redundant_interleavings += r->redundant_interleavings;
@@ -495,7 +501,9 @@ Report merge_shards(const std::vector<Report>& shards) {
     const bool all_present = std::all_of(seen.begin(), seen.end(), [](bool b) { return b; });
     m.exploration = merged_exploration(shards, all_present);
     if (!m.finding && m.executions > 0) {
-        m.finding = m.positive == 0 ? Verdict::Never : m.positive == m.executions ? Verdict::Always : Verdict::Sometimes;
+        m.finding = m.positive == 0                            ? Verdict::Never
+                    : m.positive == m.executions - m.filtered ? Verdict::Always
+                                                              : Verdict::Sometimes;
         for (const Report* r : ordered)
             if (r->witness && r->positive > 0) {
                 m.witness = r->witness;

@@ -114,6 +114,8 @@ struct Report {
     Status status = Status::Incomplete;
     std::uint64_t executions = 0;     ///< completed executions explored
     std::uint64_t positive = 0;       ///< ... in which the bad outcome held
+    /// ... that the model's filter excludes (a litmus `filter`): in no verdict, not in positive.
+    std::uint64_t filtered = 0;
     std::uint64_t distinct_executions = 0;  ///< distinct execution graphs among them (canonical_hash)
     /// Executions the engine reported that the certification rejected (not consistent under the
     /// memory model judged by: RC11's independent certifier, or LKMM's predicate): not counted above.
@@ -153,7 +155,7 @@ struct Report {
     /// Estimated fraction of the search tree explored when it stopped (1 when complete).
     double fraction = 0;
 
-    std::uint64_t negative() const { return executions - positive; }
+    std::uint64_t negative() const { return executions - filtered - positive; }
     /// Distinct final states (outcomes).
     std::uint64_t distinct_outcomes() const { return outcomes.size(); }
     /// Interleavings per distinct execution: what an optimal explorer would save (0 when none).

@@ -143,6 +143,7 @@ inline StopCause stop_cause() noexcept {
 /// The final state of one completed execution.
 struct FinalState {
     bool bad_outcome = false;
+    bool filtered_out = false;  ///< ModelInstance::filtered_out(): counts in no verdict
     std::vector<Value> observables;  ///< in the order of ExploreResult::observable_names
     std::vector<Value> metrics;      ///< in the order of ExploreResult::metric_names
     /// spin_yield() calls in this execution: failed iterations of spin loops. The graph engine

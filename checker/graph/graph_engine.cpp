@@ -155,6 +155,7 @@ GraphEngine::RunEnd GraphEngine::run_once(FinalState& fs, std::string& detail, s
     }
     rt.set_phase(Phase::Final);
     fs.bad_outcome = instance->bad_outcome();
+    fs.filtered_out = instance->filtered_out();
     fs.observables.clear();
     for (const auto& o : rt.observables()) fs.observables.push_back(o.read(o.self));
     fs.metrics.clear();

@@ -125,6 +125,9 @@ public:
     virtual ~ModelInstance() = default;
     virtual void run_thread(unsigned index) = 0;
     virtual bool bad_outcome() const = 0;
+    /// The execution is one the model's filter excludes (a litmus test's `filter` clause, herd's
+    /// semantics): it is explored and reported, and counts in no verdict.
+    virtual bool filtered_out() const { return false; }
 };
 
 /// How a hand-written mutant derives from another variant of its model: the barrier `primitive`

@@ -76,6 +76,7 @@ struct Suite : rl::test_suite<Suite<N>, N> {
         if (g.enumerating) return;
         FinalState& fs = g.final_state;
         fs.bad_outcome = instance->bad_outcome();
+        fs.filtered_out = instance->filtered_out();
         fs.observables.clear();
         for (const auto& o : rt.observables()) fs.observables.push_back(o.read(o.self));
         fs.metrics.clear();

@@ -96,6 +96,22 @@ TEST_SUITE("litmus interpreter") {
         CHECK(r.observation == Verdict::Sometimes);
     }
 
+    TEST_CASE("check on a test with a filter: the executions it excludes count in no verdict") {
+        // forall (1:r0=1) holds in every execution the filter keeps (r0 = 1), not in the one it drops.
+        const auto test = compile(parse("C filt\n(* Result: Always *)\n{}\nP0(int *x) { WRITE_ONCE(*x, 1); }\n"
+                                        "P1(int *x) { int r0; r0 = READ_ONCE(*x); }\nfilter (1:r0=1)\nforall (1:r0=1)\n",
+                                        "t"));
+        const Report rep = check(make_variant(test, RunMode::RaceCheck), CheckOptions{});
+        CHECK(rep.filtered > 0);
+        CHECK(rep.positive > 0);
+        CHECK(rep.executions == rep.filtered + rep.positive);
+        CHECK(rep.negative() == 0);
+        REQUIRE(rep.finding);
+        CHECK(*rep.finding == Finding{Verdict::Always});
+        CHECK(rep.status == Status::Pass);
+        CHECK(run(test, LitmusOptions{}).observation == Verdict::Always);  // litmus agrees
+    }
+
     TEST_CASE("~exists and forall: Ok follows the quantifier, Observation the proposition") {
         const LitmusResult n = run_source(mp(relaxed_writer, relaxed_reader, "Sometimes", "~exists (1:r0=1 /\\ 1:r1=0)"));
         CHECK(n.observation == Verdict::Sometimes);
