@@ -53,14 +53,9 @@ int explain_variant(const VariantDef& v, const cli::ExplainOptions& eo, const st
 
 int explain_litmus(const std::string& path, const cli::ExplainOptions& eo, const std::string& out, EngineKind engine,
                    ModelKind model, const MemoryModel* memory_model) {
-    std::shared_ptr<const litmus::Compiled> test;
-    try {
-        test = litmus::load(path);
-    } catch (const litmus::LitmusError& e) {
-        std::cerr << e.what() << '\n';
-        return cli::exit_usage;
-    }
-    return explain_variant(litmus::make_variant(test, litmus::RunMode::RaceCheck), eo, out, engine, model, memory_model);
+    const VariantDef* v = litmus_variant(path);  // its loop bound: --unroll
+    if (v == nullptr) return cli::exit_usage;
+    return explain_variant(*v, eo, out, engine, model, memory_model);
 }
 
 }  // namespace
@@ -78,6 +73,8 @@ int cmd_explain(const std::vector<std::string>& args, const cli::Program& progra
         ("any", "when there is no witness, draw the first execution explored instead")
         ("force", "write into a directory that already holds files (replacing witness.*, interleaving.* and cycle.*)")
         ("timeout", po::value<std::string>()->default_value("0"), command_timeout_help)
+        ("unroll", po::value<std::string>()->default_value(std::to_string(litmus::default_unroll)),
+         "litmus files: iterations a loop that is not an await may run; a search that cut one is bounded (a witness it finds is real; no witness proves nothing)")
         ("help,h", "this help");
     add_cat_options(opts);
     const Parsed parsed = parse_command(args, opts, "variant id",
@@ -87,6 +84,7 @@ int cmd_explain(const std::vector<std::string>& args, const cli::Program& progra
     const std::vector<std::string>& ids = parsed.positional;
     if (ids.size() != 1) return usage_error("explain needs exactly one variant id");
     if (out.empty()) return usage_error("explain needs --out DIR");
+    set_litmus_unroll(static_cast<unsigned>(integer_option(vm, "unroll", 1, litmus::max_unroll)));
     cli::ExplainOptions eo;
     try {
         eo.full = show != "focus";

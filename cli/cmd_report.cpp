@@ -13,6 +13,7 @@
 #include "cli/command_variants.hpp"
 #include "cli/format.hpp"
 #include "cli/report_html.hpp"
+#include "litmus/ast.hpp"
 
 using namespace oc;
 
@@ -29,6 +30,8 @@ int cmd_report(const std::vector<std::string>& args, const cli::Program& program
         ("timeout", po::value<std::string>()->default_value("0"),
          "stop the whole command after S seconds (0: none); the page then shows the variants finished and says "
          "it is partial, exit 3")
+        ("unroll", po::value<std::string>()->default_value(std::to_string(litmus::default_unroll)),
+         "litmus files: iterations a loop that is not an await may run; a search that cut one is bounded (no verdict)")
         ("help,h", "this help");
     add_cat_options(opts);
     const Parsed parsed = parse_command(args, opts, "models",
@@ -36,6 +39,7 @@ int cmd_report(const std::vector<std::string>& args, const cli::Program& program
     if (parsed.help) return cli::exit_ok;
     const po::variables_map& vm = parsed.vm;
     if (out.empty()) return usage_error("report needs --out DIR");
+    set_litmus_unroll(static_cast<unsigned>(integer_option(vm, "unroll", 1, litmus::max_unroll)));
     auto models = program.models;
     if (!parsed.positional.empty()) {
         const auto& wanted = parsed.positional;

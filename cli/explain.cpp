@@ -261,6 +261,10 @@ ExplainResult explain(const Report& report, const ExplainOptions& options, const
         result.messages.push_back(report.id + ": no bad outcome in " + std::to_string(report.executions) +
                                   " executions (" + std::string(to_string(report.exploration)) +
                                   " exploration): there is no witness to draw");
+        if (report.unroll_cuts > 0)
+            result.messages.push_back(std::to_string(report.unroll_cuts) + " run(s) cut at --unroll " +
+                                      std::to_string(report.unroll) +
+                                      " (a loop needs more iterations): no proof either way (raise --unroll)");
         if (options.any && report.first_execution) {
             graph = &*report.first_execution;
             what = "a representative execution (the first explored; it has no bad outcome)";

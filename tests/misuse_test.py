@@ -94,6 +94,8 @@ ROWS = [
     Row("litmus --unroll not a number", ["litmus", "--unroll", "x", "{sb}"], 2, "(got 'x')"),
     Row("check --unroll 0", ["check", "--unroll", "0", "{sb}"], 2, "--unroll must be an integer between 1 and 1000"),
     Row("check --unroll too big", ["check", "--unroll", "1001", "{sb}"], 2, "(got '1001')"),
+    Row("explain --unroll 0", ["explain", "{sb}", "--out", "{tmp}/u", "--unroll", "0"], 2, "--unroll must be an integer between 1 and 1000"),
+    Row("report --unroll x", ["report", "--out", "{tmp}/u", "--unroll", "x", "{sb}"], 2, "(got 'x')"),
     Row("--cat: missing file", ["litmus", "--cat", "{tmp}/missing.cat", "{sb}"], 2, "missing.cat:1:1: error: expected a readable cat file"),
     Row("--conf: a folder", ["check", "SB/relaxed", "--conf", "{tmp}"], 2, "error: expected a readable herd configuration file"),
     Row("--lkmm-dir: no linux-kernel.cfg", ["check", "SB/relaxed", "--lkmm-dir", "{tmp}"], 2, "linux-kernel.cfg:1:1: error"),

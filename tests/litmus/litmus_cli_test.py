@@ -114,6 +114,18 @@ with tempfile.TemporaryDirectory() as tmp:
         code, out, err = run("check", "--model", model, "--unroll", "6", some)
         expect(f"check {model}: --unroll 6 settles it", code == 0 and row(out, "some/litmus").endswith("pass"), f"{code} {out}")
 
+    # report and explain take --unroll too: a cut is never a proof there either.
+    page = os.path.join(tmp, "page")
+    code, out, err = run("report", "--out", page, "--no-necessity", count)
+    expect("report: a loop beyond --unroll exits 3", code == 3, f"{code} {out} {err}")
+    code, out, err = run("report", "--out", page, "--no-necessity", "--force", "--unroll", "5", count)
+    expect("report: --unroll 5 completes it", code == 0, f"{code} {out} {err}")
+    code, out, err = run("explain", count, "--out", os.path.join(tmp, "cut"))
+    expect("explain: no witness within the bound says the search was cut",
+           code == 0 and "no witness to draw" in out and "cut at --unroll 2" in out, f"{code} {out} {err}")
+    code, out, err = run("explain", some, "--unroll", "6", "--out", os.path.join(tmp, "some"))
+    expect("explain --unroll 6 draws the witness", code == 0 and "drew" in out and "cut at" not in out, f"{code} {out} {err}")
+
     out_dir = os.path.join(tmp, "figures")
     code, out, err = run("explain", good, "--out", out_dir)
     expect("explain takes a litmus file, under LKMM", code == 0 and "SB/litmus (graph engine under LKMM): drew" in out,
