@@ -63,8 +63,8 @@ std::vector<Value> GraphEngine::guessable_values(EventId id, LocationId loc) con
     // retry loop is control flow that no dependency records.
     std::vector<Value> guessable;
     if (guesses_ != nullptr && loc < guesses_->writes.size() && std::strcmp(g_.at(id).ev.primitive, "atomic_add_unless") != 0)
-        for (const auto& [uv, from] : guesses_->writes[loc])
-            if (const auto [u, v] = uv; u != id.thread && (from >> id.thread & 1u) != 0 &&
+        for (const auto& [uv, prefix] : guesses_->writes[loc])
+            if (const auto [u, v] = uv; u != id.thread && id.index < prefix[id.thread] &&
                 std::find(guessable.begin(), guessable.end(), v) == guessable.end())
                 guessable.push_back(v);
     return guessable;

@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
+#include <array>
 #include <optional>
 #include <string>
 #include <unordered_set>
@@ -36,18 +38,20 @@ struct ModelFailed {}; ///< require() failed
 constexpr std::size_t model_storage_size = 64 * 1024;
 
 /// What a read may guess under load buffering (learnt by exploring, see graph_explore()): the
-/// values each thread writes to each location, and which threads' writes reach which threads
-/// through rf. A guess by thread t of a value only a write porf-after the read can supply needs
-/// a write of that value in a thread t's writes reach: otherwise the write is not porf-after the
-/// read, and the exploration without guesses (revisits) builds the execution already. Finer
-/// than that: a thread guesses a write's value only if one of its events is porf-before a write
-/// of that thread, location and value in some execution (or it reaches a thread that has one).
+/// values each thread writes to each location, and how far into each thread porf reaches back
+/// from such a write. A guess is needed only for a value that a write porf-after the read
+/// supplies: otherwise the exploration without guesses (revisits) builds the execution already.
+/// So the read at po index i of thread t guesses the value v of thread u's writes of a location
+/// only if, in some execution found so far, t's event i (or a po-later one) was porf-before
+/// such a write, or reaches one through rf links seen in executions found so far (`links`).
 /// Writes at quiescence are never guessed: a read of the threads never reads them (quiescence
 /// comes after every thread), with or without load buffering.
 struct Guesses {
-    /// per location: (graph thread, value) -> the threads (bit mask) that reach such a write
-    std::vector<std::map<std::pair<std::uint16_t, Value>, std::uint64_t>> writes;
-    std::vector<std::vector<bool>> reach;  ///< [t][u]: a write of t reaches u through rf and po, transitively
+    /// per location: (graph thread u, value v) -> per graph thread t, how many of t's first events
+    /// (a po prefix) are porf-before a write of v by u (0: none; for t = u, the write's own prefix)
+    std::vector<std::map<std::pair<std::uint16_t, Value>, std::vector<std::uint32_t>>> writes;
+    /// rf links seen: (writing thread, its po index, reading thread, its po index), threads differ
+    std::set<std::array<std::uint32_t, 4>> links;
     /// [t][location]: whether some read of t of that location has a po-later write of t that
     /// does not depend on it (bit free_after_relaxed), and one that an acquire read would not
     /// order either (bit free_after_acquire: a plain write). Only such a read can be the one of a

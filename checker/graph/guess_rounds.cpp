@@ -21,9 +21,6 @@
 namespace oc {
 namespace graph_detail {
 
-// Thread masks (Guesses::writes, the porf-before sets below) have a bit per graph thread: the
-// initial one and each model thread.
-static_assert(max_threads + 1 <= 64, "a graph thread is a bit of a 64-bit mask");
 
 static bool porf_cyclic(const ExecutionGraph& g) {
     // Kahn's algorithm over the threads' events, po and rf edges (initial writes have none in).
@@ -61,9 +58,26 @@ static bool porf_cyclic(const ExecutionGraph& g) {
 /// Some thread may guess some value.
 static bool any_guessable(const Guesses& g) {
     for (const auto& per_location : g.writes)
-        for (const auto& [uv, mask] : per_location)
-            if (mask != 0) return true;
+        for (const auto& [uv, prefix] : per_location)
+            for (std::size_t t = 1; t < prefix.size(); ++t)
+                if (t != uv.first && prefix[t] != 0) return true;
     return false;
+}
+
+/// Closes `g.writes` under the rf links seen: when thread k's event b is porf-before a write
+/// (b < prefix[k]) and a write of thread i at po index a was read by k's event b in some
+/// execution, i's first a + 1 events may be porf-before such a write too.
+static void close_under_links(Guesses& g) {
+    for (auto& per_location : g.writes)
+        for (auto& [uv, prefix] : per_location)
+            for (bool changed = true; changed;) {
+                changed = false;
+                for (const auto& [i, a, k, b] : g.links)
+                    if (k != uv.first && b < prefix[k] && prefix[i] < a + 1) {
+                        prefix[i] = a + 1;
+                        changed = true;
+                    }
+            }
 }
 
 /// Whether the read at po index `i` of `th` has a po-later write of its thread that LKMM does
@@ -193,13 +207,14 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
     };
     const std::size_t threads = variant.thread_count() + 1;
     Guesses found;
-    found.reach.assign(threads, std::vector<bool>(threads, false));
     found.free_read.assign(threads, {});
     bool settled = false;
     std::size_t locations = 0;  // the program's locations
     for (int round = 0; round < 4 && !settled; ++round) {
         Guesses now = found;
-        std::vector<std::vector<std::uint64_t>> from;  // per event: the graph threads porf-before it (bits)
+        // per event: per graph thread, how many of its first events are porf-before the event
+        // (the event's own thread: its po index + 1)
+        std::vector<std::vector<std::vector<std::uint32_t>>> pre;
         std::vector<std::pair<ExecutionGraph, FinalState>> kept;
         bool kept_all = reusable;
         const ExecutionSink collect = [&](const ExecutionGraph& g, const FinalState& fs) {
@@ -210,20 +225,32 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
             if (kept_all) kept.emplace_back(g, fs);
             if (now.writes.size() < g.location_count()) now.writes.resize(g.location_count());
             locations = std::max(locations, g.location_count());
-            from.resize(g.thread_count());
-            for (std::size_t t = 0; t < g.thread_count(); ++t) from[t].assign(g.thread(t).size(), std::uint64_t{1} << t);
-            for (bool changed = true; changed;) {  // a fixpoint: a matched guess can close a cycle
+            const std::size_t n = g.thread_count();
+            pre.resize(n);
+            for (std::size_t t = 0; t < n; ++t) pre[t].assign(g.thread(t).size(), std::vector<std::uint32_t>(n, 0));
+            for (bool changed = true; changed;) {  // a fixpoint: rf may point forward in this order
                 changed = false;
-                for (std::size_t t = 1; t < g.thread_count(); ++t)
+                for (std::size_t t = 1; t < n; ++t)
                     for (std::size_t i = 0; i < g.thread(t).size(); ++i) {
                         const Event& e = g.thread(t)[i];
-                        std::uint64_t m = from[t][i] | (i > 0 ? from[t][i - 1] : std::uint64_t{0});
-                        if (e.is_read() && e.reads_from) m |= from[e.reads_from->thread][e.reads_from->index];
-                        changed = changed || m != from[t][i];
-                        from[t][i] = m;
+                        std::vector<std::uint32_t>& m = pre[t][i];
+                        const auto join = [&](const std::vector<std::uint32_t>& o) {
+                            for (std::size_t u = 0; u < n; ++u)
+                                if (o[u] > m[u]) {
+                                    m[u] = o[u];
+                                    changed = true;
+                                }
+                        };
+                        if (i > 0) join(pre[t][i - 1]);
+                        if (m[t] < i + 1) {
+                            m[t] = static_cast<std::uint32_t>(i + 1);
+                            changed = true;
+                        }
+                        if (e.is_read() && e.reads_from && e.reads_from->thread != 0)
+                            join(pre[e.reads_from->thread][e.reads_from->index]);
                     }
             }
-            for (std::size_t t = 1; t < g.thread_count(); ++t)
+            for (std::size_t t = 1; t < n; ++t)
                 for (std::size_t i = 0; i < g.thread(t).size(); ++i) {
                     const Event& r = g.thread(t)[i];
                     if (!r.is_read() || !r.location || r.at_quiescence) continue;
@@ -231,35 +258,30 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
                     if (per_location.size() <= *r.location) per_location.resize(*r.location + 1u, 0);
                     per_location[*r.location] |= graph_detail::free_writes_after(g.thread(t), i);
                 }
-            for (std::size_t t = 1; t < g.thread_count(); ++t)
+            for (std::size_t t = 1; t < n; ++t)
                 for (std::size_t i = 0; i < g.thread(t).size(); ++i) {
                     const Event& e = g.thread(t)[i];
-                    if (e.is_write() && e.location && !e.at_quiescence)
-                        now.writes[*e.location][{static_cast<std::uint16_t>(t), e.written_value}] |=
-                            from[t][i] & ~(std::uint64_t{1} << t) & ~std::uint64_t{1};
+                    if (e.is_write() && e.location && !e.at_quiescence) {
+                        auto& prefix = now.writes[*e.location][{static_cast<std::uint16_t>(t), e.written_value}];
+                        prefix.resize(threads, 0);
+                        for (std::size_t u = 1; u < n; ++u) prefix[u] = std::max(prefix[u], pre[t][i][u]);
+                    }
                     if (e.is_read() && e.reads_from && e.reads_from->thread != 0 && e.reads_from->thread != t)
-                        now.reach[e.reads_from->thread][t] = true;
+                        now.links.insert({static_cast<std::uint32_t>(e.reads_from->thread),
+                                          static_cast<std::uint32_t>(e.reads_from->index), static_cast<std::uint32_t>(t),
+                                          static_cast<std::uint32_t>(i)});
                 }
         };
         ExploreResult dry = run(collect, round == 0 ? nullptr : &found, remaining(dry_options));
         dry_seconds += dry.seconds;
         if (!dry.completed) break;  // the exploration proper meets the same failure or budget
-        for (std::size_t k = 0; k < threads; ++k)  // transitive closure
-            for (std::size_t i = 0; i < threads; ++i)
-                if (now.reach[i][k])
-                    for (std::size_t j = 0; j < threads; ++j)
-                        if (now.reach[k][j]) now.reach[i][j] = true;
-        for (auto& per_location : now.writes)  // a thread that reaches a thread before a write
-            for (auto& [uv, mask] : per_location)
-                for (std::size_t i = 1; i < threads; ++i)
-                    for (std::size_t k = 1; k < threads; ++k)
-                        if ((mask >> k & 1u) != 0 && now.reach[i][k]) mask |= std::uint64_t{1} << i;
+        close_under_links(now);
         // A po | rf cycle on one location is a coherence cycle (po-loc and rf are in LKMM's
         // coherence axiom): a program with one location has no load buffering, and nothing to
         // guess (atomic-counter+forall: 4 s with RMW guesses, 0.02 s).
         if (locations <= 1)
             for (auto& per_location : now.writes)
-                for (auto& [uv, mask] : per_location) mask = 0;
+                for (auto& [uv, prefix] : per_location) std::fill(prefix.begin(), prefix.end(), 0u);
         // after the first round: settled if no thread may guess anything (it ran as it would
         // with guesses); after a later one: if it learnt nothing new
         settled = round == 0 ? !any_guessable(now) : now == found;
