@@ -181,6 +181,11 @@ std::int32_t Parser::plain_store() {
     const std::int32_t addr = unary(1);
     check_scalar_target(addr, pos);
     if (tok_.kind != Tok::Assign) unexpected("'=' after '*...' (a plain store *x = v;)");
+    return store_value(pos, first_operand, addr);
+}
+
+/// The rest of a plain store to `addr` from its '=': the value, ';', the access and statement.
+std::int32_t Parser::store_value(SourcePos pos, std::size_t first_operand, std::int32_t addr) {
     advance();
     const std::int32_t value = expression(0);
     expect(Tok::Semi, "';' after the store");

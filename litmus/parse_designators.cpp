@@ -226,6 +226,17 @@ std::int32_t Parser::postfix(unsigned depth) {
     return value >= 0 ? value : object_value(obj);
 }
 
+/// A name of the initial state or a primary expression, then its designators (`[i]`, `->f`,
+/// `.f`); `value` >= 0 when it denotes a value, not a location.
+Parser::Object Parser::designated_object(unsigned depth, std::int32_t& value) {
+    Object obj;
+    const std::size_t first = prog_.accesses.size();
+    if (at_global_name()) obj = name_object();
+    else value = primary(depth);
+    obj.first_access = first;
+    return designators(obj, value, depth);
+}
+
 /// The location argument of READ_ONCE() and the like written as C names it: `a[i]`, `p->f`,
 /// `n1.f`, `x` (a location of the initial state). `expected`: the message when it is none.
 std::int32_t Parser::lvalue_address(unsigned depth, const std::string& expected) {
@@ -234,13 +245,8 @@ std::int32_t Parser::lvalue_address(unsigned depth, const std::string& expected)
                              (peek().kind == Tok::LBracket || peek().kind == Tok::Arrow || peek().kind == Tok::Dot)) ||
                             tok_.kind == Tok::LParen;  // `(p + 1)->next`
     if (!at_global_name() && !designated) unexpected(expected);
-    Object obj;
     std::int32_t value = -1;
-    const std::size_t first = prog_.accesses.size();
-    if (at_global_name()) obj = name_object();
-    else value = primary(depth);
-    obj.first_access = first;
-    obj = designators(obj, value, depth);
+    const Object obj = designated_object(depth, value);
     if (value >= 0) error(pos, "expected " + expected + ", found an expression that is no location");
     if (obj.whole >= 0)
         error(pos, "'" + prog_.arrays[static_cast<std::size_t>(obj.whole)].name + "' is an array: name an element (" +
@@ -257,13 +263,8 @@ std::int32_t Parser::address_of_expr(unsigned depth) {
                             (peek().kind == Tok::LBracket || peek().kind == Tok::Arrow || peek().kind == Tok::Dot);
     if (!at_global_name() && !designated)
         error(amp, "unsupported: '&' (address-of) in process code; parameters already point to their locations");
-    Object obj;
     std::int32_t value = -1;
-    const std::size_t first = prog_.accesses.size();
-    if (at_global_name()) obj = name_object();
-    else value = primary(depth);
-    obj.first_access = first;
-    obj = designators(obj, value, depth);
+    const Object obj = designated_object(depth, value);
     if (value >= 0) error(amp, "'&' needs a location: &a[i], &p->f, &s.f or &x");
     return obj.addr;
 }
@@ -305,22 +306,7 @@ std::int32_t Parser::designator_store() {
     const std::size_t first_operand = prog_.accesses.size();
     const std::int32_t addr = lvalue_address(1, "a location");
     if (tok_.kind != Tok::Assign) unexpected("'=' after the location (a plain store, a[i] = v;)");
-    advance();
-    const std::int32_t value = expression(0);
-    expect(Tok::Semi, "';' after the store");
-    Access a;
-    a.plain = true;
-    a.plain_write = true;
-    a.name = "plain write";
-    a.pos = pos;
-    a.addr = addr;
-    a.vals[0] = value;
-    Stmt s;
-    s.kind = StmtKind::Store;
-    s.pos = pos;
-    s.access = add_access(std::move(a), first_operand);
-    s.expr = value;
-    return add_stmt(s);
+    return store_value(pos, first_operand, addr);
 }
 
 /// An access's address must point to a scalar: `*p`, `READ_ONCE(*p)`, `smp_load_acquire(p)` with

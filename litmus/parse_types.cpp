@@ -384,11 +384,7 @@ void Parser::declaration(std::vector<std::int32_t>& out) {
     bool typed = false;
     const LocType t = type_words_here(typed);
     for (;;) {
-        unsigned stars = 0;
-        while (tok_.kind == Tok::Star) {
-            ++stars;
-            advance();
-        }
+        const unsigned stars = stars_here();
         if (last_struct_ >= 0 && stars == 0)
             error(tpos, "unsupported: a local struct (shared structs are declared in the initial state; a register may be a pointer, struct T *p)");
         if (t != LocType::Int && stars == 0)

@@ -138,6 +138,16 @@ void Parser::type_location(int loc, LocType t, SourcePos pos) {
     }
 }
 
+/// The `*`s of a declarator: how many.
+unsigned Parser::stars_here() {
+    unsigned stars = 0;
+    while (tok_.kind == Tok::Star) {
+        ++stars;
+        advance();
+    }
+    return stars;
+}
+
 /// Type words before a declarator; returns the location type they name (Int if none).
 LocType Parser::type_words_here(bool& any) {
     LocType t = LocType::Int;
@@ -286,11 +296,7 @@ void Parser::init_item() {
     const SourcePos type_pos = tok_.pos;
     const LocType t = type_words_here(typed);
     for (;;) {
-        unsigned stars = 0;
-        while (tok_.kind == Tok::Star) {
-            ++stars;
-            advance();
-        }
+        const unsigned stars = stars_here();
         if (typed && tok_.kind == Tok::Int) {  // int *1:r1 = x;
             register_init(true);
             if (tok_.kind == Tok::Comma) {

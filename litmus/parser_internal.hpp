@@ -98,6 +98,7 @@ private:
     int location_or_new(std::string_view name, SourcePos pos);
     void type_location(int loc, LocType t, SourcePos pos);
     LocType type_words_here(bool& any);
+    unsigned stars_here();
     bool key_true_ = false;  ///< the last static key type words were struct static_key_true
 
     // ---- init block (parser.cpp) ----
@@ -172,6 +173,7 @@ private:
     bool initialised_in_state(std::string_view w) const;             // parser.cpp
     std::string unknown_identifier(std::string_view w) const;        // parser.cpp
     std::int32_t plain_store();
+    std::int32_t store_value(SourcePos pos, std::size_t first_operand, std::int32_t addr);
     std::int32_t if_statement(unsigned depth);
     std::int32_t branch(unsigned depth);
     std::int32_t loop_statement(unsigned depth);
@@ -258,6 +260,7 @@ private:
     std::int32_t const_expr(Value v, SourcePos pos);
     std::int32_t index_expr(std::int32_t base, std::int32_t index, CType base_type, SourcePos pos, const std::string& what);
     Object designators(Object obj, std::int32_t& value, unsigned depth);
+    Object designated_object(unsigned depth, std::int32_t& value);
     std::int32_t object_value(const Object& obj);
     std::int32_t lvalue_address(unsigned depth, const std::string& expected);
     std::int32_t address_of_expr(unsigned depth);

@@ -43,19 +43,20 @@ inline void static_branch_dec(static_key& key, OC_HERE) {
 /// it already has the value wanted. The kernel reads the count first without the mutex and
 /// returns early when nothing is to be done; taking the mutex in every case only adds ordering
 /// on a path that changes nothing.
-inline void static_branch_enable(static_key& key, OC_HERE) {
-    PrimitiveScope s("static_branch_enable", where);
+namespace detail {
+/// The count from `from` to from ± 1 (`op`) under jump_label_mutex; left alone otherwise.
+inline void static_key_switch(static_key& key, int from, RmwOp op, const char* name, SrcLoc where) {
+    PrimitiveScope s(name, where);
     mutex_lock(key.jump_label_mutex, where);
-    if (key.enabled.load(relaxed, where) == 0)
-        detail::ordered_rmw(key.enabled, RmwOp::Add, 1, Ordering::Full, "static_branch_enable", where);
+    if (key.enabled.load(relaxed, where) == from) ordered_rmw(key.enabled, op, 1, Ordering::Full, name, where);
     mutex_unlock(key.jump_label_mutex, where);
 }
+}  // namespace detail
+inline void static_branch_enable(static_key& key, OC_HERE) {
+    detail::static_key_switch(key, 0, RmwOp::Add, "static_branch_enable", where);
+}
 inline void static_branch_disable(static_key& key, OC_HERE) {
-    PrimitiveScope s("static_branch_disable", where);
-    mutex_lock(key.jump_label_mutex, where);
-    if (key.enabled.load(relaxed, where) == 1)
-        detail::ordered_rmw(key.enabled, RmwOp::Sub, 1, Ordering::Full, "static_branch_disable", where);
-    mutex_unlock(key.jump_label_mutex, where);
+    detail::static_key_switch(key, 1, RmwOp::Sub, "static_branch_disable", where);
 }
 /// static_branch_unlikely/likely(&key): not a memory access in the kernel (a patched jump); a
 /// relaxed load of the count here.

@@ -7,14 +7,15 @@
 #include <string>
 
 #include "litmus/parser.hpp"
+#include "tests/litmus/litmus_test_support.hpp"
 #include "litmus/run.hpp"
 
 using namespace oc;
 using namespace oc::litmus;
+using oc::litmus::test::error_of;
+using oc::litmus::test::run_source;
 
 namespace {
-
-LitmusResult run_source(const std::string& source) { return run(compile(parse(source, "t.litmus")), LitmusOptions{}); }
 
 /// A litmus source compiled and checked under LKMM, its first execution kept: `test` owns what
 /// the report's events point into (primitive names, source files).

@@ -12,21 +12,15 @@
 #include <vector>
 
 #include "litmus/parser.hpp"
+#include "tests/litmus/litmus_test_support.hpp"
 #include "tests/litmus/litmus_test_paths.hpp"
 
 using namespace oc::litmus;
+using oc::litmus::test::error_of;
+using oc::litmus::test::run_source;
 
 namespace {
 
-/// The error message `source` produces, or "" if it parses.
-std::string error_of(const std::string& source) {
-    try {
-        parse(source, "t.litmus");
-    } catch (const LitmusError& e) {
-        return e.what();
-    }
-    return "";
-}
 
 /// A test around `body` (the statements of P0, which has parameters x, y and a lock s; P1 is
 /// empty), with the condition `cond`.

@@ -8,23 +8,15 @@
 #include <string>
 
 #include "litmus/parser.hpp"
+#include "tests/litmus/litmus_test_support.hpp"
 #include "litmus/run.hpp"
 
 using namespace oc;
 using namespace oc::litmus;
+using oc::litmus::test::error_of;
+using oc::litmus::test::run_source;
 
 namespace {
-
-std::string error_of(const std::string& source) {
-    try {
-        parse(source, "t.litmus");
-    } catch (const LitmusError& e) {
-        return e.what();
-    }
-    return "";
-}
-
-LitmusResult run_source(const std::string& source) { return run(compile(parse(source, "t.litmus")), LitmusOptions{}); }
 
 const char* const node_init =
     "\tstruct node { int val; struct node *next; };\n"
