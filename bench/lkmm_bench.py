@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """ordercheck under LKMM against herd7 with the kernel's model: fastest wall time of N runs for
 the kernel's tools/memory-model/litmus-tests directory (Debian's linux-source-6.1, extracted), the
-4-thread RCU grace-period chain, the desc_reserve() tests and the catalogue. herd7 is timed when given (it is not
+4-thread RCU grace-period chain, the desc_reserve() tests, the seed twins too slow for check --all
+and the catalogue. herd7 is timed when given (it is not
 a dependency: built from https://github.com/herd/herdtools7). Prints a Markdown table
 (docs/performance.md, "LKMM").
 
@@ -57,6 +58,11 @@ for name in ("RCU+3gp-chain+reader", "desc-reserve+3", "desc-reserve+4"):
     elif name.startswith("desc"):
         herd_wall = "279 s (desc-reserve+3, litmus/herd7-verdicts.tsv)" if name.endswith("3") else "> 60 s (timeout)"
     rows.append((name, f"{wall:.3f} s", herd_wall, observation(p.stdout)))
+
+# The seed twins kept out of check --all for their time under LKMM (models/c/*/slow-under-lkmm/).
+for path in sorted(glob.glob(os.path.join(root, "models", "c", "*", "slow-under-lkmm", "*.litmus"))):
+    wall, p = fastest([exe, "litmus", "--model", "lkmm", path])
+    rows.append((os.path.relpath(path, root), f"{wall:.3f} s", "- (helper functions)", observation(p.stdout)))
 
 # The catalogue with load buffering explored for every variant (C++ models included, whether or
 # not they state dependencies), and the default run (auto: LKMM for the kernel-primitive models).

@@ -112,12 +112,12 @@ Instance::Flow Instance::loop(unsigned proc, const Stmt& s) {
 }
 
 /// Ends the execution at the unroll bound: under the graph engine the thread blocks (a failed
-/// iteration with no read: never a livelock) and the run counts as cut; elsewhere, an error.
-/// Every cut counts, also in a run the engine then drops (under LKMM, one whose load-buffering
-/// guess no write matches): a cut it cannot confirm makes the run bounded, never complete.
+/// iteration with no read: never a livelock) and the run counts as cut once the engine has seen
+/// it end, unless it is no execution (GraphEngine::cut_counts(): under LKMM, a run whose
+/// load-buffering guess nothing can match); elsewhere, an error.
 void Instance::cut(const Stmt& loop) {
     if (cuts_ != nullptr && runtime().engine().blocks_failed_spins()) {
-        cuts_->fetch_add(1, std::memory_order_relaxed);
+        runtime().defer_cut(*cuts_);
         spin_iteration();
         spin_yield();
     }

@@ -47,6 +47,55 @@ bool GraphEngine::budget_exhausted() const {
     return false;
 }
 
+/// A run that a loop bound cut (a litmus loop at --unroll) makes the search bounded, unless it
+/// is no execution: it ended dead (no consistent continuation, or a guess that cannot close a
+/// cycle), or its load-buffering guesses can be matched neither by the writes in it nor by a
+/// write still to come. The writes in it match when some matching is consistent and closes a
+/// po | rf cycle (one that closes none is an execution the search builds without guesses, with
+/// its own cut). A write still to come is one of a thread that did not finish (of any value:
+/// what a thread does past a cut is unexplored), po-after its events so far, which must leave
+/// no coherence cycle (may_supply_later()).
+/// Otherwise every completion matches its guesses with the writes in the run, and since a
+/// graph with more events is consistent only if the graph it extends is, none is consistent:
+/// the run's cut is not counted.
+bool GraphEngine::cut_counts(RunEnd end, bool failure_matched) {
+    if (end == RunEnd::Dead) return false;
+    if (guesses_ == nullptr || !has_guesses(g_) || failure_matched || guesses_matched()) return true;
+    for (std::size_t t = 1; t < g_.threads.size(); ++t)
+        for (const Node& r : g_.threads[t]) {
+            if (!r.guessed || !r.ev.location) continue;
+            for (unsigned m = 0; m < variant_.thread_count(); ++m) {
+                const std::uint16_t u = EventId::of_model_thread(m);
+                if (!finished_[m] && u != t && may_supply_later(r, u)) return true;
+            }
+        }
+    return false;
+}
+
+bool GraphEngine::may_supply_later(const Node& r, std::uint16_t u) const {
+    // w, the write still to come, is po-after every event of u: each of u's writes of the
+    // location is co-before w, and so is what each of u's reads of it read (coherence).
+    const LocationId x = *r.ev.location;
+    const auto pos = [&](EventId w) { return g_.co_position(x, w); };
+    // How far up co w must stay below: an RMW's guess is matched by its co-predecessor, so w is
+    // co-before the RMW's own write; a read's, by a write co-before every write its thread makes
+    // to the location po-after it (rf ; po-loc is in co).
+    std::size_t limit = g_.co[x].size();
+    if (r.ev.kind == EventKind::Rmw) {
+        limit = pos(r.ev.id);
+    } else {
+        const auto& th = g_.threads[r.ev.id.thread];
+        for (std::size_t j = r.ev.id.index + 1; j < th.size(); ++j)
+            if (th[j].ev.is_write() && th[j].ev.location == x) limit = std::min(limit, pos(th[j].ev.id));
+    }
+    for (const Node& e : g_.threads[u]) {
+        if (e.ev.location != x) continue;
+        if (e.ev.is_write() && pos(e.ev.id) >= limit) return false;
+        if (e.ev.is_read() && !e.guessed && e.ev.reads_from && pos(*e.ev.reads_from) >= limit) return false;
+    }
+    return true;
+}
+
 GraphEngine::RunEnd GraphEngine::run_once(FinalState& fs, std::string& detail, std::optional<EngineFailure>& failure) {
     ++runs_;
     if (!g_.threads.empty() && g_.threads.size() > 1 && !consistent(g_)) return RunEnd::Dead;
@@ -54,6 +103,7 @@ GraphEngine::RunEnd GraphEngine::run_once(FinalState& fs, std::string& detail, s
     rt.begin_execution(variant_.thread_names);
     recorded_count_.assign(variant_.thread_count() + 1, 0);
     blocked_reads_.clear();
+    finished_.assign(variant_.thread_count(), false);
     alignas(std::max_align_t) static unsigned char storage[model_storage_size];
     current_ = 0;
     ModelInstance* instance = variant_.construct(storage);
@@ -70,6 +120,7 @@ GraphEngine::RunEnd GraphEngine::run_once(FinalState& fs, std::string& detail, s
             const std::uint16_t gt = EventId::of_model_thread(t);
             try {
                 instance->run_thread(t);
+                finished_[t] = true;
                 if (guesses_ != nullptr && !guess_can_close_a_cycle(gt)) return RunEnd::Dead;
             } catch (const Blocked&) {
                 blocked.emplace_back(t, rt.iteration_start(gt));
@@ -220,6 +271,7 @@ ExploreResult GraphEngine::run() {
                 matched = m;
                 return false;
             });
+        if (rt_->cut_pending()) rt_->settle_cuts(cut_counts(end, failure_matched));
         if (guesses_ != nullptr && end != RunEnd::Complete && end != RunEnd::Dead && has_guesses(g_) && !failure_matched)
             end = RunEnd::Dead;
         if (end == RunEnd::Failed) {

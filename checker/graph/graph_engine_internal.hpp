@@ -216,6 +216,12 @@ private:
         return !for_each_matching(matching_, [](const ExecutionGraph&) { return false; });
     }
     ExecutionGraph matching_;  ///< g_ before quiescence, for guesses_matched()
+    /// Whether the loop cuts of the run that ended as `end` count (Runtime::settle_cuts()).
+    bool cut_counts(RunEnd end, bool failure_matched);
+    /// Whether graph thread `u`, which has not finished, may still write what guessed read `r`
+    /// took, po-after its events so far, without a coherence cycle.
+    bool may_supply_later(const Node& r, std::uint16_t u) const;
+    std::vector<bool> finished_;  ///< per model thread: it ran to its end in this run
     bool has_guesses(const Graph& g) const {
         for (std::size_t t = 1; t < g.threads.size(); ++t)
             for (const Node& n : g.threads[t])

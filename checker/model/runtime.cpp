@@ -43,6 +43,7 @@ Runtime::Runtime(Engine& engine) : engine_(engine) { graph_.set_tag_namer(&lkmm:
 
 void Runtime::begin_execution(const std::vector<std::string>& thread_names) {
     HostScope host(engine_);
+    settle_cuts(true);  // a run its engine did not settle: its cuts count
     if (graph_.thread_count() != thread_names.size() + 1) graph_.set_thread_names(thread_names);
     graph_.clear_events();
     phase_ = Phase::Init;

@@ -6,6 +6,7 @@
 #include <array>
 #include <compare>
 #include <optional>
+#include <atomic>
 #include <cstdint>
 #include <source_location>
 #include <string>
@@ -175,6 +176,20 @@ public:
     void spin_iteration() {
         if (phase_ == Phase::Threads) state().iteration_start = state().next_index;
     }
+    /// A run cut short by a bound of the model's own (a litmus loop at `--unroll`): the engine
+    /// adds it to `counter` when the run ends, unless the run turns out to be no execution
+    /// (settle_cuts()). What an engine leaves unsettled counts: begin_execution() settles it.
+    void defer_cut(std::atomic<std::uint64_t>& counter) {
+        cut_counter_ = &counter;
+        ++pending_cuts_;
+    }
+    bool cut_pending() const { return pending_cuts_ != 0; }
+    /// Counts the run's cuts (`count`) or drops them (the run is no execution).
+    void settle_cuts(bool count) {
+        if (count && cut_counter_ != nullptr && pending_cuts_ != 0)
+            cut_counter_->fetch_add(pending_cuts_, std::memory_order_relaxed);
+        pending_cuts_ = 0;
+    }
     /// Where the running (or last) spin iteration of graph thread `t` began.
     std::uint32_t iteration_start(std::uint16_t t) const { return threads_.at(t).iteration_start; }
     [[noreturn]] void fail(const char* message, std::source_location where);
@@ -225,6 +240,8 @@ public:
     Adjacency& adjacency() { return adjacency_.at(graph_thread()); }
 
 private:
+    std::atomic<std::uint64_t>* cut_counter_ = nullptr;
+    std::uint64_t pending_cuts_ = 0;
     struct ThreadState {
         const char* primitive = "";
         SourceSpot where;
