@@ -21,7 +21,6 @@
 namespace oc {
 namespace graph_detail {
 
-
 static bool porf_cyclic(const ExecutionGraph& g) {
     // Kahn's algorithm over the threads' events, po and rf edges (initial writes have none in).
     std::vector<std::size_t> base(g.thread_count() + 1, 0);
