@@ -35,7 +35,11 @@ def fastest(cmd, cwd=None, timeout=1200):
 
 
 def observation(out):
-    return " ".join(next((l.split()[2:5] for l in out.splitlines() if l.startswith("Observation ")), []))
+    """herd's Observation (verdict, Positive, Negative), or the judgement when there is none (bounded)."""
+    obs = next((l.split()[2:5] for l in out.splitlines() if l.startswith("Observation ")), None)
+    if obs is not None:
+        return " ".join(obs)
+    return next((l.split()[2].rstrip(":") for l in out.splitlines() if l.startswith("Judgement ") and len(l.split()) > 2), "")
 
 
 rows = []
