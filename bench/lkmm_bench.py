@@ -2,17 +2,22 @@
 # SPDX-License-Identifier: MIT
 """ordercheck under LKMM against herd7 with the kernel's model: fastest wall time of N runs for
 the kernel's tools/memory-model/litmus-tests directory (Debian's linux-source-6.1, extracted), the
-4-thread RCU grace-period chain, the desc_reserve() tests, the seed twins too slow for check --all
-and the catalogue. herd7 is timed when given (it is not
-a dependency: built from https://github.com/herd/herdtools7). Prints a Markdown table
+4-thread RCU grace-period chain, rings of grace periods and RCU readers (9, 10 and 12 processes,
+generated here) and the same 9-process ring with smp_mb() for the grace periods, the
+desc_reserve() tests, the seed twins too slow for check --all and the catalogue. herd7 is timed
+when given (it is not a dependency: built from https://github.com/herd/herdtools7). RC11 is timed
+beside LKMM where the test means the same under both (no RCU). Prints a Markdown table
 (docs/performance.md, "LKMM").
 
-  bench/lkmm_bench.py [BUILD_DIR] [--repeat N] [--kernel-mm DIR] [--herd7 HERD7 LIBDIR]
+  bench/lkmm_bench.py [BUILD_DIR] [--repeat N] [--kernel-mm DIR] [--herd7 HERD7 LIBDIR] [--skip-slow]
+
+--skip-slow leaves out the seed twins kept out of check --all (minutes) and the 12-process ring.
 """
 import glob
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 args = sys.argv[1:]
@@ -20,18 +25,46 @@ build = args[0] if args and not args[0].startswith("--") else "build"
 repeat = int(args[args.index("--repeat") + 1]) if "--repeat" in args else 3
 kernel_mm = args[args.index("--kernel-mm") + 1] if "--kernel-mm" in args else None
 herd = args[args.index("--herd7") + 1: args.index("--herd7") + 3] if "--herd7" in args else None
+skip_slow = "--skip-slow" in args
 exe = os.path.join(build, "cli", "ordercheck")
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def fastest(cmd, cwd=None, timeout=1200):
+    """Fastest wall time of `repeat` runs and the last run; (None, None) on a timeout."""
     best = None
     for _ in range(repeat):
         t = time.perf_counter()
-        p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+        try:
+            p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None, None
         wall = time.perf_counter() - t
         best = wall if best is None else min(best, wall)
     return best, p
+
+
+def ring(name, kinds):
+    """A ring of processes, process i reading x_i and writing x_{i+1}: G reads, waits in
+    synchronize_rcu() and writes; M the same with smp_mb(); R reads and writes inside one RCU
+    read-side critical section. exists: every process reads 1 (the paulmckrcu/litmus auto/C-RW-*
+    family's shape)."""
+    n = len(kinds)
+    procs = []
+    for i, k in enumerate(kinds):
+        a, b = f"x{i}", f"x{(i + 1) % n}"
+        if k == "R":
+            body = f"\trcu_read_lock();\n\tr1 = READ_ONCE(*{a});\n\tWRITE_ONCE(*{b}, 1);\n\trcu_read_unlock();\n"
+        else:
+            fence = "synchronize_rcu()" if k == "G" else "smp_mb()"
+            body = f"\tr1 = READ_ONCE(*{a});\n\t{fence};\n\tWRITE_ONCE(*{b}, 1);\n"
+        procs.append(f"P{i}(int *{a}, int *{b})\n{{\n\tint r1;\n\n{body}}}\n")
+    cond = " /\\ ".join(f"{i}:r1=1" for i in range(n))
+    return f"C {name}\n\n{{}}\n\n" + "\n".join(procs) + f"\nexists ({cond})\n"
+
+
+def timed(wall, p, fmt="{:.3f} s"):
+    return "no answer in 300 s" if wall is None else fmt.format(wall)
 
 
 def observation(out):
@@ -50,32 +83,46 @@ if kernel_mm:
     if herd:
         hw, _ = fastest([herd[0], "-I", herd[1], "-conf", "linux-kernel.cfg", *tests], cwd=kernel_mm)
         herd_wall = f"{hw:.3f} s"
-    rows.append((f"kernel litmus-tests ({len(tests)} tests, one process)", f"{wall:.3f} s", herd_wall,
+    rows.append((f"kernel litmus-tests ({len(tests)} tests, one process)", f"{wall:.3f} s", "-", herd_wall,
                  p.stdout.strip().splitlines()[-1]))
-for name in ("RCU+3gp-chain+reader", "desc-reserve+3", "desc-reserve+4"):
-    path = os.path.join(root, "litmus", "tests", name + ".litmus")
-    wall, p = fastest([exe, "litmus", "--model", "lkmm", path])
+tmp = tempfile.mkdtemp(prefix="ordercheck-lkmm-bench-")
+cases = [(n, os.path.join(root, "litmus", "tests", n + ".litmus"))
+         for n in ("RCU+3gp-chain+reader", "desc-reserve+3", "desc-reserve+4")]
+for name, kinds in (("RCU-ring-9", "GGRRRRGGR"), ("RCU-ring-10", "GGRRRRGGRG"), ("mb-ring-9", "MMRRRRMMR"),
+                    ("RCU-ring-12", "GGRRRRGGRGGR")):
+    if skip_slow and name == "RCU-ring-12":
+        continue
+    path = os.path.join(tmp, name + ".litmus")
+    with open(path, "w") as f:
+        f.write(ring(name, kinds))
+    cases.append((f"{name} ({kinds})", path))
+for name, path in cases:
+    wall, p = fastest([exe, "litmus", "--model", "lkmm", path], timeout=300)
+    rc11 = "-"
+    if not name.startswith("RCU"):  # under RC11, RCU is urcu with spin loops: another program
+        w11, p11 = fastest([exe, "litmus", "--model", "rc11", path], timeout=300)
+        rc11 = timed(w11, p11)
     herd_wall = "-"
-    if herd and name.startswith("RCU"):
-        hw, _ = fastest([herd[0], "-I", herd[1], "-conf", "linux-kernel.cfg", path], cwd=kernel_mm)
-        herd_wall = f"{hw:.3f} s"
+    if herd and not name.startswith("desc"):
+        hw, _ = fastest([herd[0], "-I", herd[1], "-conf", "linux-kernel.cfg", path], cwd=kernel_mm, timeout=300)
+        herd_wall = timed(hw, None)
     elif name.startswith("desc"):
         herd_wall = "279 s (desc-reserve+3, litmus/herd7-verdicts.tsv)" if name.endswith("3") else "> 60 s (timeout)"
-    rows.append((name, f"{wall:.3f} s", herd_wall, observation(p.stdout)))
+    rows.append((name, timed(wall, p), rc11, herd_wall, observation(p.stdout) if p else ""))
 
 # The seed twins kept out of check --all for their time under LKMM (models/c/*/slow-under-lkmm/).
-for path in sorted(glob.glob(os.path.join(root, "models", "c", "*", "slow-under-lkmm", "*.litmus"))):
+for path in [] if skip_slow else sorted(glob.glob(os.path.join(root, "models", "c", "*", "slow-under-lkmm", "*.litmus"))):
     wall, p = fastest([exe, "litmus", "--model", "lkmm", path])
-    rows.append((os.path.relpath(path, root), f"{wall:.3f} s", "- (helper functions)", observation(p.stdout)))
+    rows.append((os.path.relpath(path, root), f"{wall:.3f} s", "-", "- (helper functions)", observation(p.stdout)))
 
 # The catalogue with load buffering explored for every variant (C++ models included, whether or
 # not they state dependencies), and the default run (auto: LKMM for the kernel-primitive models).
 for label, extra in (("catalogue, --model lkmm (load buffering for every variant)", ["--model", "lkmm"]),
                      ("catalogue, default (auto: LKMM for kernel-primitive models)", [])):
     wall, p = fastest([exe, "check", "--all", *extra])
-    rows.append((label, f"{wall:.3f} s", "-", p.stdout.strip().splitlines()[-1]))
+    rows.append((label, f"{wall:.3f} s", "-", "-", p.stdout.strip().splitlines()[-1]))
 
-print("| LKMM | ordercheck | herd7 7.57 | ordercheck's result |")
-print("|---|---|---|---|")
+print("| LKMM | ordercheck | ordercheck --model rc11 | herd7 7.57 | ordercheck's result (LKMM) |")
+print("|---|---|---|---|---|")
 for r in rows:
     print("| " + " | ".join(r) + " |")

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "checker/memory_model/lkmm_check.hpp"
 #include "checker/memory_model/memory_model.hpp"
 
 namespace oc::lkmm {
@@ -513,9 +514,7 @@ class Lkmm final : public MemoryModel {
 public:
     std::string_view name() const override { return "LKMM"; }
     bool kernel_events() const override { return true; }
-    bool consistent(const ExecutionGraph& g) const override {
-        return !lkmm::violated_axiom(lkmm::relations(g, lkmm::Depth::Axioms));
-    }
+    bool consistent(const ExecutionGraph& g) const override { return lkmm::consistent(g); }
     std::optional<AxiomViolation> check(const ExecutionGraph& g) const override {
         if (auto wf = check_well_formed(g)) return wf;
         const lkmm::Relations r = lkmm::relations(g, lkmm::Depth::Axioms);

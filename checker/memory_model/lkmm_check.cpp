@@ -1,0 +1,664 @@
+// SPDX-License-Identifier: MIT
+// LKMM's consistency check as the graph engine asks it, once per graph it builds: the same
+// relations and axioms as lkmm.cpp (read that file beside linux-kernel.cat first), computed into
+// buffers that live as long as the thread and are reused, and stopped at the first violated
+// axiom. lkmm.cpp builds every relation as its own heap matrix, by generic compositions; here
+// po, int, ext and fencerel are written directly from the thread layout, a composition with
+// [S] is a row or column mask, and nothing is allocated once the buffers have grown to the
+// largest graph seen. tests/memory_model/lkmm_check_test.cpp compares the two on every graph of
+// an exploration.
+#include "checker/memory_model/lkmm_check.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "checker/memory_model/lkmm.hpp"
+#include "checker/memory_model/lkmm_tags.hpp"
+
+namespace oc::lkmm {
+
+namespace {
+
+using Word = std::uint64_t;
+
+/// Per node: what the relations need of its event.
+struct NodeInfo {
+    std::uint16_t thread = 0;  ///< graph thread (0: initial writes)
+    std::uint32_t end = 0;     ///< one past the thread's last node
+    std::int64_t location = -1;
+    std::uint32_t tags = 0;    ///< the event's LKMM tags
+    bool effective_fence = false;
+};
+
+/// The buffers of one check. Relations (n rows of w words) and sets (w words) come from blocks
+/// that are kept from one check to the next and never move, so a check allocates nothing once
+/// the blocks fit the largest graph seen.
+class Work {
+public:
+    void begin(std::size_t n) {
+        n_ = n;
+        w_ = (n + 63) / 64;
+        at_ = {0, 0};
+    }
+    std::size_t n() const { return n_; }
+    std::size_t w() const { return w_; }
+    /// A cleared relation.
+    Word* rel() { return take(n_ * w_); }
+    /// A cleared set.
+    Word* set() { return take(w_); }
+    /// Where the next buffer comes from: release(mark()) hands back what was taken since.
+    std::pair<std::size_t, std::size_t> mark() const { return at_; }
+    void release(std::pair<std::size_t, std::size_t> m) { at_ = m; }
+
+    std::vector<NodeInfo> info;
+    std::vector<EventId> event;        ///< per node
+    std::vector<bool> write_part;      ///< per node
+    std::vector<std::uint32_t> first;  ///< per event, flattened by thread: its first node
+    std::vector<std::uint32_t> base;   ///< per graph thread: its first event in `first`
+    std::vector<std::pair<std::int64_t, std::size_t>> open;  ///< nesting()'s stack
+    std::vector<std::uint32_t> in, order;                    ///< close_acyclic()'s
+    std::vector<Word> loc_mask;                              ///< per location: its nodes
+
+private:
+    Word* take(std::size_t words) {
+        auto& [b, off] = at_;
+        while (b < blocks_.size() && off + words > blocks_[b].size()) {
+            ++b;
+            off = 0;
+        }
+        if (b == blocks_.size()) blocks_.emplace_back(std::max<std::size_t>(words, 1u << 14), 0);
+        Word* p = blocks_[b].data() + off;
+        std::memset(p, 0, words * sizeof(Word));
+        off += words;
+        return p;
+    }
+    std::size_t n_ = 0, w_ = 0;
+    std::pair<std::size_t, std::size_t> at_{0, 0};  ///< (block, offset) of the next buffer
+    std::vector<std::vector<Word>> blocks_;
+};
+
+/// The operations, over one Work's n and w.
+struct Ops {
+    Work& k;
+    std::size_t n, w;
+    explicit Ops(Work& work) : k(work), n(work.n()), w(work.w()) {}
+
+    Word* row(Word* r, std::size_t i) const { return r + i * w; }
+    const Word* row(const Word* r, std::size_t i) const { return r + i * w; }
+    static bool has(const Word* s, std::size_t i) { return (s[i / 64] >> (i % 64) & 1u) != 0; }
+    static void put(Word* s, std::size_t i) { s[i / 64] |= Word{1} << (i % 64); }
+    bool test(const Word* r, std::size_t i, std::size_t j) const { return has(row(r, i), j); }
+    void set(Word* r, std::size_t i, std::size_t j) const { put(row(r, i), j); }
+
+    Word* copy(const Word* a) const {
+        Word* r = k.rel();
+        std::memcpy(r, a, n * w * sizeof(Word));
+        return r;
+    }
+    void unite(Word* a, const Word* b) const {
+        for (std::size_t x = 0; x < n * w; ++x) a[x] |= b[x];
+    }
+    Word* either(const Word* a, const Word* b) const {
+        Word* r = copy(a);
+        unite(r, b);
+        return r;
+    }
+    Word* both(const Word* a, const Word* b) const {
+        Word* r = copy(a);
+        for (std::size_t x = 0; x < n * w; ++x) r[x] &= b[x];
+        return r;
+    }
+    bool empty(const Word* a) const {
+        for (std::size_t x = 0; x < n * w; ++x)
+            if (a[x] != 0) return false;
+        return true;
+    }
+    void add_identity(Word* a) const {
+        for (std::size_t i = 0; i < n; ++i) set(a, i, i);
+    }
+    Word* opt(const Word* a) const {
+        Word* r = copy(a);
+        add_identity(r);
+        return r;
+    }
+    /// a ; b
+    Word* seq(const Word* a, const Word* b) const {
+        Word* r = k.rel();
+        for (std::size_t i = 0; i < n; ++i) {
+            Word* dst = row(r, i);
+            const Word* src = row(a, i);
+            for (std::size_t v = 0; v < w; ++v)
+                for (Word bits = src[v]; bits != 0; bits &= bits - 1) {
+                    const Word* o = row(b, v * 64 + static_cast<std::size_t>(__builtin_ctzll(bits)));
+                    for (std::size_t x = 0; x < w; ++x) dst[x] |= o[x];
+                }
+        }
+        return r;
+    }
+    /// Transitive closure in place; false (and `a` left partly closed) when `a` has a cycle.
+    /// Nodes are closed in reverse topological order (Kahn's algorithm), each row the union of
+    /// its successors' closed rows: linear in the edges, where Warshall is quadratic in the
+    /// nodes; the relations checked here are acyclic in every consistent graph.
+    bool close_acyclic(Word* a) const {
+        std::vector<std::uint32_t>& in = k.in;
+        std::vector<std::uint32_t>& order = k.order;
+        in.assign(n, 0);
+        order.clear();
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t v = 0; v < w; ++v)
+                for (Word bits = row(a, i)[v]; bits != 0; bits &= bits - 1)
+                    ++in[v * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))];
+        for (std::size_t i = 0; i < n; ++i)
+            if (in[i] == 0) order.push_back(static_cast<std::uint32_t>(i));
+        for (std::size_t q = 0; q < order.size(); ++q)
+            for (std::size_t v = 0; v < w; ++v)
+                for (Word bits = row(a, order[q])[v]; bits != 0; bits &= bits - 1)
+                    if (--in[v * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))] == 0)
+                        order.push_back(static_cast<std::uint32_t>(v * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))));
+        if (order.size() != n) return false;
+        for (std::size_t q = n; q-- > 0;) {
+            Word* ri = row(a, order[q]);
+            for (std::size_t v = 0; v < w; ++v)
+                for (Word bits = ri[v]; bits != 0; bits &= bits - 1) {
+                    const Word* rj = row(a, v * 64 + static_cast<std::size_t>(__builtin_ctzll(bits)));
+                    for (std::size_t x = 0; x < w; ++x) ri[x] |= rj[x];
+                }
+        }
+        return true;
+    }
+    /// Transitive closure in place (Warshall where there is a cycle).
+    void close(Word* a) const {
+        Word* saved = copy(a);
+        if (close_acyclic(a)) return;
+        std::memcpy(a, saved, n * w * sizeof(Word));
+        for (std::size_t m = 0; m < n; ++m) {
+            const Word* km = row(a, m);
+            for (std::size_t i = 0; i < n; ++i)
+                if (test(a, i, m)) {
+                    Word* ri = row(a, i);
+                    for (std::size_t x = 0; x < w; ++x) ri[x] |= km[x];
+                }
+        }
+    }
+    Word* star(const Word* a) const {
+        Word* r = copy(a);
+        close(r);
+        add_identity(r);
+        return r;
+    }
+    bool reflexive(const Word* a) const {
+        for (std::size_t i = 0; i < n; ++i)
+            if (test(a, i, i)) return true;
+        return false;
+    }
+    bool acyclic(const Word* a) const {
+        Word* c = copy(a);
+        return close_acyclic(c);
+    }
+    /// [dom] ; a ; [ran], in place (a null set: that side unrestricted)
+    void restrict(Word* a, const Word* dom, const Word* ran) const {
+        for (std::size_t i = 0; i < n; ++i) {
+            Word* r = row(a, i);
+            if (dom != nullptr && !has(dom, i)) {
+                std::memset(r, 0, w * sizeof(Word));
+                continue;
+            }
+            if (ran != nullptr)
+                for (std::size_t x = 0; x < w; ++x) r[x] &= ran[x];
+        }
+    }
+    Word* restricted(const Word* a, const Word* dom, const Word* ran) const {
+        Word* r = copy(a);
+        restrict(r, dom, ran);
+        return r;
+    }
+    Word* inverse(const Word* a) const {
+        Word* r = k.rel();
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t v = 0; v < w; ++v)
+                for (Word bits = row(a, i)[v]; bits != 0; bits &= bits - 1)
+                    set(r, v * 64 + static_cast<std::size_t>(__builtin_ctzll(bits)), i);
+        return r;
+    }
+    Word* set_or(const Word* a, const Word* b) const {
+        Word* s = k.set();
+        for (std::size_t x = 0; x < w; ++x) s[x] = a[x] | b[x];
+        return s;
+    }
+    Word* set_minus(const Word* a, const Word* b) const {
+        Word* s = k.set();
+        for (std::size_t x = 0; x < w; ++x) s[x] = a[x] & ~b[x];
+        return s;
+    }
+    bool set_empty(const Word* a) const {
+        for (std::size_t x = 0; x < w; ++x)
+            if (a[x] != 0) return false;
+        return true;
+    }
+    /// fencerel(S) = po ; [S] ; po: from a node to every node of its thread after the first
+    /// S node that follows it.
+    Word* fencerel(const Word* s) const {
+        Word* r = k.rel();
+        std::size_t next = n;  // the first S node after the current one, in its thread
+        for (std::size_t i = n; i-- > 0;) {
+            const std::size_t end = k.info[i].end;
+            if (i + 1 == end) next = n;
+            if (next < end)
+                for (std::size_t j = next + 1; j < end; ++j) set(r, i, j);
+            if (has(s, i)) next = i;
+        }
+        return r;
+    }
+    /// [s] as a relation
+    Word* id_on(const Word* s) const {
+        Word* r = k.rel();
+        for (std::size_t i = 0; i < n; ++i)
+            if (has(s, i)) set(r, i, i);
+        return r;
+    }
+};
+
+/// The nodes of g into k: each event once, an RMW twice (read part, then write part).
+void number(const ExecutionGraph& g, Work& k) {
+    k.event.clear();
+    k.write_part.clear();
+    k.first.clear();
+    k.base.clear();
+    for (std::size_t t = 0; t < g.thread_count(); ++t) {
+        k.base.push_back(static_cast<std::uint32_t>(k.first.size()));
+        for (const Event& e : g.thread(t)) {
+            k.first.push_back(static_cast<std::uint32_t>(k.event.size()));
+            k.event.push_back(e.id);
+            k.write_part.push_back(false);
+            if (e.kind == EventKind::Rmw) {
+                k.event.push_back(e.id);
+                k.write_part.push_back(true);
+            }
+        }
+    }
+}
+
+std::size_t node_of(const Work& k, EventId id, bool write) {
+    const std::size_t node = k.first[k.base[id.thread] + id.index];
+    return write && node + 1 < k.event.size() && k.write_part[node + 1] && k.event[node + 1] == id ? node + 1 : node;
+}
+
+/// rcu-rscs (or srcu-rscs, matched per location) as match_nesting() in lkmm.cpp builds it.
+Word* nesting(const ExecutionGraph& g, Work& k, const Ops& o, std::uint32_t lock, std::uint32_t unlock, bool per_loc) {
+    Word* pairs = k.rel();
+    for (std::size_t t = 1; t < g.thread_count(); ++t) {
+        k.open.clear();
+        for (const Event& e : g.thread(t)) {
+            const std::int64_t where = per_loc && e.location ? static_cast<std::int64_t>(*e.location) : -1;
+            if ((e.lkmm & lock) != 0) {
+                k.open.emplace_back(where, node_of(k, e.id, false));
+            } else if ((e.lkmm & unlock) != 0) {
+                auto it = std::find_if(k.open.rbegin(), k.open.rend(), [&](const auto& p) { return p.first == where; });
+                if (it == k.open.rend()) continue;
+                o.set(pairs, it->second, node_of(k, e.id, false));
+                k.open.erase(std::next(it).base());
+            }
+        }
+    }
+    return pairs;
+}
+
+}  // namespace
+
+bool consistent(const ExecutionGraph& g) {
+    thread_local Work k;
+    number(g, k);
+    const std::size_t n = k.event.size();
+    k.begin(n);
+    Ops o(k);
+    auto ev = [&](std::size_t i) -> const Event& { return g.event(k.event[i]); };
+
+    // ---- sets (linux-kernel.bell, lock.cat), as relations() computes them ----
+    Word *R = k.set(), *W = k.set(), *F = k.set(), *IW = k.set(), *Marked = k.set(), *acquire = k.set(),
+         *release = k.set(), *noreturn = k.set(), *RMW = k.set(), *LKR = k.set(), *LKW = k.set(), *UL = k.set();
+    k.info.assign(n, NodeInfo{});
+    bool has_sync = false, has_rscs_event = false;
+    for (std::size_t i = 0; i < n;) {  // thread extents
+        std::size_t j = i;
+        while (j < n && k.event[j].thread == k.event[i].thread) ++j;
+        for (std::size_t x = i; x < j; ++x) k.info[x].end = static_cast<std::uint32_t>(j);
+        i = j;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        const Event& e = ev(i);
+        NodeInfo& ni = k.info[i];
+        ni.thread = e.id.thread;
+        ni.tags = e.lkmm;
+        ni.location = e.location ? static_cast<std::int64_t>(*e.location) : -1;
+        const bool wpart = k.write_part[i];
+        const std::uint32_t t = e.lkmm;
+        if (e.id.thread == EventId::init_thread) {
+            Ops::put(IW, i);
+            Ops::put(W, i);
+            Ops::put(Marked, i);
+            continue;
+        }
+        const bool failed_rmw = e.kind == EventKind::Read && (t & ConditionalRmw) != 0;
+        switch (e.kind) {
+        case EventKind::Read:
+            Ops::put(R, i);
+            if (failed_rmw) Ops::put(RMW, i);
+            break;
+        case EventKind::Write: Ops::put(W, i); break;
+        case EventKind::Rmw:
+            Ops::put(wpart ? W : R, i);
+            Ops::put(RMW, i);
+            break;
+        case EventKind::Fence: {
+            Ops::put(F, i);
+            bool effective = true;
+            if ((t & IfRmwSucceeds) != 0) {
+                const auto& thread = g.thread(e.id.thread);
+                effective = e.id.index + 1 < thread.size() && thread[e.id.index + 1].kind == EventKind::Rmw;
+            }
+            ni.effective_fence = effective;
+            break;
+        }
+        }
+        const bool read_side = e.kind == EventKind::Read || (e.kind == EventKind::Rmw && !wpart);
+        const bool write_side = e.kind == EventKind::Write || (e.kind == EventKind::Rmw && wpart);
+        if (((t & Acquire) != 0 && read_side && !failed_rmw) || ((t & LockRmw) != 0 && read_side)) Ops::put(acquire, i);
+        if (((t & Release) != 0 || (t & Unlock) != 0) && write_side) Ops::put(release, i);
+        if ((t & Noreturn) != 0 && read_side) Ops::put(noreturn, i);
+        if ((t & LockRmw) != 0) Ops::put(read_side ? LKR : LKW, i);
+        if ((t & Unlock) != 0 && write_side) Ops::put(UL, i);
+        if ((t & (SyncRcu | SyncSrcu)) != 0) has_sync = true;
+        if ((t & (RcuLock | RcuUnlock | SrcuLock | SrcuUnlock)) != 0) has_rscs_event = true;
+    }
+    Word* M = o.set_or(R, W);
+    bool has_plain = false;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!Ops::has(M, i) || Ops::has(IW, i)) {
+            Ops::put(Marked, i);
+            continue;
+        }
+        constexpr std::uint32_t marking = Once | LockRmw | Unlock | LockFail | ReadLocked | ReadUnlocked | SrcuLock |
+                                          SrcuUnlock | SyncSrcu | Acquire | Release;
+        if (Ops::has(RMW, i) || Ops::has(acquire, i) || Ops::has(release, i) || (k.info[i].tags & marking) != 0)
+            Ops::put(Marked, i);
+        else
+            has_plain = true;
+    }
+    // plain-coherence needs the whole plain-access section: relations() computes it
+    if (has_plain) return !violated_axiom(relations(g, Depth::Axioms));
+    auto fence_set = [&](std::uint32_t tag) {
+        Word* s = k.set();
+        for (std::size_t i = 0; i < n; ++i)
+            if (k.info[i].effective_fence && (k.info[i].tags & tag) != 0) Ops::put(s, i);
+        return s;
+    };
+
+    // ---- base relations ----
+    Word *po = k.rel(), *int_ = k.rel(), *ext = k.rel(), *po_loc = k.rel(), *rf = k.rel(), *co = k.rel(),
+         *rmw = k.rel(), *addr = k.rel(), *data = k.rel(), *ctrl = k.rel();
+    {
+        const std::size_t w = k.w();
+        auto span = [&](Word* r, std::size_t lo, std::size_t hi) {  // bits lo..hi-1
+            for (std::size_t j = lo; j < hi;) {
+                const std::size_t v = j / 64, b = j % 64, take = std::min<std::size_t>(64 - b, hi - j);
+                r[v] |= (take == 64 ? ~Word{0} : ((Word{1} << take) - 1)) << b;
+                j += take;
+            }
+        };
+        for (std::size_t i = 0, begin = 0; i < n; ++i) {
+            const NodeInfo& a = k.info[i];
+            if (i > 0 && k.info[i - 1].end != a.end) begin = i;
+            const bool init = a.thread == EventId::init_thread;
+            Word *ri = o.row(int_, i), *re = o.row(ext, i);
+            span(re, 0, n);
+            if (init) {
+                Ops::put(ri, i);
+                re[i / 64] &= ~(Word{1} << (i % 64));
+                continue;
+            }
+            span(ri, begin, a.end);
+            for (std::size_t v = 0; v < w; ++v) re[v] &= ~ri[v];
+            span(o.row(po, i), i + 1, a.end);
+            if (a.location >= 0 && Ops::has(M, i))
+                for (std::size_t j = i + 1; j < a.end; ++j)
+                    if (a.location == k.info[j].location && Ops::has(M, j)) o.set(po_loc, i, j);
+        }
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        if (k.write_part[i]) continue;
+        const Event& e = ev(i);
+        if (e.kind == EventKind::Rmw) o.set(rmw, i, i + 1);
+        if (e.is_read() && e.reads_from && g.contains(*e.reads_from)) o.set(rf, node_of(k, *e.reads_from, true), i);
+        if (e.is_fence() || e.id.thread == EventId::init_thread) continue;
+        auto edges = [&](std::uint64_t mask, Word* rel, std::size_t to) {
+            for (std::uint64_t bits = mask; bits != 0; bits &= bits - 1) {
+                const auto idx = static_cast<std::uint32_t>(__builtin_ctzll(bits));
+                const EventId src{e.id.thread, idx};
+                if (idx < e.id.index && g.contains(src) && g.event(src).is_read()) o.set(rel, node_of(k, src, false), to);
+            }
+        };
+        // an RMW's two nodes: addr and ctrl reach both, data the write part only
+        const bool rmw_event = e.kind == EventKind::Rmw;
+        edges(e.addr_deps, addr, i);
+        edges(e.ctrl_deps, ctrl, i);
+        if (!rmw_event) edges(e.data_deps, data, i);
+        if (rmw_event) {
+            edges(e.addr_deps, addr, i + 1);
+            edges(e.ctrl_deps, ctrl, i + 1);
+            edges(e.data_deps, data, i + 1);
+        }
+    }
+    for (std::size_t l = 0; l < g.location_count(); ++l) {
+        const auto& order = g.co(static_cast<LocationId>(l));
+        for (std::size_t a = 0; a < order.size(); ++a)
+            for (std::size_t b = a + 1; b < order.size(); ++b)
+                o.set(co, node_of(k, order[a], true), node_of(k, order[b], true));
+    }
+    Word* fr = o.seq(o.inverse(rf), co);
+    Word* rfe = o.both(rf, ext);
+    Word* rfi = o.both(rf, int_);
+    Word* fre = o.both(fr, ext);
+    Word* coe = o.both(co, ext);
+
+    // acyclic po-loc | com as coherence
+    {
+        Word* coherence = o.either(po_loc, rf);
+        o.unite(coherence, co);
+        o.unite(coherence, fr);
+        if (!o.acyclic(coherence)) return false;
+    }
+    // empty rmw & (fre ; coe) as atomic
+    {
+        Word* a = o.seq(fre, coe);
+        for (std::size_t x = 0; x < n * k.w(); ++x) a[x] &= rmw[x];
+        if (!o.empty(a)) return false;
+    }
+
+    // ---- linux-kernel.cat: fences ----
+    Word* acq_po = o.restricted(po, acquire, M);
+    Word* po_rel = o.restricted(po, M, release);
+    Word* po_unlock_lock_po;
+    {
+        Word* x = o.restricted(po, nullptr, UL);
+        Word* po_rf = o.either(po, rf);
+        o.restrict(po_rf, UL, LKR);
+        po_unlock_lock_po = o.seq(o.seq(x, po_rf), po);
+    }
+    Word* R4rmb = o.set_minus(R, noreturn);
+    Word* rmb = o.fencerel(fence_set(Rmb));
+    o.restrict(rmb, R4rmb, R4rmb);
+    Word* wmb = o.fencerel(fence_set(Wmb));
+    o.restrict(wmb, W, W);
+    Word* mb = o.fencerel(fence_set(Mb));
+    o.restrict(mb, M, M);
+    {
+        Word* po_opt_M = o.opt(po);  // [M] ; po? ... and po? ; [M]
+        // [M] ; fencerel(Before-atomic) ; [RMW] ; po? ; [M]
+        Word* before = o.fencerel(fence_set(BeforeAtomic));
+        if (!o.empty(before)) {
+            o.restrict(before, M, RMW);
+            o.unite(mb, o.seq(before, o.restricted(po_opt_M, nullptr, M)));
+        }
+        // [M] ; po? ; [RMW] ; fencerel(After-atomic) ; [M]
+        Word* after = o.fencerel(fence_set(AfterAtomic));
+        if (!o.empty(after)) {
+            o.restrict(after, RMW, M);
+            o.unite(mb, o.seq(o.restricted(po_opt_M, M, nullptr), after));
+        }
+        // [M] ; po? ; [LKW] ; fencerel(After-spinlock) ; [M]
+        Word* spin = o.fencerel(fence_set(AfterSpinlock));
+        if (!o.empty(spin)) {
+            o.restrict(spin, LKW, M);
+            o.unite(mb, o.seq(o.restricted(po_opt_M, M, nullptr), spin));
+        }
+        // [M] ; po ; [UL] ; (co | po) ; [LKW] ; fencerel(After-unlock-lock) ; [M]
+        Word* aul = o.fencerel(fence_set(AfterUnlockLock));
+        if (!o.empty(aul)) {
+            o.restrict(aul, LKW, M);
+            Word* co_po = o.either(co, po);
+            o.restrict(co_po, UL, nullptr);
+            o.unite(mb, o.seq(o.seq(o.restricted(po, M, nullptr), co_po), aul));
+        }
+    }
+    Word* sync = o.set_or(fence_set(SyncRcu), fence_set(SyncSrcu));
+    // gp = po ; [Sync-rcu | Sync-srcu] ; po?
+    Word* gp = o.seq(o.restricted(po, nullptr, sync), o.opt(po));
+    Word* strong_fence = o.either(mb, gp);
+    Word* nonrw_fence = o.either(strong_fence, po_rel);
+    o.unite(nonrw_fence, acq_po);
+    Word* fence = o.either(nonrw_fence, wmb);
+    o.unite(fence, rmb);
+
+    // ---- preserved program order ----
+    Word* dep = o.either(addr, data);
+    Word* rwdep = o.either(dep, ctrl);
+    o.restrict(rwdep, nullptr, W);
+    Word* overwrite = o.either(co, fr);
+    Word* ppo = o.both(overwrite, int_);  // to-w: (overwrite & int) | rwdep | (addr ; [Plain] ; wmb)
+    o.unite(ppo, rwdep);
+    o.unite(ppo, addr);  // to-r: addr | (dep ; [Marked] ; rfi)
+    o.unite(ppo, o.seq(o.restricted(dep, nullptr, Marked), rfi));
+    o.unite(ppo, fence);
+    o.unite(ppo, o.both(po_unlock_lock_po, int_));
+
+    // ---- propagation ----
+    // A-cumul(x) = (rfe ; [Marked])? ; x
+    Word* cumul_fence;
+    {
+        Word* rfe_m = o.restricted(rfe, nullptr, Marked);
+        o.add_identity(rfe_m);
+        cumul_fence = o.seq(rfe_m, o.either(strong_fence, po_rel));
+        o.unite(cumul_fence, wmb);
+        o.unite(cumul_fence, po_unlock_lock_po);
+        o.restrict(cumul_fence, Marked, Marked);
+    }
+    // prop = [Marked] ; (overwrite & ext)? ; cumul-fence* ; [Marked] ; rfe? ; [Marked]
+    Word* prop;
+    {
+        Word* ow_ext = o.both(overwrite, ext);
+        o.add_identity(ow_ext);
+        Word* tail = o.opt(rfe);
+        o.restrict(tail, Marked, Marked);
+        prop = o.seq(o.seq(ow_ext, o.star(cumul_fence)), tail);
+        o.restrict(prop, Marked, Marked);
+    }
+    // hb = [Marked] ; (ppo | rfe | ((prop \ id) & int)) ; [Marked]
+    Word* hb = o.both(prop, int_);
+    for (std::size_t i = 0; i < n; ++i) o.row(hb, i)[i / 64] &= ~(Word{1} << (i % 64));
+    o.unite(hb, ppo);
+    o.unite(hb, rfe);
+    o.restrict(hb, Marked, Marked);
+    Word* hb_star = o.copy(hb);
+    if (!o.close_acyclic(hb_star)) return false;  // acyclic hb as happens-before
+    o.add_identity(hb_star);
+    // pb = prop ; strong-fence ; hb* ; [Marked]
+    Word* pb = o.seq(o.seq(prop, strong_fence), hb_star);
+    o.restrict(pb, nullptr, Marked);
+    Word* pb_star = o.copy(pb);
+    if (!o.close_acyclic(pb_star)) return false;  // acyclic pb as propagation
+    o.add_identity(pb_star);
+
+    // ---- RCU ----
+    if (!has_sync && !has_rscs_event) return true;
+    Word* rcu_rscs = nesting(g, k, o, RcuLock, RcuUnlock, false);
+    Word* srcu_rscs = nesting(g, k, o, SrcuLock, SrcuUnlock, true);
+    Word* sync_rcu = fence_set(SyncRcu);
+    Word* sync_srcu = k.set();
+    for (std::size_t i = 0; i < n; ++i)
+        if ((k.info[i].tags & SyncSrcu) != 0) Ops::put(sync_srcu, i);
+    if (o.empty(rcu_rscs) && o.empty(srcu_rscs) && o.set_empty(sync_rcu) && o.set_empty(sync_srcu)) return true;
+    Word* rcu_gp = o.id_on(sync_rcu);
+    Word* srcu_gp = o.id_on(sync_srcu);
+    Word* rcu_rscsi = o.inverse(rcu_rscs);
+    Word* srcu_rscsi = o.inverse(srcu_rscs);
+    Word* same_loc = k.rel();  // loc over the SRCU events (they carry their srcu_struct as location)
+    {
+        std::size_t locations = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            locations = std::max<std::size_t>(locations, static_cast<std::size_t>(k.info[i].location + 1));
+        k.loc_mask.assign(locations * k.w(), 0);
+        for (std::size_t i = 0; i < n; ++i)
+            if (k.info[i].location >= 0) Ops::put(&k.loc_mask[static_cast<std::size_t>(k.info[i].location) * k.w()], i);
+        for (std::size_t i = 0; i < n; ++i)
+            if (k.info[i].location >= 0)
+                std::memcpy(o.row(same_loc, i), &k.loc_mask[static_cast<std::size_t>(k.info[i].location) * k.w()],
+                            k.w() * sizeof(Word));
+    }
+    // rcu-link = po? ; hb* ; pb* ; prop ; po
+    Word* link = o.seq(o.seq(o.seq(o.seq(o.opt(po), hb_star), pb_star), prop), po);
+    // rcu-order: the least fixed point, iterated as relations() does
+    auto srcu_part = [&](Word* x) {
+        for (std::size_t v = 0; v < n * k.w(); ++v) x[v] &= same_loc[v];
+        return x;
+    };
+    // [S] ; x is x's rows of S, x ; [S] its columns; terms with no sync or no section are empty
+    const bool rcu_terms = !o.set_empty(sync_rcu) && !o.empty(rcu_rscs);
+    const bool srcu_terms = !o.set_empty(sync_srcu) && !o.empty(srcu_rscs);
+    auto gp_x_rscsi = [&](const Word* x, const Word* gp_set, const Word* rscsi) {
+        return o.seq(o.restricted(x, gp_set, nullptr), rscsi);
+    };
+    auto rscsi_x_gp = [&](const Word* x, const Word* gp_set, const Word* rscsi) {
+        Word* r = o.seq(rscsi, x);
+        o.restrict(r, nullptr, gp_set);
+        return r;
+    };
+    // the terms without rcu-order: rcu-gp | srcu-gp and the four (rcu-gp ; rcu-link ; rcu-rscsi)...
+    Word* fixed = o.either(rcu_gp, srcu_gp);
+    if (rcu_terms) {
+        o.unite(fixed, gp_x_rscsi(link, sync_rcu, rcu_rscsi));
+        o.unite(fixed, rscsi_x_gp(link, sync_rcu, rcu_rscsi));
+    }
+    if (srcu_terms) {
+        o.unite(fixed, srcu_part(gp_x_rscsi(link, sync_srcu, srcu_rscsi)));
+        o.unite(fixed, srcu_part(rscsi_x_gp(link, sync_srcu, srcu_rscsi)));
+    }
+    Word* order = o.either(rcu_gp, srcu_gp);
+    Word* next = k.rel();
+    for (const auto round = k.mark();; k.release(round)) {  // a round's temporaries go back
+        std::memcpy(next, fixed, n * k.w() * sizeof(Word));
+        Word* order_link = o.seq(order, link);
+        Word* inner = o.seq(link, order_link);  // rcu-link ; rcu-order ; rcu-link
+        if (rcu_terms) {
+            o.unite(next, gp_x_rscsi(inner, sync_rcu, rcu_rscsi));
+            o.unite(next, rscsi_x_gp(inner, sync_rcu, rcu_rscsi));
+        }
+        if (srcu_terms) {
+            o.unite(next, srcu_part(gp_x_rscsi(inner, sync_srcu, srcu_rscsi)));
+            o.unite(next, srcu_part(rscsi_x_gp(inner, sync_srcu, srcu_rscsi)));
+        }
+        o.unite(next, o.seq(order_link, order));  // rcu-order ; rcu-link ; rcu-order
+        o.unite(next, order);
+        if (std::memcmp(next, order, n * k.w() * sizeof(Word)) == 0) break;
+        std::swap(next, order);
+    }
+    // rcu-fence = po ; rcu-order ; po?
+    Word* rcu_fence = o.seq(o.seq(po, order), o.opt(po));
+    // rb = prop ; rcu-fence ; hb* ; pb* ; [Marked]
+    Word* rb = o.seq(o.seq(o.seq(prop, rcu_fence), hb_star), pb_star);
+    o.restrict(rb, nullptr, Marked);
+    return !o.reflexive(rb);  // irreflexive rb as rcu
+}
+
+}  // namespace oc::lkmm
