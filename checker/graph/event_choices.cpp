@@ -89,7 +89,9 @@ Tagged GraphEngine::read(LocationId loc, MemoryOrder order) {
     for (const Value v : guessable_values(id, loc)) {
         Graph h = g_;
         guess(h, id, loc, v);
-        if (consistent(h)) push(std::move(h));
+        Event seen = h.at(id).ev;  // as the model sees it: no rf
+        seen.reads_from.reset();
+        if (model_.inert_when_last(seen) || consistent(h)) push(std::move(h));
     }
     // Forward choices: every write of the location, the co-latest first.
     const std::vector<EventId> writes = g_.co[loc];
@@ -303,14 +305,14 @@ void GraphEngine::fence(MemoryOrder order) {
     const EventId id = rt_->next_event_id();
     if (replaying(id)) return;  // recorded() checks the replayed event
     g_.threads[id.thread].push_back(new_node(id, EventKind::Fence, order, std::nullopt));
-    if (!at_quiescence() && !consistent(g_)) throw DeadBranch{};
+    if (!at_quiescence() && !model_.inert_when_last(g_.at(id).ev) && !consistent(g_)) throw DeadBranch{};
 }
 
 void GraphEngine::located_fence(LocationId loc, MemoryOrder order) {
     const EventId id = rt_->next_event_id();
     if (replaying(id)) return;
     g_.threads[id.thread].push_back(new_node(id, EventKind::Fence, order, loc));
-    if (!at_quiescence() && !consistent(g_)) throw DeadBranch{};
+    if (!at_quiescence() && !model_.inert_when_last(g_.at(id).ev) && !consistent(g_)) throw DeadBranch{};
 }
 
 void GraphEngine::recorded(const Event& e) {

@@ -515,6 +515,14 @@ public:
     std::string_view name() const override { return "LKMM"; }
     bool kernel_events() const override { return true; }
     bool consistent(const ExecutionGraph& g) const override { return lkmm::consistent(g); }
+    /// Every relation leaves a fence through po (fencerel, gp, rcu-link), except rcu-rscs^-1 and
+    /// srcu-rscs^-1, which lead from an unlock back to its lock: rcu-order, and so rb, can run
+    /// through an unlock as soon as it is added. A read with no rf has no fr either, and its
+    /// dependencies and ppo lead to later events only.
+    bool inert_when_last(const Event& e) const override {
+        if (e.is_fence()) return ((lkmm_tags_of(e) | e.lkmm) & (lkmm::RcuUnlock | lkmm::SrcuUnlock)) == 0;
+        return e.kind == EventKind::Read && !e.reads_from;
+    }
     std::optional<AxiomViolation> check(const ExecutionGraph& g) const override {
         if (auto wf = check_well_formed(g)) return wf;
         const lkmm::Relations r = lkmm::relations(g, lkmm::Depth::Axioms);

@@ -79,11 +79,25 @@ private:
     std::vector<std::vector<Word>> blocks_;
 };
 
+/// Words per row: W when W > 0 (a constant the loops unroll on), else the Work's.
+template <std::size_t W>
+struct Width {
+    static constexpr std::size_t w = W;
+    explicit Width(std::size_t) {}
+};
+template <>
+struct Width<0> {
+    std::size_t w;
+    explicit Width(std::size_t words) : w(words) {}
+};
+
 /// The operations, over one Work's n and w.
-struct Ops {
+template <std::size_t W>
+struct Ops : Width<W> {
+    using Width<W>::w;
     Work& k;
-    std::size_t n, w;
-    explicit Ops(Work& work) : k(work), n(work.n()), w(work.w()) {}
+    std::size_t n;
+    explicit Ops(Work& work) : Width<W>(work.w()), k(work), n(work.n()) {}
 
     Word* row(Word* r, std::size_t i) const { return r + i * w; }
     const Word* row(const Word* r, std::size_t i) const { return r + i * w; }
@@ -286,7 +300,8 @@ std::size_t node_of(const Work& k, EventId id, bool write) {
 }
 
 /// rcu-rscs (or srcu-rscs, matched per location) as match_nesting() in lkmm.cpp builds it.
-Word* nesting(const ExecutionGraph& g, Work& k, const Ops& o, std::uint32_t lock, std::uint32_t unlock, bool per_loc) {
+template <class O>
+Word* nesting(const ExecutionGraph& g, Work& k, const O& o, std::uint32_t lock, std::uint32_t unlock, bool per_loc) {
     Word* pairs = k.rel();
     for (std::size_t t = 1; t < g.thread_count(); ++t) {
         k.open.clear();
@@ -305,13 +320,10 @@ Word* nesting(const ExecutionGraph& g, Work& k, const Ops& o, std::uint32_t lock
     return pairs;
 }
 
-}  // namespace
-
-bool consistent(const ExecutionGraph& g) {
-    thread_local Work k;
-    number(g, k);
+template <std::size_t Words>
+bool check(const ExecutionGraph& g, Work& k) {
+    using Ops = Ops<Words>;
     const std::size_t n = k.event.size();
-    k.begin(n);
     Ops o(k);
     auto ev = [&](std::size_t i) -> const Event& { return g.event(k.event[i]); };
 
@@ -399,7 +411,7 @@ bool consistent(const ExecutionGraph& g) {
     Word *po = k.rel(), *int_ = k.rel(), *ext = k.rel(), *po_loc = k.rel(), *rf = k.rel(), *co = k.rel(),
          *rmw = k.rel(), *addr = k.rel(), *data = k.rel(), *ctrl = k.rel();
     {
-        const std::size_t w = k.w();
+        const std::size_t w = o.w;
         auto span = [&](Word* r, std::size_t lo, std::size_t hi) {  // bits lo..hi-1
             for (std::size_t j = lo; j < hi;) {
                 const std::size_t v = j / 64, b = j % 64, take = std::min<std::size_t>(64 - b, hi - j);
@@ -472,7 +484,7 @@ bool consistent(const ExecutionGraph& g) {
     // empty rmw & (fre ; coe) as atomic
     {
         Word* a = o.seq(fre, coe);
-        for (std::size_t x = 0; x < n * k.w(); ++x) a[x] &= rmw[x];
+        for (std::size_t x = 0; x < n * o.w; ++x) a[x] &= rmw[x];
         if (!o.empty(a)) return false;
     }
 
@@ -598,19 +610,19 @@ bool consistent(const ExecutionGraph& g) {
         std::size_t locations = 0;
         for (std::size_t i = 0; i < n; ++i)
             locations = std::max<std::size_t>(locations, static_cast<std::size_t>(k.info[i].location + 1));
-        k.loc_mask.assign(locations * k.w(), 0);
+        k.loc_mask.assign(locations * o.w, 0);
         for (std::size_t i = 0; i < n; ++i)
-            if (k.info[i].location >= 0) Ops::put(&k.loc_mask[static_cast<std::size_t>(k.info[i].location) * k.w()], i);
+            if (k.info[i].location >= 0) Ops::put(&k.loc_mask[static_cast<std::size_t>(k.info[i].location) * o.w], i);
         for (std::size_t i = 0; i < n; ++i)
             if (k.info[i].location >= 0)
-                std::memcpy(o.row(same_loc, i), &k.loc_mask[static_cast<std::size_t>(k.info[i].location) * k.w()],
-                            k.w() * sizeof(Word));
+                std::memcpy(o.row(same_loc, i), &k.loc_mask[static_cast<std::size_t>(k.info[i].location) * o.w],
+                            o.w * sizeof(Word));
     }
     // rcu-link = po? ; hb* ; pb* ; prop ; po
     Word* link = o.seq(o.seq(o.seq(o.seq(o.opt(po), hb_star), pb_star), prop), po);
     // rcu-order: the least fixed point, iterated as relations() does
     auto srcu_part = [&](Word* x) {
-        for (std::size_t v = 0; v < n * k.w(); ++v) x[v] &= same_loc[v];
+        for (std::size_t v = 0; v < n * o.w; ++v) x[v] &= same_loc[v];
         return x;
     };
     // [S] ; x is x's rows of S, x ; [S] its columns; terms with no sync or no section are empty
@@ -637,7 +649,7 @@ bool consistent(const ExecutionGraph& g) {
     Word* order = o.either(rcu_gp, srcu_gp);
     Word* next = k.rel();
     for (const auto round = k.mark();; k.release(round)) {  // a round's temporaries go back
-        std::memcpy(next, fixed, n * k.w() * sizeof(Word));
+        std::memcpy(next, fixed, n * o.w * sizeof(Word));
         Word* order_link = o.seq(order, link);
         Word* inner = o.seq(link, order_link);  // rcu-link ; rcu-order ; rcu-link
         if (rcu_terms) {
@@ -650,7 +662,7 @@ bool consistent(const ExecutionGraph& g) {
         }
         o.unite(next, o.seq(order_link, order));  // rcu-order ; rcu-link ; rcu-order
         o.unite(next, order);
-        if (std::memcmp(next, order, n * k.w() * sizeof(Word)) == 0) break;
+        if (std::memcmp(next, order, n * o.w * sizeof(Word)) == 0) break;
         std::swap(next, order);
     }
     // rcu-fence = po ; rcu-order ; po?
@@ -659,6 +671,20 @@ bool consistent(const ExecutionGraph& g) {
     Word* rb = o.seq(o.seq(o.seq(prop, rcu_fence), hb_star), pb_star);
     o.restrict(rb, nullptr, Marked);
     return !o.reflexive(rb);  // irreflexive rb as rcu
+}
+
+}  // namespace
+
+bool consistent(const ExecutionGraph& g) {
+    thread_local Work k;
+    number(g, k);
+    k.begin(k.event.size());
+    // one or two words a row (up to 128 nodes: nearly every test) with the width a constant
+    switch (k.w()) {
+    case 1: return check<1>(g, k);
+    case 2: return check<2>(g, k);
+    default: return check<0>(g, k);
+    }
 }
 
 }  // namespace oc::lkmm

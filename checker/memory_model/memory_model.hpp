@@ -27,6 +27,12 @@ public:
     virtual std::string description() const { return std::string(name()); }
     /// True when `g` (complete or a prefix) satisfies every axiom of the model.
     virtual bool consistent(const ExecutionGraph& g) const = 0;
+    /// True when `e`, a fence or a read that reads from no write yet (a load-buffering guess),
+    /// added as the last event of its thread to a consistent graph, leaves it consistent: no
+    /// relation of the model leads out of it until an event follows it in its thread, so it
+    /// closes no cycle. The graph engine then does not ask consistent(). False (always ask)
+    /// unless the model says otherwise.
+    virtual bool inert_when_last(const Event& /*e*/) const { return false; }
     /// The first violated axiom, nullopt when consistent (slower; for messages and tests).
     virtual std::optional<AxiomViolation> check(const ExecutionGraph& g) const = 0;
     /// A data race of the consistent graph `g` as the model defines it, nullopt if none.

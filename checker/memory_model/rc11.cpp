@@ -243,6 +243,8 @@ class Rc11 final : public MemoryModel {
 public:
     std::string_view name() const override { return "RC11"; }
     bool consistent(const ExecutionGraph& g) const override { return rc11_consistent(g); }
+    /// A fence orders only what follows it in its thread (sw, psc, hb all leave it through po).
+    bool inert_when_last(const Event& e) const override { return e.is_fence(); }
     std::optional<AxiomViolation> check(const ExecutionGraph& g) const override { return check_rc11(g); }
     std::optional<std::pair<EventId, EventId>> race(const ExecutionGraph& g) const override { return rc11_race(g); }
 };

@@ -2,7 +2,8 @@
 // The engine's LKMM check (lkmm_check.cpp) against the relations of lkmm.cpp, which read as the
 // cat file does: on every graph the graph engine asks about while it explores the litmus corpus
 // and the model catalogue under LKMM (prefixes, inconsistent graphs and guessed reads included),
-// both must give the same answer.
+// both must give the same answer. And LKMM's inert_when_last() (the events the engine adds
+// without asking: a fence other than an RCU unlock, a guessed read) holds on each such graph.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -23,11 +24,24 @@ namespace fs = std::filesystem;
 
 namespace {
 
+/// `g` without the last event of graph thread `t` (a fence or a read: no co to mend).
+ExecutionGraph without_last(const ExecutionGraph& g, std::size_t t) {
+    ExecutionGraph out;
+    std::vector<std::string> names;
+    for (std::size_t u = 1; u < g.thread_count(); ++u) names.push_back(g.thread_name(u));
+    out.set_thread_names(names);
+    for (std::size_t l = 0; l < g.location_count(); ++l) out.add_location(g.location_name(static_cast<LocationId>(l)));
+    for (std::size_t u = 0; u < g.thread_count(); ++u)
+        for (std::size_t i = 0; i + (u == t ? 1 : 0) < g.thread(u).size(); ++i) out.append(g.thread(u)[i]);
+    for (std::size_t l = 0; l < g.location_count(); ++l) out.set_co(static_cast<LocationId>(l), g.co(static_cast<LocationId>(l)));
+    return out;
+}
+
 /// LKMM whose consistent() asks both computations and counts where they differ.
 class Compared final : public MemoryModel {
 public:
-    mutable std::uint64_t queries = 0, consistent_graphs = 0, differences = 0;
-    mutable std::string first_difference;
+    mutable std::uint64_t queries = 0, consistent_graphs = 0, differences = 0, inert_checked = 0, inert_broken = 0;
+    mutable std::string first_difference, first_inert_broken;
     std::string current;  ///< the test being explored
 
     std::string_view name() const override { return lkmm_model().name(); }
@@ -42,6 +56,18 @@ public:
             if (first_difference.empty())
                 first_difference = current + ": the check says " + (fast ? "consistent" : "inconsistent") +
                                    ", the relations " + (reference ? "consistent" : "inconsistent");
+        }
+        // an inert last event: consistent without it means consistent with it
+        for (std::size_t t = 1; t < g.thread_count() && !reference; ++t) {
+            if (g.thread(t).empty()) continue;
+            const Event& e = g.thread(t).back();
+            if ((!e.is_fence() && !(e.is_read() && !e.reads_from)) || !lkmm_model().inert_when_last(e)) continue;
+            ++inert_checked;
+            if (lkmm::consistent(without_last(g, t))) {
+                ++inert_broken;
+                if (first_inert_broken.empty())
+                    first_inert_broken = current + ": thread " + std::to_string(t) + "'s last event is not inert";
+            }
         }
         return reference;
     }
@@ -99,6 +125,9 @@ TEST_SUITE("lkmm-check") {
         MESSAGE(explored << " tests and variants explored, " << model.queries << " graphs asked about ("
                          << model.consistent_graphs << " consistent)");
         CHECK_MESSAGE(model.differences == 0, model.first_difference);
+        MESSAGE(model.inert_checked << " inconsistent graphs ending in an inert event checked");
+        CHECK_MESSAGE(model.inert_broken == 0, model.first_inert_broken);
+        CHECK(model.inert_checked > 100);
         CHECK(explored > 150);
         // both answers were exercised many times
         CHECK(model.consistent_graphs > 10000);
