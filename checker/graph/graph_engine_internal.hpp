@@ -193,20 +193,11 @@ private:
     /// (were every read-to-write link a dependency, the cycle would be in hb). Such reads are the
     /// only ones the exploration needs to guess: when thread `gt` has finished, a guessed read of
     /// it without one leads nowhere new.
-    bool guess_can_close_a_cycle(std::uint16_t gt) const {
-        const auto& th = g_.threads[gt];
-        for (std::size_t i = 0; i < th.size(); ++i) {
-            if (!th[i].guessed) continue;
-            bool free_write = false;
-            for (std::size_t j = i + 1; j < th.size() && !free_write && i < 64; ++j) {
-                const Event& w = th[j].ev;
-                const std::uint64_t deps = w.addr_deps | w.data_deps | w.ctrl_deps;
-                free_write = w.is_write() && (deps >> i & 1u) == 0;
-            }
-            if (!free_write && i < 64) return false;
-        }
-        return true;
-    }
+    /// Under the built-in LKMM a marked write after a strong fence (smp_mb(), synchronize_rcu(),
+    /// synchronize_srcu()) that follows a marked read is ordered after it too: strong-fence is in
+    /// ppo, and [Marked] ; ppo ; [Marked] in hb. (A cat model may order otherwise: there only
+    /// dependencies count.)
+    bool guess_can_close_a_cycle(std::uint16_t gt) const;
     /// Calls `each` on every consistent execution that matches each guessed read of g_ with a
     /// write of its location and value (`base`: g_ as the memory model sees it), until `each`
     /// returns false; returns false then.

@@ -3,6 +3,7 @@
 // consistent matching of its guesses with writes, and graph_explore() learns, in rounds of
 // exploration, the values a read may guess, before the exploration proper.
 #include "checker/graph/graph_engine_internal.hpp"
+#include "checker/memory_model/lkmm.hpp"
 #include "checker/memory_model/lkmm_tags.hpp"
 
 #include <algorithm>
@@ -100,6 +101,32 @@ static std::uint8_t free_writes_after(const std::vector<Event>& th, std::size_t 
         if (!marked) free |= Guesses::free_after_acquire;
     }
     return free;
+}
+
+bool GraphEngine::guess_can_close_a_cycle(std::uint16_t gt) const {
+    const bool lkmm = &model_ == &lkmm_model();
+    const auto tags = [](const Event& e) { return lkmm_tags_of(e) | e.lkmm; };
+    const auto& th = g_.threads[gt];
+    for (std::size_t i = 0; i < th.size(); ++i) {
+        if (!th[i].guessed) continue;
+        const bool marked_read = tags(th[i].ev) != 0;
+        bool strong_fence = false, free_write = false;
+        for (std::size_t j = i + 1; j < th.size() && !free_write && i < 64; ++j) {
+            const Event& w = th[j].ev;
+            if (w.is_fence()) {
+                const std::uint32_t t = tags(w);
+                if ((t & (lkmm::Mb | lkmm::SyncRcu | lkmm::SyncSrcu)) != 0 && (t & lkmm::IfRmwSucceeds) == 0)
+                    strong_fence = true;
+                continue;
+            }
+            if (!w.is_write()) continue;
+            const std::uint64_t deps = w.addr_deps | w.data_deps | w.ctrl_deps;
+            const bool ordered = (deps >> i & 1u) != 0 || (lkmm && strong_fence && marked_read && tags(w) != 0);
+            free_write = !ordered;
+        }
+        if (!free_write && i < 64) return false;
+    }
+    return true;
 }
 
 bool GraphEngine::for_each_matching(ExecutionGraph& base, const std::function<bool(const ExecutionGraph&)>& each) {
