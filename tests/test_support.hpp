@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // What the unit tests share beyond graph building (tests/traces/graph_builder.hpp): finding a
-// variant of the catalogue by its id.
+// variant of the catalogue by its id, listing the litmus corpus.
 #pragma once
 
+#include <algorithm>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -26,6 +28,15 @@ inline const VariantDef& find_variant(const std::vector<ModelDef>& models, std::
 inline const VariantDef& catalogue_variant(std::string_view id) {
     static const std::vector<ModelDef> all = models::catalogue();
     return find_variant(all, id);
+}
+
+/// The files of the litmus corpus (litmus/tests/*.litmus), sorted.
+inline std::vector<std::string> litmus_corpus() {
+    std::vector<std::string> files;
+    for (const auto& e : std::filesystem::directory_iterator(OC_SOURCE_ROOT "/litmus/tests"))
+        if (e.path().extension() == ".litmus") files.push_back(e.path().string());
+    std::sort(files.begin(), files.end());
+    return files;
 }
 
 }  // namespace oc::test

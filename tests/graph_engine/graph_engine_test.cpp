@@ -6,7 +6,6 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <set>
 #include <string>
 #include <vector>
@@ -35,14 +34,6 @@ CheckOptions graph_options() {
     o.explore.engine = EngineKind::Graph;
     o.keep_execution_hashes = true;
     return o;
-}
-
-std::vector<std::string> corpus() {
-    std::vector<std::string> files;
-    for (const auto& e : std::filesystem::directory_iterator(OC_SOURCE_ROOT "/litmus/tests"))
-        if (e.path().extension() == ".litmus") files.push_back(e.path().string());
-    std::sort(files.begin(), files.end());
-    return files;
 }
 
 /// Every execution explored once, every one consistent (checked by the independent certifier
@@ -93,7 +84,7 @@ TEST_CASE("graph engine: a superset of Relacy on every catalogue variant (--engi
 }
 
 TEST_CASE("graph engine: the litmus corpus, each execution once, a superset of Relacy, judged as expected") {
-    for (const auto& file : corpus()) {
+    for (const auto& file : oc::test::litmus_corpus()) {
         CAPTURE(file);
         const auto test = litmus::load(file);
         const VariantDef v = litmus::make_variant(test, litmus::RunMode::PlainAsRelaxed);
@@ -216,7 +207,7 @@ TEST_CASE("graph engine: the same set of graphs as a brute-force enumeration of 
     std::vector<VariantDef> variants;
     for (const auto& m : models::catalogue())
         for (const auto& v : m.variants) variants.push_back(v);
-    for (const auto& file : corpus()) {
+    for (const auto& file : oc::test::litmus_corpus()) {
         if (file.find("desc-reserve") != std::string::npos) continue;  // too many candidates
         variants.push_back(litmus::make_variant(litmus::load(file), litmus::RunMode::PlainAsRelaxed));
     }
@@ -247,7 +238,7 @@ TEST_CASE("graph engine under LKMM: the same set of graphs as the brute-force en
     for (const auto& m : models::catalogue())
         for (const auto& v : m.variants) variants.push_back(v);
     const std::size_t catalogue_size = variants.size();
-    for (const auto& file : corpus()) {
+    for (const auto& file : oc::test::litmus_corpus()) {
         if (file.find("desc-reserve") != std::string::npos) continue;  // too many candidates
         variants.push_back(litmus::make_variant(litmus::load(file), litmus::RunMode::RaceCheck));
     }

@@ -17,6 +17,7 @@
 #include "checker/memory_model/cat/cat_parser.hpp"
 #include "litmus/interpreter.hpp"
 #include "litmus/parser.hpp"
+#include "tests/test_support.hpp"
 
 using namespace oc;
 namespace fs = std::filesystem;
@@ -191,9 +192,7 @@ TEST_SUITE("cat") {
         CHECK(model->name() == "Linux-kernel memory consistency model");
         CHECK(model->kernel_events());
         std::vector<fs::path> tests;
-        for (const auto& entry : fs::directory_iterator(std::string(OC_SOURCE_ROOT) + "/litmus/tests"))
-            if (entry.path().extension() == ".litmus") tests.push_back(entry.path());
-        std::sort(tests.begin(), tests.end());
+        for (const std::string& file : test::litmus_corpus()) tests.emplace_back(file);
         REQUIRE(tests.size() > 100);
         std::size_t agree = 0, compared = 0, left_out = 0;
         double builtin_seconds = 0, cat_seconds = 0;

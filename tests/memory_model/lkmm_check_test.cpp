@@ -18,6 +18,7 @@
 #include "litmus/interpreter.hpp"
 #include "litmus/parser.hpp"
 #include "models/catalogue.hpp"
+#include "tests/test_support.hpp"
 
 using namespace oc;
 namespace fs = std::filesystem;
@@ -92,20 +93,17 @@ void explore(const VariantDef& v, const Compared& model, std::uint64_t max_execu
 TEST_SUITE("lkmm-check") {
     TEST_CASE("the engine's LKMM check answers as the relations do, on every graph of the corpus and catalogue") {
         Compared model;
-        std::vector<fs::path> tests;
-        for (const auto& entry : fs::directory_iterator(std::string(OC_SOURCE_ROOT) + "/litmus/tests"))
-            if (entry.path().extension() == ".litmus") tests.push_back(entry.path());
-        std::sort(tests.begin(), tests.end());
+        const std::vector<std::string> tests = test::litmus_corpus();
         REQUIRE(tests.size() > 100);
         std::size_t explored = 0;
-        for (const fs::path& path : tests) {
+        for (const std::string& path : tests) {
             std::shared_ptr<const litmus::Compiled> test;
             try {
-                test = litmus::compile(litmus::parse_file(path.string()));
+                test = litmus::compile(litmus::parse_file(path));
             } catch (const std::exception&) {
                 continue;  // the corpus's malformed-input tests
             }
-            model.current = path.filename().string();
+            model.current = fs::path(path).filename().string();
             try {
                 explore(litmus::make_variant(test, litmus::RunMode::RaceCheck), model, 300);
                 ++explored;
