@@ -328,7 +328,7 @@ bool check(const ExecutionGraph& g, Work& k) {
     auto ev = [&](std::size_t i) -> const Event& { return g.event(k.event[i]); };
 
     // ---- sets (linux-kernel.bell, lock.cat), as relations() computes them ----
-    Word *R = k.set(), *W = k.set(), *F = k.set(), *IW = k.set(), *Marked = k.set(), *acquire = k.set(),
+    Word *R = k.set(), *W = k.set(), *IW = k.set(), *Marked = k.set(), *acquire = k.set(),
          *release = k.set(), *noreturn = k.set(), *RMW = k.set(), *LKR = k.set(), *LKW = k.set(), *UL = k.set();
     k.info.assign(n, NodeInfo{});
     bool has_sync = false, has_rscs_event = false;
@@ -364,7 +364,6 @@ bool check(const ExecutionGraph& g, Work& k) {
             Ops::put(RMW, i);
             break;
         case EventKind::Fence: {
-            Ops::put(F, i);
             bool effective = true;
             if ((t & IfRmwSucceeds) != 0) {
                 const auto& thread = g.thread(e.id.thread);
