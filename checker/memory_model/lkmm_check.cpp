@@ -137,17 +137,22 @@ struct Ops : Width<W> {
         add_identity(r);
         return r;
     }
+    /// Calls f(j) for every j of the row `bits` (w words); each word is read once, when its turn
+    /// comes (f may add to the row: close_acyclic() does, harmlessly).
+    template <class F>
+    void each(const Word* bits, F&& f) const {
+        for (std::size_t v = 0; v < w; ++v)
+            for (Word b = bits[v]; b != 0; b &= b - 1) f(v * 64 + static_cast<std::size_t>(__builtin_ctzll(b)));
+    }
     /// a ; b
     Word* seq(const Word* a, const Word* b) const {
         Word* r = k.rel();
         for (std::size_t i = 0; i < n; ++i) {
             Word* dst = row(r, i);
-            const Word* src = row(a, i);
-            for (std::size_t v = 0; v < w; ++v)
-                for (Word bits = src[v]; bits != 0; bits &= bits - 1) {
-                    const Word* o = row(b, v * 64 + static_cast<std::size_t>(__builtin_ctzll(bits)));
-                    for (std::size_t x = 0; x < w; ++x) dst[x] |= o[x];
-                }
+            each(row(a, i), [&](std::size_t j) {
+                const Word* o = row(b, j);
+                for (std::size_t x = 0; x < w; ++x) dst[x] |= o[x];
+            });
         }
         return r;
     }
@@ -160,25 +165,21 @@ struct Ops : Width<W> {
         std::vector<std::uint32_t>& order = k.order;
         in.assign(n, 0);
         order.clear();
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t v = 0; v < w; ++v)
-                for (Word bits = row(a, i)[v]; bits != 0; bits &= bits - 1)
-                    ++in[v * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))];
+        for (std::size_t i = 0; i < n; ++i) each(row(a, i), [&](std::size_t j) { ++in[j]; });
         for (std::size_t i = 0; i < n; ++i)
             if (in[i] == 0) order.push_back(static_cast<std::uint32_t>(i));
         for (std::size_t q = 0; q < order.size(); ++q)
-            for (std::size_t v = 0; v < w; ++v)
-                for (Word bits = row(a, order[q])[v]; bits != 0; bits &= bits - 1)
-                    if (--in[v * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))] == 0)
-                        order.push_back(static_cast<std::uint32_t>(v * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))));
+            each(row(a, order[q]), [&](std::size_t j) {
+                if (--in[j] == 0) order.push_back(static_cast<std::uint32_t>(j));
+            });
         if (order.size() != n) return false;
+        // successors first: their rows are closed when a row takes them in
         for (std::size_t q = n; q-- > 0;) {
             Word* ri = row(a, order[q]);
-            for (std::size_t v = 0; v < w; ++v)
-                for (Word bits = ri[v]; bits != 0; bits &= bits - 1) {
-                    const Word* rj = row(a, v * 64 + static_cast<std::size_t>(__builtin_ctzll(bits)));
-                    for (std::size_t x = 0; x < w; ++x) ri[x] |= rj[x];
-                }
+            each(ri, [&](std::size_t j) {
+                const Word* rj = row(a, j);
+                for (std::size_t x = 0; x < w; ++x) ri[x] |= rj[x];
+            });
         }
         return true;
     }
@@ -230,10 +231,7 @@ struct Ops : Width<W> {
     }
     Word* inverse(const Word* a) const {
         Word* r = k.rel();
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t v = 0; v < w; ++v)
-                for (Word bits = row(a, i)[v]; bits != 0; bits &= bits - 1)
-                    set(r, v * 64 + static_cast<std::size_t>(__builtin_ctzll(bits)), i);
+        for (std::size_t i = 0; i < n; ++i) each(row(a, i), [&](std::size_t j) { set(r, j, i); });
         return r;
     }
     Word* set_or(const Word* a, const Word* b) const {
