@@ -15,262 +15,14 @@
 #include <vector>
 
 #include "checker/memory_model/lkmm.hpp"
+#include "checker/memory_model/lkmm_check_ops.hpp"
 #include "checker/memory_model/lkmm_tags.hpp"
 
 namespace oc::lkmm {
 
 namespace {
 
-using Word = std::uint64_t;
-
-/// Per node: what the relations need of its event.
-struct NodeInfo {
-    std::uint16_t thread = 0;  ///< graph thread (0: initial writes)
-    std::uint32_t end = 0;     ///< one past the thread's last node
-    std::int64_t location = -1;
-    std::uint32_t tags = 0;    ///< the event's LKMM tags
-    bool effective_fence = false;
-};
-
-/// The buffers of one check. Relations (n rows of w words) and sets (w words) come from blocks
-/// that are kept from one check to the next and never move, so a check allocates nothing once
-/// the blocks fit the largest graph seen.
-class Work {
-public:
-    void begin(std::size_t n) {
-        n_ = n;
-        w_ = (n + 63) / 64;
-        at_ = {0, 0};
-    }
-    std::size_t n() const { return n_; }
-    std::size_t w() const { return w_; }
-    /// A cleared relation.
-    Word* rel() { return take(n_ * w_); }
-    /// A cleared set.
-    Word* set() { return take(w_); }
-    /// Where the next buffer comes from: release(mark()) hands back what was taken since.
-    std::pair<std::size_t, std::size_t> mark() const { return at_; }
-    void release(std::pair<std::size_t, std::size_t> m) { at_ = m; }
-
-    std::vector<NodeInfo> info;
-    std::vector<EventId> event;        ///< per node
-    std::vector<bool> write_part;      ///< per node
-    std::vector<std::uint32_t> first;  ///< per event, flattened by thread: its first node
-    std::vector<std::uint32_t> base;   ///< per graph thread: its first event in `first`
-    std::vector<std::pair<std::int64_t, std::size_t>> open;  ///< nesting()'s stack
-    std::vector<std::uint32_t> in, order;                    ///< close_acyclic()'s
-    std::vector<Word> loc_mask;                              ///< per location: its nodes
-
-private:
-    Word* take(std::size_t words) {
-        auto& [b, off] = at_;
-        while (b < blocks_.size() && off + words > blocks_[b].size()) {
-            ++b;
-            off = 0;
-        }
-        if (b == blocks_.size()) blocks_.emplace_back(std::max<std::size_t>(words, 1u << 14), 0);
-        Word* p = blocks_[b].data() + off;
-        std::memset(p, 0, words * sizeof(Word));
-        off += words;
-        return p;
-    }
-    std::size_t n_ = 0, w_ = 0;
-    std::pair<std::size_t, std::size_t> at_{0, 0};  ///< (block, offset) of the next buffer
-    std::vector<std::vector<Word>> blocks_;
-};
-
-/// Words per row: W when W > 0 (a constant the loops unroll on), else the Work's.
-template <std::size_t W>
-struct Width {
-    static constexpr std::size_t w = W;
-    explicit Width(std::size_t) {}
-};
-template <>
-struct Width<0> {
-    std::size_t w;
-    explicit Width(std::size_t words) : w(words) {}
-};
-
-/// The operations, over one Work's n and w.
-template <std::size_t W>
-struct Ops : Width<W> {
-    using Width<W>::w;
-    Work& k;
-    std::size_t n;
-    explicit Ops(Work& work) : Width<W>(work.w()), k(work), n(work.n()) {}
-
-    Word* row(Word* r, std::size_t i) const { return r + i * w; }
-    const Word* row(const Word* r, std::size_t i) const { return r + i * w; }
-    static bool has(const Word* s, std::size_t i) { return (s[i / 64] >> (i % 64) & 1u) != 0; }
-    static void put(Word* s, std::size_t i) { s[i / 64] |= Word{1} << (i % 64); }
-    bool test(const Word* r, std::size_t i, std::size_t j) const { return has(row(r, i), j); }
-    void set(Word* r, std::size_t i, std::size_t j) const { put(row(r, i), j); }
-
-    Word* copy(const Word* a) const {
-        Word* r = k.rel();
-        std::memcpy(r, a, n * w * sizeof(Word));
-        return r;
-    }
-    void unite(Word* a, const Word* b) const {
-        for (std::size_t x = 0; x < n * w; ++x) a[x] |= b[x];
-    }
-    Word* either(const Word* a, const Word* b) const {
-        Word* r = copy(a);
-        unite(r, b);
-        return r;
-    }
-    Word* both(const Word* a, const Word* b) const {
-        Word* r = copy(a);
-        for (std::size_t x = 0; x < n * w; ++x) r[x] &= b[x];
-        return r;
-    }
-    bool empty(const Word* a) const {
-        for (std::size_t x = 0; x < n * w; ++x)
-            if (a[x] != 0) return false;
-        return true;
-    }
-    void add_identity(Word* a) const {
-        for (std::size_t i = 0; i < n; ++i) set(a, i, i);
-    }
-    Word* opt(const Word* a) const {
-        Word* r = copy(a);
-        add_identity(r);
-        return r;
-    }
-    /// Calls f(j) for every j of the row `bits` (w words); each word is read once, when its turn
-    /// comes (f may add to the row: close_acyclic() does, harmlessly).
-    template <class F>
-    void each(const Word* bits, F&& f) const {
-        for (std::size_t v = 0; v < w; ++v)
-            for (Word b = bits[v]; b != 0; b &= b - 1) f(v * 64 + static_cast<std::size_t>(__builtin_ctzll(b)));
-    }
-    /// a ; b
-    Word* seq(const Word* a, const Word* b) const {
-        Word* r = k.rel();
-        for (std::size_t i = 0; i < n; ++i) {
-            Word* dst = row(r, i);
-            each(row(a, i), [&](std::size_t j) {
-                const Word* o = row(b, j);
-                for (std::size_t x = 0; x < w; ++x) dst[x] |= o[x];
-            });
-        }
-        return r;
-    }
-    /// Transitive closure in place; false (and `a` left partly closed) when `a` has a cycle.
-    /// Nodes are closed in reverse topological order (Kahn's algorithm), each row the union of
-    /// its successors' closed rows: linear in the edges, where Warshall is quadratic in the
-    /// nodes; the relations checked here are acyclic in every consistent graph.
-    bool close_acyclic(Word* a) const {
-        std::vector<std::uint32_t>& in = k.in;
-        std::vector<std::uint32_t>& order = k.order;
-        in.assign(n, 0);
-        order.clear();
-        for (std::size_t i = 0; i < n; ++i) each(row(a, i), [&](std::size_t j) { ++in[j]; });
-        for (std::size_t i = 0; i < n; ++i)
-            if (in[i] == 0) order.push_back(static_cast<std::uint32_t>(i));
-        for (std::size_t q = 0; q < order.size(); ++q)
-            each(row(a, order[q]), [&](std::size_t j) {
-                if (--in[j] == 0) order.push_back(static_cast<std::uint32_t>(j));
-            });
-        if (order.size() != n) return false;
-        // successors first: their rows are closed when a row takes them in
-        for (std::size_t q = n; q-- > 0;) {
-            Word* ri = row(a, order[q]);
-            each(ri, [&](std::size_t j) {
-                const Word* rj = row(a, j);
-                for (std::size_t x = 0; x < w; ++x) ri[x] |= rj[x];
-            });
-        }
-        return true;
-    }
-    /// Transitive closure in place (Warshall where there is a cycle).
-    void close(Word* a) const {
-        Word* saved = copy(a);
-        if (close_acyclic(a)) return;
-        std::memcpy(a, saved, n * w * sizeof(Word));
-        for (std::size_t m = 0; m < n; ++m) {
-            const Word* km = row(a, m);
-            for (std::size_t i = 0; i < n; ++i)
-                if (test(a, i, m)) {
-                    Word* ri = row(a, i);
-                    for (std::size_t x = 0; x < w; ++x) ri[x] |= km[x];
-                }
-        }
-    }
-    Word* star(const Word* a) const {
-        Word* r = copy(a);
-        close(r);
-        add_identity(r);
-        return r;
-    }
-    bool reflexive(const Word* a) const {
-        for (std::size_t i = 0; i < n; ++i)
-            if (test(a, i, i)) return true;
-        return false;
-    }
-    bool acyclic(const Word* a) const {
-        Word* c = copy(a);
-        return close_acyclic(c);
-    }
-    /// [dom] ; a ; [ran], in place (a null set: that side unrestricted)
-    void restrict(Word* a, const Word* dom, const Word* ran) const {
-        for (std::size_t i = 0; i < n; ++i) {
-            Word* r = row(a, i);
-            if (dom != nullptr && !has(dom, i)) {
-                std::memset(r, 0, w * sizeof(Word));
-                continue;
-            }
-            if (ran != nullptr)
-                for (std::size_t x = 0; x < w; ++x) r[x] &= ran[x];
-        }
-    }
-    Word* restricted(const Word* a, const Word* dom, const Word* ran) const {
-        Word* r = copy(a);
-        restrict(r, dom, ran);
-        return r;
-    }
-    Word* inverse(const Word* a) const {
-        Word* r = k.rel();
-        for (std::size_t i = 0; i < n; ++i) each(row(a, i), [&](std::size_t j) { set(r, j, i); });
-        return r;
-    }
-    Word* set_or(const Word* a, const Word* b) const {
-        Word* s = k.set();
-        for (std::size_t x = 0; x < w; ++x) s[x] = a[x] | b[x];
-        return s;
-    }
-    Word* set_minus(const Word* a, const Word* b) const {
-        Word* s = k.set();
-        for (std::size_t x = 0; x < w; ++x) s[x] = a[x] & ~b[x];
-        return s;
-    }
-    bool set_empty(const Word* a) const {
-        for (std::size_t x = 0; x < w; ++x)
-            if (a[x] != 0) return false;
-        return true;
-    }
-    /// fencerel(S) = po ; [S] ; po: from a node to every node of its thread after the first
-    /// S node that follows it.
-    Word* fencerel(const Word* s) const {
-        Word* r = k.rel();
-        std::size_t next = n;  // the first S node after the current one, in its thread
-        for (std::size_t i = n; i-- > 0;) {
-            const std::size_t end = k.info[i].end;
-            if (i + 1 == end) next = n;
-            if (next < end)
-                for (std::size_t j = next + 1; j < end; ++j) set(r, i, j);
-            if (has(s, i)) next = i;
-        }
-        return r;
-    }
-    /// [s] as a relation
-    Word* id_on(const Word* s) const {
-        Word* r = k.rel();
-        for (std::size_t i = 0; i < n; ++i)
-            if (has(s, i)) set(r, i, i);
-        return r;
-    }
-};
+using namespace check_detail;
 
 /// The nodes of g into k: each event once, an RMW twice (read part, then write part).
 void number(const ExecutionGraph& g, Work& k) {
@@ -395,8 +147,6 @@ bool check(const ExecutionGraph& g, Work& k) {
         else
             has_plain = true;
     }
-    // plain-coherence needs the whole plain-access section: relations() computes it
-    if (has_plain) return !violated_axiom(relations(g, Depth::Axioms));
     auto fence_set = [&](std::uint32_t tag) {
         Word* s = k.set();
         for (std::size_t i = 0; i < n; ++i)
@@ -551,6 +301,8 @@ bool check(const ExecutionGraph& g, Work& k) {
     o.unite(ppo, o.seq(o.restricted(dep, nullptr, Marked), rfi));
     o.unite(ppo, fence);
     o.unite(ppo, o.both(po_unlock_lock_po, int_));
+    Word* Plain = o.set_minus(M, Marked);
+    if (has_plain) o.unite(ppo, o.seq(o.restricted(addr, nullptr, Plain), wmb));  // to-w's addr ; [Plain] ; wmb
 
     // ---- propagation ----
     // A-cumul(x) = (rfe ; [Marked])? ; x
@@ -589,38 +341,40 @@ bool check(const ExecutionGraph& g, Work& k) {
     if (!o.close_acyclic(pb_star)) return false;  // acyclic pb as propagation
     o.add_identity(pb_star);
 
-    // ---- RCU ----
-    if (!has_sync && !has_rscs_event) return true;
-    Word* rcu_rscs = nesting(g, k, o, RcuLock, RcuUnlock, false);
-    Word* srcu_rscs = nesting(g, k, o, SrcuLock, SrcuUnlock, true);
-    Word* sync_rcu = fence_set(SyncRcu);
-    Word* sync_srcu = k.set();
-    for (std::size_t i = 0; i < n; ++i)
-        if ((k.info[i].tags & SyncSrcu) != 0) Ops::put(sync_srcu, i);
-    if (o.empty(rcu_rscs) && o.empty(srcu_rscs) && o.set_empty(sync_rcu) && o.set_empty(sync_srcu)) return true;
-    Word* rcu_gp = o.id_on(sync_rcu);
-    Word* srcu_gp = o.id_on(sync_srcu);
-    Word* rcu_rscsi = o.inverse(rcu_rscs);
-    Word* srcu_rscsi = o.inverse(srcu_rscs);
-    Word* same_loc = k.rel();  // loc over the SRCU events (they carry their srcu_struct as location)
-    {
-        std::size_t locations = 0;
+    // ---- RCU: rcu-fence and rb, left null when the graph has no grace period or section ----
+    Word *rcu_fence = nullptr, *rb = nullptr;
+    const auto rcu = [&]() -> bool {  // irreflexive rb as rcu
+        if (!has_sync && !has_rscs_event) return true;
+        Word* rcu_rscs = nesting(g, k, o, RcuLock, RcuUnlock, false);
+        Word* srcu_rscs = nesting(g, k, o, SrcuLock, SrcuUnlock, true);
+        Word* sync_rcu = fence_set(SyncRcu);
+        Word* sync_srcu = k.set();
         for (std::size_t i = 0; i < n; ++i)
-            locations = std::max<std::size_t>(locations, static_cast<std::size_t>(k.info[i].location + 1));
-        k.loc_mask.assign(locations * o.w, 0);
-        for (std::size_t i = 0; i < n; ++i)
-            if (k.info[i].location >= 0) Ops::put(&k.loc_mask[static_cast<std::size_t>(k.info[i].location) * o.w], i);
-        for (std::size_t i = 0; i < n; ++i)
-            if (k.info[i].location >= 0)
-                std::memcpy(o.row(same_loc, i), &k.loc_mask[static_cast<std::size_t>(k.info[i].location) * o.w],
-                            o.w * sizeof(Word));
-    }
-    // rcu-link = po? ; hb* ; pb* ; prop ; po
-    Word* link = o.seq(o.seq(o.seq(o.seq(o.opt(po), hb_star), pb_star), prop), po);
-    // rcu-order: the least fixed point, iterated as relations() does
-    auto srcu_part = [&](Word* x) {
-        for (std::size_t v = 0; v < n * o.w; ++v) x[v] &= same_loc[v];
-        return x;
+            if ((k.info[i].tags & SyncSrcu) != 0) Ops::put(sync_srcu, i);
+        if (o.empty(rcu_rscs) && o.empty(srcu_rscs) && o.set_empty(sync_rcu) && o.set_empty(sync_srcu)) return true;
+        Word* rcu_gp = o.id_on(sync_rcu);
+        Word* srcu_gp = o.id_on(sync_srcu);
+        Word* rcu_rscsi = o.inverse(rcu_rscs);
+        Word* srcu_rscsi = o.inverse(srcu_rscs);
+        Word* same_loc = k.rel();  // loc over the SRCU events (they carry their srcu_struct as location)
+        {
+            std::size_t locations = 0;
+            for (std::size_t i = 0; i < n; ++i)
+                locations = std::max<std::size_t>(locations, static_cast<std::size_t>(k.info[i].location + 1));
+            k.loc_mask.assign(locations * o.w, 0);
+            for (std::size_t i = 0; i < n; ++i)
+                if (k.info[i].location >= 0) Ops::put(&k.loc_mask[static_cast<std::size_t>(k.info[i].location) * o.w], i);
+            for (std::size_t i = 0; i < n; ++i)
+                if (k.info[i].location >= 0)
+                    std::memcpy(o.row(same_loc, i), &k.loc_mask[static_cast<std::size_t>(k.info[i].location) * o.w],
+                                o.w * sizeof(Word));
+        }
+        // rcu-link = po? ; hb* ; pb* ; prop ; po
+        Word* link = o.seq(o.seq(o.seq(o.seq(o.opt(po), hb_star), pb_star), prop), po);
+        // rcu-order: the least fixed point, iterated as relations() does
+        auto srcu_part = [&](Word* x) {
+            for (std::size_t v = 0; v < n * o.w; ++v) x[v] &= same_loc[v];
+            return x;
     };
     // [S] ; x is x's rows of S, x ; [S] its columns; terms with no sync or no section are empty
     const bool rcu_terms = !o.set_empty(sync_rcu) && !o.empty(rcu_rscs);
@@ -663,11 +417,88 @@ bool check(const ExecutionGraph& g, Work& k) {
         std::swap(next, order);
     }
     // rcu-fence = po ; rcu-order ; po?
-    Word* rcu_fence = o.seq(o.seq(po, order), o.opt(po));
+    rcu_fence = o.seq(o.seq(po, order), o.opt(po));
     // rb = prop ; rcu-fence ; hb* ; pb* ; [Marked]
-    Word* rb = o.seq(o.seq(o.seq(prop, rcu_fence), hb_star), pb_star);
+    rb = o.seq(o.seq(o.seq(prop, rcu_fence), hb_star), pb_star);
     o.restrict(rb, nullptr, Marked);
-    return !o.reflexive(rb);  // irreflexive rb as rcu
+    return !o.reflexive(rb);
+    };
+    if (!rcu()) return false;
+    if (!has_plain) return true;
+
+    // ---- plain accesses: plain-coherence (the data-race flag is relations()'s alone) ----
+    // after the RCU section: fence and strong-fence include rcu-fence; nonrw-fence does not
+    Word* fence2 = fence;
+    Word* strong2 = strong_fence;
+    if (rcu_fence != nullptr) {
+        fence2 = o.either(fence, rcu_fence);
+        strong2 = o.either(strong_fence, rcu_fence);
+    }
+    // xbstar = (hb | pb | rb)*
+    Word* xb = o.either(hb, pb);
+    if (rb != nullptr) o.unite(xb, rb);
+    o.close(xb);
+    o.add_identity(xb);
+    // [R4rmb] ; fencerel(Rmb) ; [~Noreturn], and its mirror for r-post-bounded
+    Word* not_noreturn = k.set();
+    for (std::size_t i = 0; i < n; ++i)
+        if (!Ops::has(noreturn, i)) Ops::put(not_noreturn, i);
+    Word* rmb_all = o.fencerel(fence_set(Rmb));
+    Word* rmb_like = o.restricted(rmb_all, R4rmb, not_noreturn);
+    Word* rmb_like_post = o.restricted(rmb_all, not_noreturn, R4rmb);
+    // vis = cumul-fence* ; rfe? ; [Marked] ; ((strong-fence ; [Marked] ; xbstar) | (xbstar & int))
+    Word* vis;
+    {
+        Word* rfe_opt = o.opt(rfe);
+        o.restrict(rfe_opt, nullptr, Marked);
+        Word* tail = o.seq(o.restricted(strong2, nullptr, Marked), xb);
+        o.unite(tail, o.both(xb, int_));
+        vis = o.seq(o.seq(o.star(cumul_fence), rfe_opt), tail);
+    }
+    // w-pre-bounded = [Marked] ; (addr | fence)?   r-pre-bounded = [Marked] ; (addr | nonrw-fence | rmb-like)?
+    Word* w_pre = o.either(addr, fence2);
+    o.add_identity(w_pre);
+    o.restrict(w_pre, Marked, nullptr);
+    Word* r_pre = o.either(addr, nonrw_fence);
+    o.unite(r_pre, rmb_like);
+    o.add_identity(r_pre);
+    o.restrict(r_pre, Marked, nullptr);
+    // w-post-bounded = fence? ; [Marked]   r-post-bounded = (nonrw-fence | rmb-like)? ; [Marked]
+    Word* w_post = o.opt(fence2);
+    o.restrict(w_post, nullptr, Marked);
+    Word* r_post = o.either(nonrw_fence, rmb_like_post);
+    o.add_identity(r_post);
+    o.restrict(r_post, nullptr, Marked);
+    // ww-vis, wr-vis = fence | (strong-fence ; xbstar ; X-pre-bounded) | (w-post-bounded ; vis ; X-pre-bounded)
+    Word* strong_xb = o.seq(strong2, xb);
+    Word* post_vis = o.seq(w_post, vis);
+    auto vis_with = [&](const Word* pre) {
+        Word* r = o.either(o.seq(strong_xb, pre), o.seq(post_vis, pre));
+        o.unite(r, fence2);
+        return r;
+    };
+    Word* ww_vis = vis_with(w_pre);
+    Word* wr_vis = vis_with(r_pre);
+    // rw-xbstar = fence | (r-post-bounded ; xbstar ; w-pre-bounded)
+    Word* rw_xbstar = o.seq(o.seq(r_post, xb), w_pre);
+    o.unite(rw_xbstar, fence2);
+    // pre-race = ext & ((Plain * M) | ((M \ IW) * Plain)); plain-coherence:
+    // empty (pre-race & rf & rw-xbstar^-1) | (pre-race & fr & wr-vis^-1) | (pre-race & co & ww-vis^-1)
+    Word* M_not_IW = o.set_minus(M, IW);
+    for (std::size_t i = 0; i < n; ++i) {
+        const bool plain_i = Ops::has(Plain, i);
+        if (!plain_i && !Ops::has(M_not_IW, i)) continue;
+        const Word* ext_i = o.row(ext, i);
+        const auto pre_race = [&](std::size_t j) {
+            return Ops::has(ext_i, j) && (plain_i ? Ops::has(M, j) : Ops::has(Plain, j));
+        };
+        bool incoherent = false;
+        o.each(o.row(rf, i), [&](std::size_t j) { incoherent |= pre_race(j) && o.test(rw_xbstar, j, i); });
+        o.each(o.row(fr, i), [&](std::size_t j) { incoherent |= pre_race(j) && o.test(wr_vis, j, i); });
+        o.each(o.row(co, i), [&](std::size_t j) { incoherent |= pre_race(j) && o.test(ww_vis, j, i); });
+        if (incoherent) return false;
+    }
+    return true;
 }
 
 }  // namespace

@@ -41,7 +41,8 @@ ExecutionGraph without_last(const ExecutionGraph& g, std::size_t t) {
 /// LKMM whose consistent() asks both computations and counts where they differ.
 class Compared final : public MemoryModel {
 public:
-    mutable std::uint64_t queries = 0, consistent_graphs = 0, differences = 0, inert_checked = 0, inert_broken = 0;
+    mutable std::uint64_t queries = 0, consistent_graphs = 0, differences = 0, inert_checked = 0, inert_broken = 0,
+                          plain_graphs = 0, plain_incoherent = 0;
     mutable std::string first_difference, first_inert_broken;
     std::string current;  ///< the test being explored
 
@@ -49,8 +50,12 @@ public:
     bool kernel_events() const override { return true; }
     bool consistent(const ExecutionGraph& g) const override {
         const bool fast = lkmm::consistent(g);
-        const bool reference = !lkmm::violated_axiom(lkmm::relations(g, lkmm::Depth::Axioms));
+        const lkmm::Relations r = lkmm::relations(g, lkmm::Depth::Axioms);
+        const std::optional<std::string> violated = lkmm::violated_axiom(r);
+        const bool reference = !violated;
         ++queries;
+        if (r.has_plain) ++plain_graphs;
+        if (violated == "plain-coherence") ++plain_incoherent;
         if (reference) ++consistent_graphs;
         if (fast != reference) {
             ++differences;
@@ -130,5 +135,10 @@ TEST_SUITE("lkmm-check") {
         // both answers were exercised many times
         CHECK(model.consistent_graphs > 10000);
         CHECK(model.queries - model.consistent_graphs > 1000);
+        // graphs with plain accesses, some of them ruled out by plain-coherence alone
+        MESSAGE(model.plain_graphs << " graphs with plain accesses, " << model.plain_incoherent
+                                   << " violating plain-coherence only");
+        CHECK(model.plain_graphs > 1000);
+        CHECK(model.plain_incoherent > 10);
     }
 }

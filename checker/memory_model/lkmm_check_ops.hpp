@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: MIT
+// The bit-matrix toolkit of lkmm_check.cpp: reused buffers (Work) and the relation operations
+// over them (Ops), with the row width a compile-time constant where it is small. Internal to
+// checker/memory_model/.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "traces/execution_graph.hpp"
+
+namespace oc::lkmm::check_detail {
+
+using Word = std::uint64_t;
+
+/// Per node: what the relations need of its event.
+struct NodeInfo {
+    std::uint16_t thread = 0;  ///< graph thread (0: initial writes)
+    std::uint32_t end = 0;     ///< one past the thread's last node
+    std::int64_t location = -1;
+    std::uint32_t tags = 0;    ///< the event's LKMM tags
+    bool effective_fence = false;
+};
+
+/// The buffers of one check. Relations (n rows of w words) and sets (w words) come from blocks
+/// that are kept from one check to the next and never move, so a check allocates nothing once
+/// the blocks fit the largest graph seen.
+class Work {
+public:
+    void begin(std::size_t n) {
+        n_ = n;
+        w_ = (n + 63) / 64;
+        at_ = {0, 0};
+    }
+    std::size_t n() const { return n_; }
+    std::size_t w() const { return w_; }
+    /// A cleared relation.
+    Word* rel() { return take(n_ * w_); }
+    /// A cleared set.
+    Word* set() { return take(w_); }
+    /// Where the next buffer comes from: release(mark()) hands back what was taken since.
+    std::pair<std::size_t, std::size_t> mark() const { return at_; }
+    void release(std::pair<std::size_t, std::size_t> m) { at_ = m; }
+
+    std::vector<NodeInfo> info;
+    std::vector<EventId> event;        ///< per node
+    std::vector<bool> write_part;      ///< per node
+    std::vector<std::uint32_t> first;  ///< per event, flattened by thread: its first node
+    std::vector<std::uint32_t> base;   ///< per graph thread: its first event in `first`
+    std::vector<std::pair<std::int64_t, std::size_t>> open;  ///< nesting()'s stack
+    std::vector<std::uint32_t> in, order;                    ///< close_acyclic()'s
+    std::vector<Word> loc_mask;                              ///< per location: its nodes
+
+private:
+    Word* take(std::size_t words) {
+        auto& [b, off] = at_;
+        while (b < blocks_.size() && off + words > blocks_[b].size()) {
+            ++b;
+            off = 0;
+        }
+        if (b == blocks_.size()) blocks_.emplace_back(std::max<std::size_t>(words, 1u << 14), 0);
+        Word* p = blocks_[b].data() + off;
+        std::memset(p, 0, words * sizeof(Word));
+        off += words;
+        return p;
+    }
+    std::size_t n_ = 0, w_ = 0;
+    std::pair<std::size_t, std::size_t> at_{0, 0};  ///< (block, offset) of the next buffer
+    std::vector<std::vector<Word>> blocks_;
+};
+
+/// Words per row: W when W > 0 (a constant the loops unroll on), else the Work's.
+template <std::size_t W>
+struct Width {
+    static constexpr std::size_t w = W;
+    explicit Width(std::size_t) {}
+};
+template <>
+struct Width<0> {
+    std::size_t w;
+    explicit Width(std::size_t words) : w(words) {}
+};
+
+/// The operations, over one Work's n and w.
+template <std::size_t W>
+struct Ops : Width<W> {
+    using Width<W>::w;
+    Work& k;
+    std::size_t n;
+    explicit Ops(Work& work) : Width<W>(work.w()), k(work), n(work.n()) {}
+
+    Word* row(Word* r, std::size_t i) const { return r + i * w; }
+    const Word* row(const Word* r, std::size_t i) const { return r + i * w; }
+    static bool has(const Word* s, std::size_t i) { return (s[i / 64] >> (i % 64) & 1u) != 0; }
+    static void put(Word* s, std::size_t i) { s[i / 64] |= Word{1} << (i % 64); }
+    bool test(const Word* r, std::size_t i, std::size_t j) const { return has(row(r, i), j); }
+    void set(Word* r, std::size_t i, std::size_t j) const { put(row(r, i), j); }
+
+    Word* copy(const Word* a) const {
+        Word* r = k.rel();
+        std::memcpy(r, a, n * w * sizeof(Word));
+        return r;
+    }
+    void unite(Word* a, const Word* b) const {
+        for (std::size_t x = 0; x < n * w; ++x) a[x] |= b[x];
+    }
+    Word* either(const Word* a, const Word* b) const {
+        Word* r = copy(a);
+        unite(r, b);
+        return r;
+    }
+    Word* both(const Word* a, const Word* b) const {
+        Word* r = copy(a);
+        for (std::size_t x = 0; x < n * w; ++x) r[x] &= b[x];
+        return r;
+    }
+    bool empty(const Word* a) const {
+        for (std::size_t x = 0; x < n * w; ++x)
+            if (a[x] != 0) return false;
+        return true;
+    }
+    void add_identity(Word* a) const {
+        for (std::size_t i = 0; i < n; ++i) set(a, i, i);
+    }
+    Word* opt(const Word* a) const {
+        Word* r = copy(a);
+        add_identity(r);
+        return r;
+    }
+    /// Calls f(j) for every j of the row `bits` (w words); each word is read once, when its turn
+    /// comes (f may add to the row: close_acyclic() does, harmlessly).
+    template <class F>
+    void each(const Word* bits, F&& f) const {
+        for (std::size_t v = 0; v < w; ++v)
+            for (Word b = bits[v]; b != 0; b &= b - 1) f(v * 64 + static_cast<std::size_t>(__builtin_ctzll(b)));
+    }
+    /// a ; b
+    Word* seq(const Word* a, const Word* b) const {
+        Word* r = k.rel();
+        for (std::size_t i = 0; i < n; ++i) {
+            Word* dst = row(r, i);
+            each(row(a, i), [&](std::size_t j) {
+                const Word* o = row(b, j);
+                for (std::size_t x = 0; x < w; ++x) dst[x] |= o[x];
+            });
+        }
+        return r;
+    }
+    /// Transitive closure in place; false (and `a` left partly closed) when `a` has a cycle.
+    /// Nodes are closed in reverse topological order (Kahn's algorithm), each row the union of
+    /// its successors' closed rows: linear in the edges, where Warshall is quadratic in the
+    /// nodes; the relations checked here are acyclic in every consistent graph.
+    bool close_acyclic(Word* a) const {
+        std::vector<std::uint32_t>& in = k.in;
+        std::vector<std::uint32_t>& order = k.order;
+        in.assign(n, 0);
+        order.clear();
+        for (std::size_t i = 0; i < n; ++i) each(row(a, i), [&](std::size_t j) { ++in[j]; });
+        for (std::size_t i = 0; i < n; ++i)
+            if (in[i] == 0) order.push_back(static_cast<std::uint32_t>(i));
+        for (std::size_t q = 0; q < order.size(); ++q)
+            each(row(a, order[q]), [&](std::size_t j) {
+                if (--in[j] == 0) order.push_back(static_cast<std::uint32_t>(j));
+            });
+        if (order.size() != n) return false;
+        // successors first: their rows are closed when a row takes them in
+        for (std::size_t q = n; q-- > 0;) {
+            Word* ri = row(a, order[q]);
+            each(ri, [&](std::size_t j) {
+                const Word* rj = row(a, j);
+                for (std::size_t x = 0; x < w; ++x) ri[x] |= rj[x];
+            });
+        }
+        return true;
+    }
+    /// Transitive closure in place (Warshall where there is a cycle).
+    void close(Word* a) const {
+        Word* saved = copy(a);
+        if (close_acyclic(a)) return;
+        std::memcpy(a, saved, n * w * sizeof(Word));
+        for (std::size_t m = 0; m < n; ++m) {
+            const Word* km = row(a, m);
+            for (std::size_t i = 0; i < n; ++i)
+                if (test(a, i, m)) {
+                    Word* ri = row(a, i);
+                    for (std::size_t x = 0; x < w; ++x) ri[x] |= km[x];
+                }
+        }
+    }
+    Word* star(const Word* a) const {
+        Word* r = copy(a);
+        close(r);
+        add_identity(r);
+        return r;
+    }
+    bool reflexive(const Word* a) const {
+        for (std::size_t i = 0; i < n; ++i)
+            if (test(a, i, i)) return true;
+        return false;
+    }
+    bool acyclic(const Word* a) const {
+        Word* c = copy(a);
+        return close_acyclic(c);
+    }
+    /// [dom] ; a ; [ran], in place (a null set: that side unrestricted)
+    void restrict(Word* a, const Word* dom, const Word* ran) const {
+        for (std::size_t i = 0; i < n; ++i) {
+            Word* r = row(a, i);
+            if (dom != nullptr && !has(dom, i)) {
+                std::memset(r, 0, w * sizeof(Word));
+                continue;
+            }
+            if (ran != nullptr)
+                for (std::size_t x = 0; x < w; ++x) r[x] &= ran[x];
+        }
+    }
+    Word* restricted(const Word* a, const Word* dom, const Word* ran) const {
+        Word* r = copy(a);
+        restrict(r, dom, ran);
+        return r;
+    }
+    Word* inverse(const Word* a) const {
+        Word* r = k.rel();
+        for (std::size_t i = 0; i < n; ++i) each(row(a, i), [&](std::size_t j) { set(r, j, i); });
+        return r;
+    }
+    Word* set_or(const Word* a, const Word* b) const {
+        Word* s = k.set();
+        for (std::size_t x = 0; x < w; ++x) s[x] = a[x] | b[x];
+        return s;
+    }
+    Word* set_minus(const Word* a, const Word* b) const {
+        Word* s = k.set();
+        for (std::size_t x = 0; x < w; ++x) s[x] = a[x] & ~b[x];
+        return s;
+    }
+    bool set_empty(const Word* a) const {
+        for (std::size_t x = 0; x < w; ++x)
+            if (a[x] != 0) return false;
+        return true;
+    }
+    /// fencerel(S) = po ; [S] ; po: from a node to every node of its thread after the first
+    /// S node that follows it.
+    Word* fencerel(const Word* s) const {
+        Word* r = k.rel();
+        std::size_t next = n;  // the first S node after the current one, in its thread
+        for (std::size_t i = n; i-- > 0;) {
+            const std::size_t end = k.info[i].end;
+            if (i + 1 == end) next = n;
+            if (next < end)
+                for (std::size_t j = next + 1; j < end; ++j) set(r, i, j);
+            if (has(s, i)) next = i;
+        }
+        return r;
+    }
+    /// [s] as a relation
+    Word* id_on(const Word* s) const {
+        Word* r = k.rel();
+        for (std::size_t i = 0; i < n; ++i)
+            if (has(s, i)) set(r, i, i);
+        return r;
+    }
+};
+
+}  // namespace oc::lkmm::check_detail
