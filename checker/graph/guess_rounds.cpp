@@ -82,21 +82,25 @@ static void close_under_links(Guesses& g) {
 
 /// Whether the read at po index `i` of `th` has a po-later write of its thread that LKMM does
 /// not order after it (Guesses::free_after_relaxed: were the read relaxed; free_after_acquire:
-/// were it an acquire). Ordered: a write that depends on the read (address, data, control: the
-/// pruning guess_can_close_a_cycle() makes for every guess), a marked write after an smp_mb()
-/// (strong-fence), a release write (po-rel), and for an acquire read any marked write (acq-po).
-/// Marked: the write carries an LKMM tag; a model that sets none is taken as plain throughout,
-/// which orders nothing and so only leaves more reads to guess.
+/// were it an acquire). Ordered, when the read is marked: a marked write that depends on it
+/// (address, data, control: the pruning guess_can_close_a_cycle() makes for every guess), a
+/// marked write after an smp_mb() (strong-fence), a release write (po-rel), and for an acquire
+/// read any marked write (acq-po). LKMM's hb relates marked accesses only, so nothing orders a
+/// plain read before a write, nor a read before a plain write, in a load-buffering cycle
+/// (LB+ctrls+plain-read: herd7's Sometimes). Marked: the event carries an LKMM tag; a model that
+/// sets none is taken as plain throughout, which orders nothing and so only leaves more reads to
+/// guess.
 static std::uint8_t free_writes_after(const std::vector<Event>& th, std::size_t i) {
     std::uint8_t free = 0;
     bool mb_between = false;
+    const bool marked_read = th[i].lkmm != 0;
     for (std::size_t j = i + 1; j < th.size(); ++j) {
         const Event& w = th[j];
         if (w.is_fence() && (w.lkmm & lkmm::Mb) != 0) mb_between = true;
         if (!w.is_write() || w.at_quiescence) continue;
-        if (i < 64 && ((w.addr_deps | w.data_deps | w.ctrl_deps) >> i & 1u) != 0) continue;
         const bool marked = w.lkmm != 0;
-        if ((w.lkmm & lkmm::Release) != 0 || (marked && mb_between)) continue;
+        if (marked_read && marked && i < 64 && ((w.addr_deps | w.data_deps | w.ctrl_deps) >> i & 1u) != 0) continue;
+        if (marked_read && ((w.lkmm & lkmm::Release) != 0 || (marked && mb_between))) continue;
         free |= Guesses::free_after_relaxed;
         if (!marked) free |= Guesses::free_after_acquire;
     }
@@ -121,7 +125,8 @@ bool GraphEngine::guess_can_close_a_cycle(std::uint16_t gt) const {
             }
             if (!w.is_write()) continue;
             const std::uint64_t deps = w.addr_deps | w.data_deps | w.ctrl_deps;
-            const bool ordered = (deps >> i & 1u) != 0 || (lkmm && strong_fence && marked_read && tags(w) != 0);
+            // as free_writes_after(): a dependency orders a marked read before a marked write only
+            const bool ordered = (marked_read && tags(w) != 0 && ((deps >> i & 1u) != 0 || (lkmm && strong_fence)));
             free_write = !ordered;
         }
         if (!free_write && i < 64) return false;
