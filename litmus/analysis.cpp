@@ -666,6 +666,7 @@ private:
             Location& loc = p_.locations[l];
             if (first_plain[l] == nullptr) continue;
             loc.plain = true;
+            loc.only_plain = marked[l].empty();
             const Access* other_process = nullptr;
             for (const Access* m : marked[l]) {
                 const std::string via = m->target < 0 ? " (through a pointer that may point to it)" : "";

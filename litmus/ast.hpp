@@ -113,6 +113,7 @@ struct Location {
     // Filled by the analysis:
     bool plain = false;     ///< accessed plainly: a Plain<long> (race-checked) in the race run
     bool escapes = false;   ///< its address is used as a value (so dynamic accesses may reach it)
+    bool only_plain = false;  ///< plain, and no marked access may reach it (not even a READ_ONCE)
     std::uint16_t sections = 0;  ///< a srcu_struct: its srcu_read_lock() sites (one reader word each)
 };
 

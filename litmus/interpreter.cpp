@@ -113,6 +113,9 @@ VariantDef make_variant(const std::shared_ptr<const Compiled>& test, RunMode mod
     v.summary = p.file;
     v.expect = expectation(p);
     v.exact_dependencies = true;  // registers carry the reads they came from (Taint)
+    if (mode == RunMode::RaceCheck)  // plain accesses stay plain (unmarked events) only in this run
+        for (const Location& l : p.locations)
+            if (l.only_plain) v.plain_only_locations.push_back(l.name);
     if (bound.cuts) {
         // runs cut at the bound are counted: a report that cut any is bounded (checker/driver)
         v.unroll = bound.unroll;

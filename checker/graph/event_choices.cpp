@@ -86,7 +86,17 @@ Tagged GraphEngine::read(LocationId loc, MemoryOrder order) {
     // Load buffering: the read may take a value a write not in the graph yet will write. Such a
     // graph is never revisited (it came from a guess) and never deleted by a revisit (rmax false:
     // the revisit builds the same graph from the branch without the guess).
-    for (const Value v : guessable_values(id, loc)) {
+    // Under the built-in LKMM an acquire read orders every marked access after it (acq-po, in
+    // hb), so a cycle through it needs a plain write after it that a marked read may read;
+    // whether a read of its thread and location ever had one is learnt with the values, as for
+    // the RMW reads (push_rmw_guesses()). Without one the guess is not made: its runs are no
+    // execution, and a loop they cut at --unroll would count.
+    const Event& e = g_.at(id).ev;
+    const bool acquire = &model_ == &lkmm_model() && ((lkmm_tags_of(e) | e.lkmm) & lkmm::Acquire) != 0;
+    const bool acquire_bound = acquire && guesses_ != nullptr && id.thread < guesses_->free_read.size() &&
+                               (loc >= guesses_->free_read[id.thread].size() ||
+                                (guesses_->free_read[id.thread][loc] & Guesses::free_after_acquire) == 0);
+    for (const Value v : acquire_bound ? std::vector<Value>{} : guessable_values(id, loc)) {
         Graph h = g_;
         guess(h, id, loc, v);
         Event seen = h.at(id).ev;  // as the model sees it: no rf

@@ -189,15 +189,20 @@ private:
     /// each guess with a write of its value that leaves the execution consistent.
     void complete(const FinalState& fs);
     /// A guessed read is needed only on a po | rf cycle, and a cycle that is consistent under
-    /// LKMM leaves some read of it with a po-later write of its thread that does not depend on it
-    /// (were every read-to-write link a dependency, the cycle would be in hb). Such reads are the
-    /// only ones the exploration needs to guess: when thread `gt` has finished, a guessed read of
-    /// it without one leads nowhere new.
-    /// Under the built-in LKMM a marked write after a strong fence (smp_mb(), synchronize_rcu(),
-    /// synchronize_srcu()) that follows a marked read is ordered after it too: strong-fence is in
-    /// ppo, and [Marked] ; ppo ; [Marked] in hb. (A cat model may order otherwise: there only
-    /// dependencies count.)
+    /// LKMM leaves some read of it with a po-later write of its thread that is not ordered after
+    /// it (were every read-to-write link from a marked read to a marked write, and a dependency,
+    /// the cycle would be in hb). Such reads are the only ones the exploration needs to guess:
+    /// when thread `gt` has finished, a guessed read of it without one leads nowhere new. A plain
+    /// read orders nothing; a write to a location only plain accesses reach orders nothing but is
+    /// left to the plain read of the cycle that reads it (docs/lkmm.md, "Load buffering").
+    /// Under the built-in LKMM a marked write is also ordered after a marked read by a strong
+    /// fence between them (smp_mb(), synchronize_rcu(), synchronize_srcu()), by acq-po (an
+    /// acquire read) and by po-rel (a release write or unlock): all in ppo, and [Marked] ; ppo ;
+    /// [Marked] in hb. (A cat model may order otherwise: there only dependencies count.)
     bool guess_can_close_a_cycle(std::uint16_t gt) const;
+    /// Whether no marked access reaches `loc` (VariantDef::plain_only_locations).
+    bool plain_only(LocationId loc) const;
+    mutable std::vector<bool> plain_only_;  ///< per location, filled on first use
     /// Calls `each` on every consistent execution that matches each guessed read of g_ with a
     /// write of its location and value (`base`: g_ as the memory model sees it), until `each`
     /// returns false; returns false then.

@@ -89,8 +89,9 @@ static void close_under_links(Guesses& g) {
 /// plain read before a write, nor a read before a plain write, in a load-buffering cycle
 /// (LB+ctrls+plain-read: herd7's Sometimes). Marked: the event carries an LKMM tag; a model that
 /// sets none is taken as plain throughout, which orders nothing and so only leaves more reads to
-/// guess.
-static std::uint8_t free_writes_after(const std::vector<Event>& th, std::size_t i) {
+/// guess. A write to a location no marked access reaches (`only_plain`, per location) does not
+/// count for a marked read: a cycle through it continues with a plain read, which guesses.
+static std::uint8_t free_writes_after(const std::vector<Event>& th, std::size_t i, const std::vector<bool>& only_plain) {
     std::uint8_t free = 0;
     bool mb_between = false;
     const bool marked_read = th[i].lkmm != 0;
@@ -99,6 +100,7 @@ static std::uint8_t free_writes_after(const std::vector<Event>& th, std::size_t 
         if (w.is_fence() && (w.lkmm & lkmm::Mb) != 0) mb_between = true;
         if (!w.is_write() || w.at_quiescence) continue;
         const bool marked = w.lkmm != 0;
+        if (marked_read && w.location && *w.location < only_plain.size() && only_plain[*w.location]) continue;
         if (marked_read && marked && i < 64 && ((w.addr_deps | w.data_deps | w.ctrl_deps) >> i & 1u) != 0) continue;
         if (marked_read && ((w.lkmm & lkmm::Release) != 0 || (marked && mb_between))) continue;
         free |= Guesses::free_after_relaxed;
@@ -107,13 +109,33 @@ static std::uint8_t free_writes_after(const std::vector<Event>& th, std::size_t 
     return free;
 }
 
+/// Per location of `g`: whether `names` (VariantDef::plain_only_locations) holds its name.
+static std::vector<bool> only_plain_of(const ExecutionGraph& g, const std::vector<std::string>& names) {
+    std::vector<bool> only(g.location_count(), false);
+    for (std::size_t l = 0; l < g.location_count() && !names.empty(); ++l)
+        only[l] = std::find(names.begin(), names.end(), g.location_name(static_cast<LocationId>(l))) != names.end();
+    return only;
+}
+
+bool GraphEngine::plain_only(LocationId loc) const {
+    if (variant_.plain_only_locations.empty()) return false;
+    if (plain_only_.size() <= loc) plain_only_ = only_plain_of(rt_->graph(), variant_.plain_only_locations);
+    return loc < plain_only_.size() && plain_only_[loc];
+}
+
 bool GraphEngine::guess_can_close_a_cycle(std::uint16_t gt) const {
     const bool lkmm = &model_ == &lkmm_model();
     const auto tags = [](const Event& e) { return lkmm_tags_of(e) | e.lkmm; };
     const auto& th = g_.threads[gt];
     for (std::size_t i = 0; i < th.size(); ++i) {
         if (!th[i].guessed) continue;
-        const bool marked_read = tags(th[i].ev) != 0;
+        const Event& r = th[i].ev;
+        const std::uint32_t rt = tags(r);
+        const bool marked_read = rt != 0;
+        // an acquire read part orders every marked access after it (acq-po); a failed
+        // compare-exchange is a relaxed read whatever its order
+        const bool failed_cas = r.kind == EventKind::Read && (rt & lkmm::ConditionalRmw) != 0;
+        const bool acquire_read = (rt & lkmm::LockRmw) != 0 || ((rt & lkmm::Acquire) != 0 && !failed_cas);
         bool strong_fence = false, free_write = false;
         for (std::size_t j = i + 1; j < th.size() && !free_write && i < 64; ++j) {
             const Event& w = th[j].ev;
@@ -125,8 +147,14 @@ bool GraphEngine::guess_can_close_a_cycle(std::uint16_t gt) const {
             }
             if (!w.is_write()) continue;
             const std::uint64_t deps = w.addr_deps | w.data_deps | w.ctrl_deps;
-            // as free_writes_after(): a dependency orders a marked read before a marked write only
-            const bool ordered = (marked_read && tags(w) != 0 && ((deps >> i & 1u) != 0 || (lkmm && strong_fence)));
+            // as free_writes_after(): a dependency orders a marked read before a marked write
+            // only, and so, under the built-in model, do strong-fence, acq-po and po-rel; a
+            // write no marked read can read is left to the plain read that reads it
+            const std::uint32_t wt = tags(w);
+            const bool release = (wt & (lkmm::Release | lkmm::Unlock)) != 0;
+            const bool ordered =
+                marked_read && ((wt != 0 && ((deps >> i & 1u) != 0 || (lkmm && (strong_fence || acquire_read || release)))) ||
+                                (w.location && plain_only(*w.location)));
             free_write = !ordered;
         }
         if (!free_write && i < 64) return false;
@@ -281,13 +309,14 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
                             join(pre[e.reads_from->thread][e.reads_from->index]);
                     }
             }
+            const std::vector<bool> only_plain = graph_detail::only_plain_of(g, variant.plain_only_locations);
             for (std::size_t t = 1; t < n; ++t)
                 for (std::size_t i = 0; i < g.thread(t).size(); ++i) {
                     const Event& r = g.thread(t)[i];
                     if (!r.is_read() || !r.location || r.at_quiescence) continue;
                     auto& per_location = now.free_read[t];
                     if (per_location.size() <= *r.location) per_location.resize(*r.location + 1u, 0);
-                    per_location[*r.location] |= graph_detail::free_writes_after(g.thread(t), i);
+                    per_location[*r.location] |= graph_detail::free_writes_after(g.thread(t), i, only_plain);
                 }
             for (std::size_t t = 1; t < n; ++t)
                 for (std::size_t i = 0; i < g.thread(t).size(); ++i) {

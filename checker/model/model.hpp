@@ -163,6 +163,12 @@ struct VariantDef {
     /// `states_dependencies`, primitives.hpp). Under LKMM the graph engine explores load
     /// buffering for every model; one that leaves this false is explored as having no dependency.
     bool exact_dependencies = false;
+    /// The locations no marked access ever reaches (by name; a litmus test's purely plain
+    /// locations, as its analysis finds them statically). Under LKMM a load-buffering cycle
+    /// through a write to one continues with a plain read, which guesses in its stead, so such
+    /// a write keeps no marked read's guess alive (docs/lkmm.md, "Load buffering"). Empty: none
+    /// is known, which only leaves more reads to guess.
+    std::vector<std::string> plain_only_locations;
     /// Set for a hand-written mutant of another variant (see Derivation).
     Derivation derived;
     /// A variant whose loops run under an unroll bound (a litmus test's loops that are not
