@@ -165,9 +165,10 @@ def kernel_dir():
 
 
 # A handful of the corpus: plain accesses (the data-race flag), locks, RCU (the unbalanced-locking
-# flag), load buffering, a release/acquire chain.
+# flag), load buffering, a release/acquire chain, a trylock revisited to succeed.
 CORPUS = ["SB+poonceonces", "MP+plain+po", "SB+plain", "MP+locks", "RCU+deferred-free", "RCU+unbalanced-lock",
-          "LB+poonceonces", "ISA2+release+acquire+acquire", "WRC+release+acquire", "MP+locks-on-int"]
+          "LB+poonceonces", "ISA2+release+acquire+acquire", "WRC+release+acquire", "MP+locks-on-int",
+          "trylock+trylock"]
 
 
 def herd_lines(out):

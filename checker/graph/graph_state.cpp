@@ -41,6 +41,19 @@ bool GraphEngine::consistent(const Graph& g) {
     return model_.consistent(scratch_);
 }
 
+/// The LKMM tags the memory model sees on `n` (ev.lkmm holds the extra tags only). A lock
+/// acquisition whose read was revisited and whose write part the replay will add (pending) is
+/// neither what its kind says for now, a failed attempt (an LF, which lock.cat lets read only
+/// from a lock), nor yet an LKR (whose rf lock.cat derives from its LKW): it is shown as a
+/// marked read with no lock semantics, as the engine's failed spin_lock() attempt is
+/// (cat_builtins.cpp). That orders less than the LKR it becomes, so no prefix of an execution is
+/// refused; the complete graph is judged with the LKR and LKW.
+static std::uint32_t model_tags(const Node& n) {
+    const std::uint32_t tags = lkmm_tags_of(n.ev) | n.ev.lkmm;
+    if (n.pending && (tags & (lkmm::LockFail | lkmm::LockRmw)) != 0) return lkmm::Once;
+    return tags;
+}
+
 void GraphEngine::to_execution_graph(const Graph& g, ExecutionGraph& out, bool with_steps) {
     if (out.thread_count() != variant_.thread_count() + 1) out.set_thread_names(variant_.thread_names);
     const ExecutionGraph& names = rt_->graph();
@@ -96,7 +109,7 @@ void GraphEngine::to_execution_graph(const Graph& g, ExecutionGraph& out, bool w
             for (std::size_t i = 0; i < g.threads[t].size(); ++i) {
                 Event e = g.threads[t][i].ev;
                 e.step = steps[t][i];
-                if (kernel_events_) e.lkmm = lkmm_tags_of(e) | e.lkmm;
+                if (kernel_events_) e.lkmm = model_tags(g.threads[t][i]);
                 if (g.threads[t][i].guessed) e.reads_from.reset();
                 out.append(e);
             }
@@ -104,7 +117,7 @@ void GraphEngine::to_execution_graph(const Graph& g, ExecutionGraph& out, bool w
         for (const auto& t : g.threads)
             for (const Node& n : t) {
                 Event e = n.ev;
-                e.lkmm = lkmm_tags_of(e) | e.lkmm;  // ev.lkmm holds the extra tags only
+                e.lkmm = model_tags(n);
                 if (n.guessed) e.reads_from.reset();  // a guess: the model sees no rf yet
                 out.append(e);
             }
