@@ -254,7 +254,8 @@ ExplainResult explain(const Report& report, const ExplainOptions& options, const
     std::string what;
     if (report.witness) {
         graph = &*report.witness;
-        what = failure            ? "the execution the engine stopped on (" + to_string(*report.finding) + ")"
+        what = failure            ? "the execution the engine stopped on (" + to_string(*report.finding) +
+                                         (report.failure_detail.empty() ? "" : ": " + report.failure_detail) + ")"
                : options.what.empty() ? "the first execution with the bad outcome" + options.note
                                       : options.what + options.note;
     } else {

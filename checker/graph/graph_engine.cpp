@@ -259,7 +259,15 @@ ExploreResult GraphEngine::run() {
         }
         std::string detail;
         std::optional<EngineFailure> failure;
-        RunEnd end = run_once(fs, detail, failure);
+        RunEnd end;
+        try {
+            end = run_once(fs, detail, failure);
+        } catch (const ModelRefusal& e) {  // the model cannot judge the program: no graph is one of its executions
+            result.failure = EngineFailure::Other;
+            result.failure_detail = std::string("the memory model refuses the program: ") + e.what();
+            to_execution_graph(g_, result.failure_graph, true);  // the graph it refused
+            break;
+        }
         // A guess that no write matches is no execution: what it led to (a failure, a blocked
         // thread) is dropped; a complete graph is matched in complete(). A failure whose guesses
         // the writes already in the graph match consistently is real: it is reported with that

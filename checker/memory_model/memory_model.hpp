@@ -7,6 +7,7 @@
 #pragma once
 
 #include <optional>
+#include <stdexcept>
 #include <utility>
 #include <string>
 #include <string_view>
@@ -16,6 +17,14 @@
 #include "traces/execution_graph.hpp"
 
 namespace oc {
+
+/// Thrown by a memory model for a program it cannot judge (not an inconsistent graph: every graph
+/// of the program is outside what the model describes). The graph engine ends the search with it
+/// as the variant's failure (EngineFailure::Other), and the other variants of a command go on.
+class ModelRefusal : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
 
 class MemoryModel {
 public:

@@ -5,8 +5,33 @@
 
 #include "checker/memory_model/cat/cat_eval.hpp"
 #include "checker/memory_model/cat/cat_parser.hpp"
+#include "checker/memory_model/lkmm_tags.hpp"
 
 namespace oc::cat {
+
+namespace {
+
+/// Refuses a graph with a lock held when the model starts (a C++ model's kernel::mutex or
+/// spinlock given a holder: its lock word's initial value is not 0). herd's lock.cat has every
+/// lock start unlocked and derives a lock read's rf from co, so such a graph is never one of the
+/// model's executions: judged, the search would find none and say nothing of why.
+void refuse_held_locks(const ExecutionGraph& g) {
+    constexpr std::uint32_t lock_tags =
+        lkmm::LockRmw | lkmm::Unlock | lkmm::LockFail | lkmm::ReadLocked | lkmm::ReadUnlocked;
+    for (std::size_t t = 1; t < g.thread_count(); ++t)
+        for (const Event& e : g.thread(t)) {
+            if ((e.lkmm & lock_tags) == 0 || !e.location) continue;
+            for (const Event& w : g.thread(EventId::init_thread))
+                if (w.location == e.location && w.written_value != 0)
+                    throw ModelRefusal(
+                        "lock " + g.location_name(*e.location) +
+                        " is held when the model starts (its initial value is " + std::to_string(w.written_value) +
+                        "); herd's lock.cat has every lock start unlocked, so the cat model cannot judge this "
+                        "program (judge it with the built-in --model lkmm, or take the lock in its first steps)");
+        }
+}
+
+}  // namespace
 
 std::unique_ptr<CatModel> CatModel::load(const std::string& cat_path, const std::string& bell_path) {
     Model bell = bell_path.empty() ? Model{} : cat::load(bell_path);
@@ -34,6 +59,7 @@ CatModel::CatModel(Model bell, Model cat) : title_(cat.title.empty() ? bell.titl
 }
 
 bool CatModel::consistent(const ExecutionGraph& g) const {
+    if (kernel_) refuse_held_locks(g);
     return !evaluate(model_, g, Goal::FirstViolation).violated;
 }
 
