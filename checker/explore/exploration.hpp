@@ -78,6 +78,10 @@ struct ExploreOptions {
     /// EngineFailure::DataRace. Off: the execution counts and the race is a flag (herd's LKMM
     /// semantics for litmus tests; Report::flags).
     bool race_ends_execution = true;
+    /// Graph engine under LKMM: how many events of a load-buffering round's executions are kept,
+    /// so that a round that turns out to be the search proper is not run again (guess_rounds.cpp).
+    /// Past it, the search proper runs that round again. (Tests set it low to take that path.)
+    std::size_t guess_round_kept_events = std::size_t{1} << 20;
     std::optional<Mutation> mutation;      ///< weaken one ordering site (barrier necessity)
     /// Sleep-set partial-order reduction (Full search only): skip interleavings that only reorder
     /// independent steps. It explores at least one interleaving of every execution the full

@@ -252,7 +252,8 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
     // The values come from the whole search, whichever shard this one is.
     // A round that turns out to be the exploration proper (nothing to guess after the first, or
     // the values settled) is not run again: its executions, kept while their events number at
-    // most kept_events (some 70 bytes each: 1M events, about 70 MB), go to the sink. Its time,
+    // most options.guess_round_kept_events (some 70 bytes each: 1M events, the default, about
+    // 70 MB), go to the sink. Its time,
     // and that of the rounds before, counts in the result and in the timeout. (With 4,096
     // executions kept, desc-reserve+4+mb-after-head's 10,304 were explored twice: 49.5 s, 26.6 s
     // kept.)
@@ -261,7 +262,6 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
     dry_options.shard_index = 0;
     dry_options.shard_count = 1;
     const bool reusable = options.capture && options.shard_count == 1;
-    constexpr std::size_t kept_events = std::size_t{1} << 20;
     double dry_seconds = 0;
     auto remaining = [&](ExploreOptions o) {  // what is left of the timeout
         if (options.timeout_seconds > 0) o.timeout_seconds = std::max(options.timeout_seconds - dry_seconds, 1e-9);
@@ -283,7 +283,7 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
         const ExecutionSink collect = [&](const ExecutionGraph& g, const FinalState& fs) {
             if (kept_all) {
                 for (std::size_t t = 0; t < g.thread_count(); ++t) kept_size += g.thread(t).size();
-                if (kept_size > kept_events) {  // too many to keep: the proper run redoes them
+                if (kept_size > options.guess_round_kept_events) {  // too many to keep: the proper run redoes them
                     kept_all = false;
                     kept.clear();
                     kept.shrink_to_fit();

@@ -365,6 +365,35 @@ struct LbUnstated {
 };
 }  // namespace
 
+TEST_CASE("graph engine under LKMM: a settled round's executions reach the sink, kept or explored again") {
+    // desc-reserve+3+mb-after-head has load buffering through its RMW reads (herd7: 54 + 198).
+    // Its guessing round turns out to be the search proper: kept, its executions go to the sink
+    // from memory; over the budget, the search proper runs that round again. Both the same.
+    const auto test = litmus::compile(litmus::parse_file(OC_SOURCE_ROOT "/litmus/tests/desc-reserve+3+mb-after-head.litmus"));
+    const VariantDef v = litmus::make_variant(test, litmus::RunMode::RaceCheck);
+    auto explore_with = [&](std::size_t kept_events) {
+        ExploreOptions o;
+        o.engine = EngineKind::Graph;
+        o.model = ModelKind::Lkmm;
+        o.race_ends_execution = false;
+        o.guess_round_kept_events = kept_events;
+        std::multiset<std::uint64_t> seen;
+        std::size_t bad = 0;
+        const ExploreResult r = graph_explore(v, o, [&](const ExecutionGraph& g, const FinalState& fs) {
+            seen.insert(canonical_hash(g));
+            if (fs.bad_outcome) ++bad;
+        });
+        CHECK(r.completed);
+        return std::make_pair(seen, bad);
+    };
+    const auto kept = explore_with(std::size_t{1} << 20);
+    const auto again = explore_with(10);
+    CHECK(kept.first.size() == 252);
+    CHECK(kept.second == 54);
+    CHECK(again.first == kept.first);
+    CHECK(again.second == kept.second);
+}
+
 TEST_CASE("graph engine under LKMM: a model that states no dependencies is explored as having none") {
     const ModelDef m = define<LbUnstated>("LbUnstated", "test", "LB, no dependency stated",
                                           {{"plain", {}, expect::sometimes("")},
