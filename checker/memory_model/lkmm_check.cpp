@@ -387,30 +387,26 @@ bool check(const ExecutionGraph& g, Work& k) {
         o.restrict(r, nullptr, gp_set);
         return r;
     };
-    // the terms without rcu-order: rcu-gp | srcu-gp and the four (rcu-gp ; rcu-link ; rcu-rscsi)...
+    // dst |= the four terms (rcu-gp ; x ; rcu-rscsi), (rcu-rscsi ; x ; rcu-gp) and their SRCU twins
+    auto unite_gp_terms = [&](Word* dst, const Word* x) {
+        if (rcu_terms) {
+            o.unite(dst, gp_x_rscsi(x, sync_rcu, rcu_rscsi));
+            o.unite(dst, rscsi_x_gp(x, sync_rcu, rcu_rscsi));
+        }
+        if (srcu_terms) {
+            o.unite(dst, srcu_part(gp_x_rscsi(x, sync_srcu, srcu_rscsi)));
+            o.unite(dst, srcu_part(rscsi_x_gp(x, sync_srcu, srcu_rscsi)));
+        }
+    };
+    // the terms without rcu-order: rcu-gp | srcu-gp and the four with x = rcu-link
     Word* fixed = o.either(rcu_gp, srcu_gp);
-    if (rcu_terms) {
-        o.unite(fixed, gp_x_rscsi(link, sync_rcu, rcu_rscsi));
-        o.unite(fixed, rscsi_x_gp(link, sync_rcu, rcu_rscsi));
-    }
-    if (srcu_terms) {
-        o.unite(fixed, srcu_part(gp_x_rscsi(link, sync_srcu, srcu_rscsi)));
-        o.unite(fixed, srcu_part(rscsi_x_gp(link, sync_srcu, srcu_rscsi)));
-    }
+    unite_gp_terms(fixed, link);
     Word* order = o.either(rcu_gp, srcu_gp);
     Word* next = k.rel();
     for (const auto round = k.mark();; k.release(round)) {  // a round's temporaries go back
         std::memcpy(next, fixed, n * o.w * sizeof(Word));
         Word* order_link = o.seq(order, link);
-        Word* inner = o.seq(link, order_link);  // rcu-link ; rcu-order ; rcu-link
-        if (rcu_terms) {
-            o.unite(next, gp_x_rscsi(inner, sync_rcu, rcu_rscsi));
-            o.unite(next, rscsi_x_gp(inner, sync_rcu, rcu_rscsi));
-        }
-        if (srcu_terms) {
-            o.unite(next, srcu_part(gp_x_rscsi(inner, sync_srcu, srcu_rscsi)));
-            o.unite(next, srcu_part(rscsi_x_gp(inner, sync_srcu, srcu_rscsi)));
-        }
+        unite_gp_terms(next, o.seq(link, order_link));  // x = rcu-link ; rcu-order ; rcu-link
         o.unite(next, o.seq(order_link, order));  // rcu-order ; rcu-link ; rcu-order
         o.unite(next, order);
         if (std::memcmp(next, order, n * o.w * sizeof(Word)) == 0) break;
