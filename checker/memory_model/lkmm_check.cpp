@@ -14,7 +14,6 @@
 #include <utility>
 #include <vector>
 
-#include "checker/memory_model/lkmm.hpp"
 #include "checker/memory_model/lkmm_check_ops.hpp"
 #include "checker/memory_model/lkmm_tags.hpp"
 

@@ -18,17 +18,17 @@ namespace {
 void refuse_held_locks(const ExecutionGraph& g) {
     constexpr std::uint32_t lock_tags =
         lkmm::LockRmw | lkmm::Unlock | lkmm::LockFail | lkmm::ReadLocked | lkmm::ReadUnlocked;
-    for (std::size_t t = 1; t < g.thread_count(); ++t)
-        for (const Event& e : g.thread(t)) {
-            if ((e.lkmm & lock_tags) == 0 || !e.location) continue;
-            for (const Event& w : g.thread(EventId::init_thread))
-                if (w.location == e.location && w.written_value != 0)
+    for (const Event& w : g.thread(EventId::init_thread)) {
+        if (w.written_value == 0 || !w.location) continue;  // nearly every initial write: nothing to scan
+        for (std::size_t t = 1; t < g.thread_count(); ++t)
+            for (const Event& e : g.thread(t))
+                if ((e.lkmm & lock_tags) != 0 && e.location == w.location)
                     throw ModelRefusal(
-                        "lock " + g.location_name(*e.location) +
+                        "lock " + g.location_name(*w.location) +
                         " is held when the model starts (its initial value is " + std::to_string(w.written_value) +
                         "); herd's lock.cat has every lock start unlocked, so the cat model cannot judge this "
                         "program (judge it with the built-in --model lkmm, or take the lock in its first steps)");
-        }
+    }
 }
 
 }  // namespace
