@@ -84,7 +84,7 @@ Value Instance::access(unsigned proc, std::size_t ai, Taint& result) {
     if (a.out_reg >= 0 && v == 0) {
         // try_cmpxchg() failed: `old` gets the value it read, which came from that read
         reg(proc, static_cast<std::size_t>(a.out_reg)) = tried_;
-        reg_taint(proc, static_cast<std::size_t>(a.out_reg)) = mine;
+        assign_taint(proc, static_cast<std::size_t>(a.out_reg), mine);
     }
     return v;
 }

@@ -30,7 +30,7 @@ Instance::Flow Instance::exec(unsigned proc, std::int32_t stmt) {
     case StmtKind::Expr: eval(proc, s.expr, t); return Flow::Normal;
     case StmtKind::Assign:
         reg(proc, s.reg) = eval(proc, s.expr, t);
-        reg_taint(proc, s.reg) = t;
+        assign_taint(proc, s.reg, t);
         return Flow::Normal;
     case StmtKind::Store: access(proc, static_cast<std::size_t>(s.access), t); return Flow::Normal;
     case StmtKind::If: {
@@ -38,7 +38,7 @@ Instance::Flow Instance::exec(unsigned proc, std::int32_t stmt) {
         if (s.may_return) {
             // A return under it: the rest of the function runs only if the condition did not
             // lead there, as if written in the other branch; its ctrl lasts to the function's end.
-            ctrl_[proc] |= t;
+            ctrl_[proc] |= t.as_condition();
             if (taken) return exec(proc, s.then_stmt);
             if (s.else_stmt >= 0) return exec(proc, s.else_stmt);
             return Flow::Normal;
@@ -56,7 +56,7 @@ Instance::Flow Instance::exec(unsigned proc, std::int32_t stmt) {
     case StmtKind::Return:
         if (s.expr >= 0) {
             reg(proc, s.reg) = eval(proc, s.expr, t);
-            reg_taint(proc, s.reg) = t;
+            assign_taint(proc, s.reg, t);
         }
         return Flow::Return;
     case StmtKind::Inline: {
@@ -94,7 +94,7 @@ Instance::Flow Instance::loop(unsigned proc, const Stmt& s) {
         if (s.prelude >= 0) exec(proc, s.prelude);  // the condition's calls (a Block of inlined bodies)
         Taint t;
         const bool c = eval(proc, s.expr, t) != 0;
-        ctrl_[proc] |= t;
+        ctrl_[proc] |= t.as_condition();
         return c;
     };
     for (unsigned done = 0;; ++done) {

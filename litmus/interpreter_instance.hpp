@@ -123,22 +123,43 @@ private:
     //    or syntax error). Here their value carries the union of their operands' taints, and an
     //    access in the operand that runs only if the first operand says so is ctrl-dependent on
     //    it, as in the branch of an if: `c ? a : b` and `c && a` are `if (c) a` for the events of
-    //    `a`. After the expression, no ctrl, as after an if.
+    //    `a`. After the expression, no ctrl, as after an if;
+    //  * but a register assigned in a branch carries that branch's ctrl to a later branch on it
+    //    (herd's ctrl is a chain of register data and control edges that ends in a control
+    //    edge, herd/modelUtils.ml): `flag = 0; if (r0 == 1) flag = 1; if (flag == 1)
+    //    WRITE_ONCE(*y, 1)` orders the write after r0's read (LB+implicit-flow Never), also through
+    //    a read in the branch (LB+implicit-flow-readreg) and through a second register
+    //    (LB+implicit-flow-two-hops); as data it orders nothing (LB+implicit-flow-data Sometimes).
 
     /// The reads a value came from: bit i is the running thread's read at po index i. Dependency
     /// masks have 64 bits; a read at po index 64 or more sets `beyond` instead, and an access
-    /// that depends on it stops the execution under LKMM (see DependencyScope).
+    /// that depends on it stops the execution under LKMM (see DependencyScope). `via_branch`:
+    /// the reads a value reached through a branch it was assigned in; only a condition on the
+    /// value turns them into ctrl (as_condition()), never an address or a written value.
     struct Taint {
         std::uint64_t reads = 0;
         bool beyond = false;
+        std::uint64_t via_branch = 0;
+        bool via_branch_beyond = false;
         Taint& operator|=(const Taint& o) {
             reads |= o.reads;
             beyond = beyond || o.beyond;
+            via_branch |= o.via_branch;
+            via_branch_beyond = via_branch_beyond || o.via_branch_beyond;
             return *this;
         }
+        /// The ctrl a branch on this value gives the events under it.
+        Taint as_condition() const { return Taint{reads | via_branch, beyond || via_branch_beyond, 0, false}; }
     };
 
     Taint& reg_taint(unsigned proc, std::size_t r) { return reg_taint_[reg_base_[proc] + r]; }
+    /// Register `r` gets a value whose taint is `t`, under the enclosing branches' ctrl.
+    void assign_taint(unsigned proc, std::size_t r, const Taint& t) {
+        Taint& mine = reg_taint(proc, r);
+        mine = t;
+        mine.via_branch |= ctrl_[proc].reads;
+        mine.via_branch_beyond = mine.via_branch_beyond || ctrl_[proc].beyond;
+    }
 
     /// Sets the dependencies of one access's events for the duration of the primitive call, and
     /// on leaving adds to `result` the reads the call recorded: the value it returns comes from
@@ -191,7 +212,7 @@ private:
     /// Runs `fn` with the accesses it makes ctrl-dependent on `cond` too (a branch).
     template <class Fn> decltype(auto) under_condition(unsigned proc, const Taint& cond, Fn&& fn) {
         const Taint outer = ctrl_[proc];
-        ctrl_[proc] |= cond;
+        ctrl_[proc] |= cond.as_condition();
         struct Restore {
             Taint& ctrl;
             Taint outer;

@@ -487,6 +487,14 @@ TEST_SUITE("litmus interpreter") {
         CHECK(lkmm(s("r2 = r0 ? 1 : 3; WRITE_ONCE(*x, 1);")) == Verdict::Sometimes);
         // A register assigned anew loses its dependency.
         CHECK(lkmm(s("r2 = r0; r2 = 1; WRITE_ONCE(*x, r2);")) == Verdict::Sometimes);
+        // A register assigned in a branch carries the branch's ctrl to a later branch on it, on
+        // through registers, but not as data nor to what follows that later if (herd7 7.57 gives
+        // these five answers: herd's ctrl is register data and control edges ending in control).
+        CHECK(lkmm(s("int r3; r2 = 0; if (r0) r2 = 1; if (r2) WRITE_ONCE(*x, 1);")) == Verdict::Never);
+        CHECK(lkmm(s("int r3; r2 = 0; r3 = 0; if (r0) r2 = 1; if (r2) r3 = 1; if (r3) WRITE_ONCE(*x, 1);")) == Verdict::Never);
+        CHECK(lkmm(s("int r3; r2 = 0; if (r0) r2 = 1; r3 = r2 + 1; if (r3 == 2) WRITE_ONCE(*x, 1);")) == Verdict::Never);
+        CHECK(lkmm(s("r2 = 0; if (r0) r2 = 1; WRITE_ONCE(*x, r2 + 4);")) == Verdict::Sometimes);
+        CHECK(lkmm(s("r2 = 0; if (r0) r2 = 1; if (r2) WRITE_ONCE(*y, 3); WRITE_ONCE(*x, 1);")) == Verdict::Sometimes);
         // The C++11 mapping orders nothing through them.
         CHECK(run_source(s("WRITE_ONCE(*x, r0 ? 1 : 1);")).observation == Verdict::Sometimes);
     }
