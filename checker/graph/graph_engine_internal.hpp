@@ -52,6 +52,9 @@ struct Guesses {
     std::vector<std::map<std::pair<std::uint16_t, Value>, std::vector<std::uint32_t>>> writes;
     /// rf links seen: (writing thread, its po index, reading thread, its po index), threads differ
     std::set<std::array<std::uint32_t, 4>> links;
+    /// links that would close a cycle, as `links`: a write and a marked read porf-before it in
+    /// some execution (guess_rounds.cpp, close_under_links())
+    std::set<std::array<std::uint32_t, 4>> closing;
     /// [t][location]: whether some read of t of that location has a po-later write of t that
     /// does not depend on it (bit free_after_relaxed), and one that an acquire read would not
     /// order either (bit free_after_acquire: a plain write). Only such a read can be the one of a

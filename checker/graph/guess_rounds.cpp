@@ -64,19 +64,31 @@ static bool any_guessable(const Guesses& g) {
     return false;
 }
 
-/// Closes `g.writes` under the rf links seen: when thread k's event b is porf-before a write
-/// (b < prefix[k]) and a write of thread i at po index a was read by k's event b in some
-/// execution, i's first a + 1 events may be porf-before such a write too.
+/// Closes `g.writes` under the rf links that may be: when thread k's event b is porf-before a
+/// write (b < prefix[k]) and k's event b may read a write of thread i at po index a, i's first
+/// a + 1 events may be porf-before such a write too. The links are those seen (`links`), where k
+/// is a third thread (the writer's own reads porf-before its write were seen with it), and those
+/// no execution can show (`closing`): a read porf-before a write cannot read it (the rf would
+/// close a cycle), yet in a load-buffering execution it does. Such a pair, seen in one
+/// execution, counts as a link when the writing thread may leave its step of the cycle
+/// unordered (where `closing` is filled). LB+branch-pointer (P0 writes y only after reading
+/// P1's x = 1, which P1 writes after reading y) and LB+await+mb (P0 writes y after a loop that
+/// waits for x = 1) have their cycle through one, and without it no execution would teach
+/// their first read the value to guess.
 static void close_under_links(Guesses& g) {
     for (auto& per_location : g.writes)
         for (auto& [uv, prefix] : per_location)
             for (bool changed = true; changed;) {
                 changed = false;
-                for (const auto& [i, a, k, b] : g.links)
-                    if (k != uv.first && b < prefix[k] && prefix[i] < a + 1) {
+                const auto link = [&](std::uint32_t i, std::uint32_t a, std::uint32_t k, std::uint32_t b) {
+                    if (b < prefix[k] && prefix[i] < a + 1) {
                         prefix[i] = a + 1;
                         changed = true;
                     }
+                };
+                for (const auto& [i, a, k, b] : g.links)
+                    if (k != uv.first) link(i, a, k, b);
+                for (const auto& [i, a, k, b] : g.closing) link(i, a, k, b);
             }
 }
 
@@ -107,6 +119,23 @@ static std::uint8_t free_writes_after(const std::vector<Event>& th, std::size_t 
         if (!marked) free |= Guesses::free_after_acquire;
     }
     return free;
+}
+
+/// Whether LKMM may leave write `a` of thread `th` unordered after its read `j` (j < a): as
+/// free_writes_after(), and an acquire read orders every marked write after it.
+static bool free_of(const std::vector<Event>& th, std::size_t j, std::size_t a) {
+    const auto tags = [](const Event& e) { return lkmm_tags_of(e) | e.lkmm; };
+    const std::uint32_t rt = tags(th[j]), wt = tags(th[a]);
+    const Event& w = th[a];
+    if (rt == 0 || wt == 0) return false;  // plain: a cycle through it races (see close_under_links())
+    if (th[j].location == w.location) return false;
+    if (j < 64 && ((w.addr_deps | w.data_deps | w.ctrl_deps) >> j & 1u) != 0) return false;
+    if ((wt & (lkmm::Release | lkmm::Unlock)) != 0 || (rt & (lkmm::Acquire | lkmm::LockRmw)) != 0) return false;
+    for (std::size_t m = j + 1; m < a; ++m)
+        if (th[m].is_fence() && (tags(th[m]) & (lkmm::Mb | lkmm::SyncRcu | lkmm::SyncSrcu)) != 0 &&
+            (tags(th[m]) & lkmm::IfRmwSucceeds) == 0)
+            return false;
+    return true;
 }
 
 /// Per location of `g`: whether `names` (VariantDef::plain_only_locations) holds its name.
@@ -337,6 +366,22 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
                         now.links.insert({static_cast<std::uint32_t>(e.reads_from->thread),
                                           static_cast<std::uint32_t>(e.reads_from->index), static_cast<std::uint32_t>(t),
                                           static_cast<std::uint32_t>(i)});
+                    // A write and a read of another thread porf-before it, of one location: a
+                    // link that would close a cycle, kept when the cycle has a step LKMM may leave
+                    // unordered in the writing thread (a read of t porf-after the read, and the
+                    // write free of it), else it is no execution.
+                    if (!e.is_write() || !e.location || e.at_quiescence) continue;
+                    for (std::size_t k = 1; k < n; ++k)
+                        for (std::size_t b = 0; k != t && b < g.thread(k).size() && b < pre[t][i][k]; ++b) {
+                            const Event& r = g.thread(k)[b];
+                            if (!r.is_read() || r.location != e.location || r.at_quiescence || (lkmm_tags_of(r) | r.lkmm) == 0) continue;
+                            bool unordered = false;
+                            for (std::size_t j = 0; j < i && !unordered; ++j)
+                                unordered = g.thread(t)[j].is_read() && pre[t][j][k] > b && graph_detail::free_of(g.thread(t), j, i);
+                            if (unordered)
+                                now.closing.insert({static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(i),
+                                                  static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(b)});
+                        }
                 }
         };
         ExploreResult dry = run(collect, round == 0 ? nullptr : &found, remaining(dry_options));
