@@ -158,6 +158,7 @@ Value Instance::primitive(const Access& a, std::size_t ai, std::size_t loc, Valu
         const Value v = v0;
         if (kinds_[loc] == SlotKind::Plain) {
             PrimitiveScope s(label, where);
+            if (runtime().lkmm()) runtime().add_lkmm_tags_to_next(lkmm::Once);  // still marked (downgraded_read())
             plain_slot(loc).write(v, where);
             return 0;
         }
@@ -306,6 +307,9 @@ return 0
 
 Value Instance::downgraded_read(std::size_t loc, const char* label, std::source_location where) {
     PrimitiveScope s(label, where);
+    // Under LKMM the access stays marked (Once): the engine holds the location as a plain one,
+    // but LKMM's hb, ppo and race flag see the READ_ONCE/WRITE_ONCE it is (C-JO-OOTA-4).
+    if (runtime().lkmm()) runtime().add_lkmm_tags_to_next(lkmm::Once);
     return plain_slot(loc).read(where);
 }
 
