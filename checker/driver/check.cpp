@@ -179,6 +179,7 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
 
     report.executions = executions;
     report.blocked = r.blocked;
+    report.thin_air = r.thin_air;
     report.positive = positive;
     report.filtered = filtered;
     report.distinct_executions = static_cast<std::uint64_t>(
@@ -444,6 +445,7 @@ Report merge_shards(const std::vector<Report>& shards) {
         if (m.shard.whole_tree_why.empty()) m.shard.whole_tree_why = r->shard.whole_tree_why;
         m.executions += r->executions;
         m.blocked += r->blocked;
+        m.thin_air += r->thin_air;
         m.unroll = r->unroll;
         m.unroll_cuts += r->unroll_cuts;
         m.positive += r->positive;

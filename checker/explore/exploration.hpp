@@ -167,6 +167,11 @@ struct ExploreResult {
     /// iteration) while the awaited value could still change in another branch. Not complete
     /// executions: not handed to the sink, counted apart.
     std::uint64_t blocked = 0;
+    /// Graph engine under LKMM: complete executions left out because a guessed read's value
+    /// comes back to it through rf and data dependencies (a value out of thin air), counted once
+    /// each. herd7 builds none when the cycle computes and one with a symbolic value for a pure
+    /// copy, so where this is not 0 LKMM may allow more than the search found.
+    std::uint64_t thin_air = 0;
     bool completed = false;          ///< the search ran to its natural end
     bool cut_short = false;          ///< a budget or the timeout stopped it
     std::optional<EngineFailure> failure;
