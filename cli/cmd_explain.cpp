@@ -22,6 +22,16 @@ namespace {
 /// was written.
 int explain_variant(const VariantDef& v, const cli::ExplainOptions& eo, const std::string& out, EngineKind engine,
                     ModelKind model, const MemoryModel* memory_model, const std::vector<ModelDef>& models = {}) {
+    // A relation the model does not define: said before the search, where the model is known.
+    const MemoryModel* judge = memory_model != nullptr    ? memory_model
+                               : model == ModelKind::Lkmm ? &lkmm_model()
+                               : model == ModelKind::Rc11 ? &rc11_model()
+                                                          : nullptr;
+    if (judge != nullptr)
+        if (const auto why = cli::unknown_relation(*judge, eo.show)) {
+            std::cerr << "ordercheck: --show: " << *why << "; or focus, all\n";
+            return cli::exit_usage;
+        }
     CheckOptions options;
     options.explore.engine = engine;
     options.explore.model = model;
@@ -69,7 +79,8 @@ int cmd_explain(const std::vector<std::string>& args, const cli::Program& progra
         ("model", po::value(&model)->default_value("auto"), model_help)
         ("show", po::value(&show)->default_value("focus"),
          "focus (the explaining cycle, the rest folded away) | all (every event: po,rf,co,fr) | a relation "
-         "list for the full figure: po,rf,co,fr,sw,hb,eco")
+         "list for the full figure: po,rf,co,fr,sw,hb,eco and any relation the memory model defines (LKMM: "
+         "ppo,hb,pb,rb,prop,...; a cat model: its lets); hb is the model's own where it has one")
         ("any", "when there is no witness, draw the first execution explored instead")
         ("force", "write into a directory that already holds files (replacing witness.*, interleaving.* and cycle.*)")
         ("timeout", po::value<std::string>()->default_value("0"), command_timeout_help)

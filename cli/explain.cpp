@@ -228,6 +228,18 @@ Report explaining_report(const VariantDef& variant, Report report, const std::ve
     return report;
 }
 
+std::optional<std::string> unknown_relation(const MemoryModel& model, const RelationSet& show) {
+    const std::vector<std::string> names = model.relation_names();
+    for (const std::string& m : show.model)
+        if (std::find(names.begin(), names.end(), m) == names.end()) {
+            std::string known;
+            for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+            return "'" + m + "': " + std::string(model.name()) + " defines no such relation (the figure draws po, rf, co, fr, " +
+                   "sw, hb, eco" + (known.empty() ? std::string() : "; the model: " + known) + ")";
+        }
+    return std::nullopt;
+}
+
 std::string witness_dot(const Report& report, const ExecutionGraph& g, const ExplainOptions& options,
                         const std::optional<ExplainingCycle>& cycle, const std::string& title) {
     const bool failure = report.finding && std::holds_alternative<EngineFailure>(*report.finding);
@@ -244,7 +256,25 @@ std::string witness_dot(const Report& report, const ExecutionGraph& g, const Exp
             eo.highlighted = std::move(keep);
             return to_dot_focused(g, *focus, eo);
         }
-    return to_dot(g, options.show, eo);
+    // The relations the model defines: those the list names beyond the figure's own, and sw, hb
+    // and eco where the model has its own (LKMM's hb is not C++11's (po | sw)+).
+    RelationSet show = options.show;
+    const MemoryModel& model = model_of(report);
+    const std::vector<std::string> defined = model.relation_names();
+    for (RelationKind k : {RelationKind::sw, RelationKind::hb, RelationKind::eco}) {
+        const std::string name(short_name(k));
+        if (show.contains(k) && std::find(defined.begin(), defined.end(), name) != defined.end()) {
+            show.shown.erase(k);
+            if (std::find(show.model.begin(), show.model.end(), name) == show.model.end()) show.model.push_back(name);
+        }
+    }
+    if (const auto why = unknown_relation(model, show)) throw std::invalid_argument("--show: " + *why + "; or focus, all");
+    for (const std::string& name : show.model) {
+        auto pairs = model.relation(g, name);
+        if (!pairs) throw std::invalid_argument("--show: '" + name + "' is not a relation of " + std::string(model.name()));
+        eo.model_relations.push_back(ModelRelation{name, std::move(*pairs)});
+    }
+    return to_dot(g, show, eo);
 }
 
 ExplainResult explain(const Report& report, const ExplainOptions& options, const fs::path& dir) {

@@ -45,6 +45,10 @@ const MemoryModel& model_of(const Report& report);
 /// under LKMM, C++11 memory orders under RC11 (and Relacy's C++11 search).
 Vocabulary vocabulary_of(const Report& report);
 
+/// Why `show` names a relation `model` does not define ("'zz': LKMM defines no such relation
+/// (...)"), nullopt when it names none. The names of RelationKind are always drawn.
+std::optional<std::string> unknown_relation(const MemoryModel& model, const RelationSet& show);
+
 /// The explaining cycle of the report's witness; nullopt without a witness, for an engine
 /// failure, or when the model answers with no cycle (`why` then says why).
 std::optional<ExplainingCycle> cycle_of(const Report& report, std::string* why = nullptr);

@@ -205,6 +205,21 @@ def kernel():
         for t in b:
             expect(f"{how} {t}: verdict, counts and flags as the built-in LKMM's", a.get(t) == b[t], (a.get(t), b[t]))
 
+    # --show draws the model's relations: the kernel's files give the edges the built-in gives.
+    lb = os.path.join(root, "litmus", "tests", "LB+await+mb.litmus")
+    figures = {}
+    for how, args in (("built-in", []), ("--conf", ["--conf", os.path.join(d, "linux-kernel.cfg")])):
+        out_dir = tempfile.mkdtemp(prefix="ordercheck-cat-show-")
+        code, out, err = run("explain", lb, "--out", out_dir, "--force", "--show", "po,rf,ppo,hb,pb,prop,rb", *args,
+                             env=env_with())
+        dot = open(os.path.join(out_dir, "witness.dot")).read() if code == 0 else ""
+        figures[how] = sorted(l for l in dot.splitlines() if "->" in l)
+        shutil.rmtree(out_dir, ignore_errors=True)
+        expect(f"explain --show with the model's relations ({how})", code == 0 and any("<td>pb</td>" in l for l in figures[how]),
+               f"{code} {err}")
+    expect("explain --show: the cat model's ppo, hb, pb, prop, rb are the built-in's", figures["built-in"] == figures["--conf"],
+           (figures["built-in"], figures["--conf"]))
+
     # A C++ model that starts with a lock held (vmalloc_purge/seed) is outside lock.cat: that
     # variant fails with the reason, and the command goes on with the others.
     code, out, err = run("check", "vmalloc_purge/seed", "vmalloc_purge/baseline", "--conf", os.path.join(d, "linux-kernel.cfg"),

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 """End-to-end checks of the ordercheck command line: exit codes, usage errors, output formats."""
 import json
+import re
 import sys
 
 exe = sys.argv[1]
@@ -132,6 +133,21 @@ with tempfile.TemporaryDirectory() as tmp:
     fdot = open(os.path.join(full, "witness.dot")).read()
     expect("--show all draws every event, the initial writes too", code == 0 and "cluster_0" in fdot and
            "focused" not in fdot, fdot)
+
+    # --show takes the memory model's own relations: LKMM's ppo and pb, and its hb (not C++11's
+    # (po | sw)+: the rfe from P0's WRITE_ONCE to P1's READ_ONCE is in LKMM's hb).
+    lb = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "litmus", "tests", "LB+await+mb.litmus")
+    shown = os.path.join(tmp, "shown")
+    code, out, err = run("explain", lb, "--out", shown, "--show", "po,rf,ppo,hb,pb")
+    sdot = open(os.path.join(shown, "witness.dot")).read() if code == 0 else ""
+    expect("--show draws LKMM's ppo, hb and pb by their names", code == 0 and "<td>ppo</td>" in sdot and
+           "<td>pb</td>" in sdot and "<td>hb</td>" in sdot, f"{code} {err} {sdot[:300]}")
+    expect("--show hb under LKMM is LKMM's hb (rfe between marked accesses)",
+           re.search(r"e1_1 -> e2_0 \[[^]]*<td>hb</td>", sdot) is not None, sdot)
+    code, out, err = run("explain", "SB/relaxed", "--out", os.path.join(tmp, "noppo"), "--show", "po,ppo")
+    expect("--show: a relation RC11 does not define is an error before the search",
+           code == 2 and "'ppo': RC11 defines no such relation" in err and not os.path.exists(os.path.join(tmp, "noppo")),
+           f"{code} {err}")
 
     mutant = os.path.join(tmp, "mutant")
     code, out, err = run("explain", "shrinker_bit/no_after_atomic", "--out", mutant, "--model", "rc11")

@@ -110,10 +110,18 @@ RelationSet RelationSet::parse(std::string_view text) {
         if (!item.empty()) {
             auto it = std::find_if(all_kinds.begin(), all_kinds.end(),
                                    [&](RelationKind k) { return short_name(k) == item; });
-            if (it == all_kinds.end())
-                throw std::invalid_argument("unknown relation '" + std::string(item) + "' (known: " + known_names() +
-                                            ")");
-            out.shown.insert(*it);
+            if (it != all_kinds.end()) {
+                out.shown.insert(*it);
+            } else {
+                const bool name = std::all_of(item.begin(), item.end(), [](char c) {
+                    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+                           c == '_' || c == '.';
+                });
+                if (!name)
+                    throw std::invalid_argument("'" + std::string(item) + "' is no relation name (" + known_names() +
+                                                ", or one the memory model defines)");
+                if (std::find(out.model.begin(), out.model.end(), item) == out.model.end()) out.model.emplace_back(item);
+            }
         }
         if (comma == std::string_view::npos) break;
         text.remove_prefix(comma + 1);
@@ -128,7 +136,14 @@ RelationSet RelationSet::defaults() {
 std::string RelationSet::to_string() const {
     std::string out;
     for (RelationKind k : shown) out += (out.empty() ? "" : ",") + std::string(short_name(k));
+    for (const std::string& m : model) out += (out.empty() ? "" : ",") + m;
     return out;
+}
+
+const std::vector<std::string_view>& model_relation_colors() {
+    static const std::vector<std::string_view> colors = {"teal", "purple", "saddlebrown", "deeppink", "olivedrab",
+                                                         "navy", "goldenrod", "crimson"};
+    return colors;
 }
 
 DotStyle default_style() {
@@ -162,6 +177,16 @@ std::string to_dot(const ExecutionGraph& g, const RelationSet& show, const Expor
         const Relation edges = edges_of(g, kind);
         for (const auto& [a, b] : edges.pairs())
             out += "  " + node_id(a) + " -> " + node_id(b) + " [" + attrs + "];\n";
+    }
+    const auto& colors = model_relation_colors();
+    for (std::size_t k = 0; k < options.model_relations.size(); ++k) {
+        const ModelRelation& m = options.model_relations[k];
+        const std::string color = escape_dot(colors[k % colors.size()]);
+        const std::string attrs = "color=\"" + color + "\", fontcolor=\"" + color + "\", " + edge_label(m.name) +
+                                  ", constraint=false";
+        for (const auto& [a, b] : m.pairs)
+            if (a != b && g.contains(a) && g.contains(b))
+                out += "  " + node_id(a) + " -> " + node_id(b) + " [" + attrs + "];\n";
     }
     return out + "}\n";
 }

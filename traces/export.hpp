@@ -24,14 +24,17 @@ std::string_view short_name(RelationKind kind);
 /// Which relations a figure shows (herd's `show`).
 struct RelationSet {
     std::set<RelationKind> shown;
+    /// Other names, in the order given: relations the memory model defines (LKMM's "ppo", "pb";
+    /// a cat model's `let`s), resolved against the model when the figure is drawn.
+    std::vector<std::string> model;
 
-    /// Parses a comma-separated list such as "po,rf,co"; throws std::invalid_argument naming
-    /// the unknown relation and the known ones.
+    /// Parses a comma-separated list such as "po,rf,co,ppo": the kinds above by their names, any
+    /// other name into `model`; throws std::invalid_argument for an item that is no name.
     static RelationSet parse(std::string_view text);
     /// po, rf, co, fr: the primary relations plus from-read.
     static RelationSet defaults();
     bool contains(RelationKind kind) const { return shown.contains(kind); }
-    /// "po,rf,co" in enum order.
+    /// "po,rf,co" in enum order, then the model's names.
     std::string to_string() const;
     friend bool operator==(const RelationSet&, const RelationSet&) = default;
 };
@@ -54,13 +57,25 @@ struct DotStyle {
 /// hb indigo, eco grey.
 DotStyle default_style();
 
+/// A relation the memory model defines, as pairs of events (MemoryModel::relation()).
+struct ModelRelation {
+    std::string name;
+    std::vector<std::pair<EventId, EventId>> pairs;
+};
+
 /// What to draw beyond the graph itself.
 struct ExportOptions {
     std::string title;                ///< graph label; empty for none
     std::set<EventId> highlighted;    ///< filled nodes: the events that make the bad outcome
     /// The words event labels use: the memory model the execution was judged under.
     Vocabulary vocabulary = Vocabulary::Cpp11;
+    /// Drawn by to_dot after the RelationSet's kinds, every pair as it is, labelled with the
+    /// relation's name, each relation in its own colour (model_relation_colors()).
+    std::vector<ModelRelation> model_relations;
 };
+
+/// The colours of model relations, the first relation's first; they repeat after the last.
+const std::vector<std::string_view>& model_relation_colors();
 
 /// A DOT digraph: a `cluster_<t>` per thread (init too), nodes `e<t>_<i>`; immediate po edges
 /// shape the layout; rf, sw as they are, co and fr to immediate co successors, hb and eco as

@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <set>
 #include <utility>
+#include <vector>
 
 #include "checker/memory_model/lkmm_check.hpp"
 #include "checker/memory_model/memory_model.hpp"
@@ -493,6 +495,15 @@ std::vector<std::size_t> find_cycle(const BitRel& rel) {
 
 }  // namespace
 
+std::vector<std::pair<EventId, EventId>> event_pairs(const Nodes& nodes, const BitRel& rel) {
+    std::set<std::pair<EventId, EventId>> pairs;
+    for (std::size_t i = 0; i < nodes.size() && i < rel.size(); ++i)
+        rel.for_each(i, [&](std::size_t j) {
+            if (nodes.event[i] != nodes.event[j]) pairs.emplace(nodes.event[i], nodes.event[j]);
+        });
+    return {pairs.begin(), pairs.end()};
+}
+
 std::vector<EventId> cycle_events(const Nodes& nodes, const BitRel& rel) {
     std::vector<EventId> cycle;
     for (std::size_t node : find_cycle(rel)) {
@@ -511,6 +522,24 @@ namespace {
 
 
 class Lkmm final : public MemoryModel {
+    /// The relations of linux-kernel.cat (and lock.cat's, herd's built-ins) that relations()
+    /// computes, by the cat file's names.
+    static const std::vector<std::pair<std::string_view, BitRel lkmm::Relations::*>>& named() {
+        using R = lkmm::Relations;
+        static const std::vector<std::pair<std::string_view, BitRel R::*>> table = {
+            {"po", &R::po}, {"po-loc", &R::po_loc}, {"rf", &R::rf}, {"co", &R::co}, {"fr", &R::fr},
+            {"rmw", &R::rmw}, {"addr", &R::addr}, {"data", &R::data}, {"ctrl", &R::ctrl}, {"rfe", &R::rfe},
+            {"rfi", &R::rfi}, {"coe", &R::coe}, {"fre", &R::fre}, {"acq-po", &R::acq_po}, {"po-rel", &R::po_rel},
+            {"po-unlock-lock-po", &R::po_unlock_lock_po}, {"rmb", &R::rmb}, {"wmb", &R::wmb}, {"mb", &R::mb},
+            {"gp", &R::gp}, {"strong-fence", &R::strong_fence}, {"nonrw-fence", &R::nonrw_fence},
+            {"fence", &R::fence}, {"ppo", &R::ppo}, {"cumul-fence", &R::cumul_fence}, {"prop", &R::prop},
+            {"hb", &R::hb}, {"pb", &R::pb}, {"rcu-rscs", &R::rcu_rscs}, {"srcu-rscs", &R::srcu_rscs},
+            {"rcu-link", &R::rcu_link}, {"rcu-order", &R::rcu_order}, {"rcu-fence", &R::rcu_fence}, {"rb", &R::rb},
+            {"xbstar", &R::xbstar}, {"data-race", &R::data_race},
+        };
+        return table;
+    }
+
 public:
     std::string_view name() const override { return "LKMM"; }
     bool kernel_events() const override { return true; }
@@ -553,6 +582,20 @@ public:
             });
             if (other) return std::make_pair(r.nodes.event[i], r.nodes.event[*other]);
         }
+        return std::nullopt;
+    }
+    std::vector<std::string> relation_names() const override {
+        std::vector<std::string> out;
+        for (const auto& [name, field] : named()) out.emplace_back(name);
+        return out;
+    }
+    std::optional<std::vector<std::pair<EventId, EventId>>> relation(const ExecutionGraph& g,
+                                                                    std::string_view name) const override {
+        for (const auto& [n, field] : named())
+            if (n == name) {
+                const lkmm::Relations r = lkmm::relations(g, lkmm::Depth::Flags);
+                return lkmm::event_pairs(r.nodes, r.*field);
+            }
         return std::nullopt;
     }
     std::vector<std::string> flags(const ExecutionGraph& g) const override {

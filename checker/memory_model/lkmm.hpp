@@ -42,6 +42,9 @@ Nodes number_nodes(const ExecutionGraph& g);
 /// read part) to the dependent access; data goes to an RMW's write part.
 void dependencies(const ExecutionGraph& g, const Nodes& N, BitRel& addr, BitRel& data, BitRel& ctrl);
 
+/// The pairs of `rel` as events, an RMW's two nodes as one (pairs within it left out), sorted.
+std::vector<std::pair<EventId, EventId>> event_pairs(const Nodes& nodes, const BitRel& rel);
+
 /// A cycle of `rel` (or a reflexive pair) as events, an RMW's two nodes as one; empty when none.
 std::vector<EventId> cycle_events(const Nodes& nodes, const BitRel& rel);
 

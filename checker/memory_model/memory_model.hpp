@@ -52,6 +52,16 @@ public:
     /// The flags the model raises on the consistent, complete graph `g` (herd's `flag`
     /// statements: LKMM's "data-race", "unbalanced-rcu-locking"...): warnings, not axioms.
     virtual std::vector<std::string> flags(const ExecutionGraph&) const { return {}; }
+    /// The relations relation() draws, by the names the model's own files give them (LKMM's
+    /// "ppo", "hb", "pb", "rb"...; a cat model's `let`s); none unless the model says otherwise.
+    virtual std::vector<std::string> relation_names() const { return {}; }
+    /// The pairs of events of the relation called `name` over the consistent graph `g` (an RMW's
+    /// read and write parts one event, so pairs within it are left out); nullopt when the model
+    /// defines no such relation. For figures (`explain --show ppo,pb`).
+    virtual std::optional<std::vector<std::pair<EventId, EventId>>> relation(const ExecutionGraph& /*g*/,
+                                                                            std::string_view /*name*/) const {
+        return std::nullopt;
+    }
 };
 
 /// RC11 (Lahav et al., PLDI 2017; herd's rc11.cat with C++20 release sequences), the axioms

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "checker/memory_model/cat/cat_eval.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <utility>
@@ -121,12 +122,19 @@ public:
         native("total-orders", 1, [this](const auto& a, const Pos& p) { return total_orders(a[0], p); });
     }
 
-    Outcome run(const Model& m) {
+    Outcome run(const Model& m, const std::vector<std::string>& want) {
         try {
             statements(prelude().statements);
             statements(m.statements);
             graph_is_the_execution();
         } catch (const Stop&) {
+        }
+        for (const std::string& name : want) {
+            const ValPtr v = lookup(env_, name);
+            std::optional<BitRel> r;
+            if (v && v->kind == Val::Kind::Rel) r = v->rel;
+            else if (v && v->kind == Val::Kind::Empty) r = BitRel(n_);
+            out_.wanted.emplace_back(name, std::move(r));
         }
         out_.nodes = std::move(b_.nodes);
         return std::move(out_);
@@ -590,7 +598,26 @@ bool enums_in(const std::vector<Stmt>& stmts, bool& any) {
 
 }  // namespace
 
-Outcome evaluate(const Model& model, const ExecutionGraph& g, Goal goal) { return Evaluator(g, goal).run(model); }
+Outcome evaluate(const Model& model, const ExecutionGraph& g, Goal goal, const std::vector<std::string>& want) {
+    return Evaluator(g, goal).run(model, want);
+}
+
+namespace {
+void let_names_in(const std::vector<Stmt>& statements, std::vector<std::string>& out) {
+    for (const Stmt& s : statements) {
+        if (s.kind == Stmt::Kind::Include && !s.intrinsic) let_names_in(s.included, out);
+        if (s.kind != Stmt::Kind::Let) continue;
+        for (const Binding& b : s.bindings)
+            if (b.params.empty() && std::find(out.begin(), out.end(), b.name) == out.end()) out.push_back(b.name);
+    }
+}
+}  // namespace
+
+std::vector<std::string> let_names(const Model& model) {
+    std::vector<std::string> out;
+    let_names_in(model.statements, out);
+    return out;
+}
 
 bool check_enums(const Model& model) {
     bool any = false;

@@ -42,11 +42,17 @@ struct Outcome {
     std::vector<std::string> flags;
     /// Per flag that fires and whose expression is a relation: its first pair (node numbers).
     std::vector<std::pair<std::string, std::pair<std::size_t, std::size_t>>> flag_pairs;
+    /// Per name evaluate() was asked for: its value at the end of the model when it is a
+    /// relation (the empty value: the empty relation), else nullopt (a set, a function, unbound).
+    std::vector<std::pair<std::string, std::optional<BitRel>>> wanted;
 };
 
 /// Evaluates `model` over `g`. Throws CatError for a model that is ill-typed or names what is
 /// not defined (at the position of the offending expression).
-Outcome evaluate(const Model& model, const ExecutionGraph& g, Goal goal);
+Outcome evaluate(const Model& model, const ExecutionGraph& g, Goal goal, const std::vector<std::string>& want = {});
+
+/// The names the model's `let`s bind to values (not functions), its includes' too, in order.
+std::vector<std::string> let_names(const Model& model);
 
 /// Checks, without a graph, that the model's enum declarations name only tags that the graph's
 /// events carry (cat_builtins.hpp); throws CatError otherwise. True when the model declares any.

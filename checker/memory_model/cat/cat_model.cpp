@@ -81,6 +81,20 @@ std::optional<std::pair<EventId, EventId>> CatModel::race(const ExecutionGraph& 
     return std::nullopt;
 }
 
+std::vector<std::string> CatModel::relation_names() const {
+    std::vector<std::string> out = {"po", "rf", "co", "fr", "rmw", "addr", "data", "ctrl", "loc", "int", "ext"};
+    for (std::string& n : let_names(model_))
+        if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(std::move(n));
+    return out;
+}
+
+std::optional<std::vector<std::pair<EventId, EventId>>> CatModel::relation(const ExecutionGraph& g,
+                                                                          std::string_view name) const {
+    const Outcome o = evaluate(model_, g, Goal::Everything, {std::string(name)});
+    if (o.wanted.empty() || !o.wanted.front().second) return std::nullopt;
+    return lkmm::event_pairs(o.nodes, *o.wanted.front().second);
+}
+
 std::vector<std::string> CatModel::flags(const ExecutionGraph& g) const {
     return evaluate(model_, g, Goal::Everything).flags;
 }
