@@ -26,7 +26,7 @@ tarball = sys.argv[5] if len(sys.argv) > 5 and sys.argv[4] == "--kernel-tarball"
 # Where ordercheck cannot give herd's answer: (file, what differs, why). Empty: none.
 KNOWN = {}
 # Tests herd7 did not judge that are too slow under LKMM for the everyday suite (the benchmark
-# runs them: bench/graph_bench.py): file name -> why. Empty: desc-reserve+4 (95 s once) takes 2 s now.
+# runs them: bench/graph_bench.py): file name -> why. Empty: none.
 SLOW = {}
 # Tests herd7 did not judge whose search under LKMM is bounded at any --unroll (a cut in a
 # load-buffering run that a later write could still match counts: docs/lkmm.md, "Loops cut in a
