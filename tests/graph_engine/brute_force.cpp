@@ -21,6 +21,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <utility>
 
@@ -30,6 +31,30 @@
 
 namespace oc::testing {
 namespace {
+
+/// Some read's value comes back to it: it reads a write whose value depends (data) on a read of
+/// its thread that reads a write whose value depends ... on the first read.
+bool out_of_thin_air(const ExecutionGraph& g) {
+    for (std::size_t t = 1; t < g.thread_count(); ++t)
+        for (const Event& start : g.thread(t)) {
+            if (!start.is_read()) continue;
+            std::set<EventId> seen;
+            std::vector<EventId> todo{start.id};
+            while (!todo.empty()) {
+                const Event& r = g.event(todo.back());
+                todo.pop_back();
+                if (!r.reads_from || r.reads_from->thread == EventId::init_thread) continue;
+                const Event& w = g.event(*r.reads_from);
+                for (std::uint32_t i = 0; i < 64 && i < g.thread(w.id.thread).size(); ++i) {
+                    if ((w.data_deps >> i & 1u) == 0) continue;
+                    const EventId d{w.id.thread, i};
+                    if (d == start.id) return true;
+                    if (g.event(d).is_read() && seen.insert(d).second) todo.push_back(d);
+                }
+            }
+        }
+    return false;
+}
 
 /// Thrown out of a run to reject the whole model (turned into supported = false).
 struct Unsupported : std::runtime_error {
@@ -337,6 +362,7 @@ void enumerate(Runner& runner, BruteForceResult& result, const MemoryModel* mode
             }
             ++result.candidates;
             if (model != nullptr ? !model->consistent(graph) : static_cast<bool>(check_rc11(graph))) continue;
+            if (model != nullptr && out_of_thin_air(graph)) continue;
             const std::uint64_t hash = canonical_hash(graph);
             if (!result.hashes.insert(hash).second)
                 throw InternalError("brute_force: two different candidate graphs have the same canonical hash");

@@ -49,8 +49,10 @@ inline constexpr std::size_t brute_force_max_candidates = 2'000'000;
 inline constexpr std::size_t brute_force_max_events = 10'000;
 
 /// Every RC11-consistent execution of `variant` (with `model`: every execution `model` accepts,
-/// po | rf cycles included, as LKMM's load buffering needs). Installs its own Runtime: call it outside any
-/// other exploration. Plain accesses are treated like relaxed ones (no data-race detection).
+/// po | rf cycles included, as LKMM's load buffering needs, but not an execution with a value out of
+/// thin air, which the engine leaves out by design: a read whose value comes back to it through rf
+/// and data dependencies, docs/lkmm.md). Installs its own Runtime: call it outside any other
+/// exploration. Plain accesses are treated like relaxed ones (no data-race detection).
 BruteForceResult brute_force(const VariantDef& variant, const MemoryModel* model = nullptr);
 
 }  // namespace oc::testing

@@ -78,16 +78,34 @@ const char* const sb_interleaving =
 
 TEST_SUITE("traces") {
 
-TEST_CASE("RelationSet parses names and rejects unknown ones clearly") {
+TEST_CASE("RelationSet parses names, keeps the model's for later and rejects what is no name") {
     CHECK(RelationSet::parse("po,rf,co").shown == std::set{RelationKind::po, RelationKind::rf, RelationKind::co});
     CHECK(RelationSet::parse(" hb , eco,").to_string() == "hb,eco");
     CHECK(RelationSet::parse("").shown.empty());
     CHECK(RelationSet::defaults().to_string() == "po,rf,co,fr");
-    CHECK_THROWS_WITH_AS(RelationSet::parse("po,ppo"), "unknown relation 'ppo' (known: po, rf, co, fr, sw, hb, eco)",
+    // other names are the memory model's, in the order given, once each (explain resolves them)
+    const RelationSet mixed = RelationSet::parse("po,ppo,rcu-fence,ppo");
+    CHECK(mixed.shown == std::set{RelationKind::po});
+    CHECK(mixed.model == std::vector<std::string>{"ppo", "rcu-fence"});
+    CHECK(mixed.to_string() == "po,ppo,rcu-fence");
+    CHECK_THROWS_WITH_AS(RelationSet::parse("po,p;o"),
+                         "'p;o' is no relation name (po, rf, co, fr, sw, hb, eco, or one the memory model defines)",
                          std::invalid_argument);
     const DotStyle style = default_style();
     for (const char* name : {"po", "rf", "co", "fr", "sw", "hb", "eco"})
         CHECK(style.edges.contains(*RelationSet::parse(name).shown.begin()));
+}
+
+TEST_CASE("to_dot: a model relation is drawn pair for pair, labelled, in its own colour") {
+    const ExecutionGraph g = test::sb_relaxed_witness();
+    ExportOptions o = sb_options();
+    const EventId a{1, 0}, b{2, 1};
+    o.model_relations = {ModelRelation{"ppo", {{a, b}, {a, a}}}, ModelRelation{"pb", {{b, a}}}};
+    const std::string dot = to_dot(g, RelationSet::parse("po"), o);
+    CHECK(dot.find("e1_0 -> e2_1 [color=\"teal\", fontcolor=\"teal\"") != std::string::npos);
+    CHECK(dot.find("<td>ppo</td>") != std::string::npos);
+    CHECK(dot.find("e1_0 -> e1_0") == std::string::npos);  // no self loop
+    CHECK(dot.find("e2_1 -> e1_0 [color=\"purple\"") != std::string::npos);
 }
 
 TEST_CASE("to_dot: golden output for the SB witness, byte-stable") {
