@@ -253,7 +253,10 @@ std::string format_text(const std::vector<Report>& reports, const RunSettings& s
                    "no proof (raise --unroll)\n";
         if (r.thin_air > 0)
             out << "    out of thin air: " << r.thin_air << " execution(s) left out whose guessed value comes back to itself "
-                << "through data dependencies; LKMM (herd7) may allow more (docs/lkmm.md)\n";
+                << "through data dependencies and a computation (herd7 builds none either; docs/lkmm.md)\n";
+        if (r.thin_air_copies > 0)
+            out << "    copy cycles: " << r.thin_air_copies << " execution(s) whose value comes back to itself through "
+                << "copies, counted with the value the writes have; herd7 gives such a cycle a symbolic value (docs/lkmm.md)\n";
         if (r.blocked > 0)
             out << "    blocked: " << r.blocked << " execution(s) ended with a thread waiting at a spin loop whose "
                 << "value another execution changes (not complete; not counted above)\n";
@@ -345,6 +348,7 @@ std::string format_json(const std::vector<Report>& reports, const RunSettings& s
         if (r.engine == EngineKind::Graph) v["memory_model_role"] = std::string(to_string(r.model_kind));
         v["blocked_executions"] = r.blocked;
         v["thin_air_executions"] = r.thin_air;
+        v["copy_cycle_executions"] = r.thin_air_copies;
         if (r.unroll > 0) {
             v["unroll"] = r.unroll;
             v["unroll_cuts"] = r.unroll_cuts;
@@ -518,6 +522,7 @@ std::vector<Report> parse_json(const std::string& text,
             r.expect = expectation_for(def->expect, r.engine, r.model_kind);
             r.blocked = v.value("blocked_executions", std::uint64_t{0});
             r.thin_air = v.value("thin_air_executions", std::uint64_t{0});
+            r.thin_air_copies = v.value("copy_cycle_executions", std::uint64_t{0});
             r.unroll = v.value("unroll", 0u);
             r.unroll_cuts = v.value("unroll_cuts", std::uint64_t{0});
             if (!v.at("verdict").is_null()) {

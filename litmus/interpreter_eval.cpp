@@ -137,6 +137,7 @@ Value Instance::eval(unsigned proc, std::int32_t e, Taint& taint) {
         return reg(proc, x.reg).value();
     case ExprKind::Unary: {
         const Value a = eval(proc, x.a, taint);
+        taint.copy = false;  // computed
         switch (static_cast<UnOp>(x.op)) {
         case UnOp::Neg: return wrap_sub(0, a);
         case UnOp::Not: return a == 0 ? 1 : 0;
@@ -144,12 +145,18 @@ Value Instance::eval(unsigned proc, std::int32_t e, Taint& taint) {
         }
         return 0;
     }
-    case ExprKind::Binary: return binary(proc, x, taint);
+    case ExprKind::Binary: {
+        const Value v = binary(proc, x, taint);
+        taint.copy = false;  // computed
+        return v;
+    }
     case ExprKind::Ternary: {
         Taint cond;
         const bool c = eval(proc, x.a, cond) != 0;
         taint |= cond;
-        return under_condition(proc, cond, [&] { return eval(proc, c ? x.b : x.c, taint); });
+        const Value v = under_condition(proc, cond, [&] { return eval(proc, c ? x.b : x.c, taint); });
+        taint.copy = false;  // chosen by a condition
+        return v;
     }
     case ExprKind::Deref:
     case ExprKind::Call: return access(proc, static_cast<std::size_t>(x.a), taint);

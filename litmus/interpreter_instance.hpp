@@ -9,6 +9,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <new>
 #include <source_location>
@@ -141,7 +142,12 @@ private:
         bool beyond = false;
         std::uint64_t via_branch = 0;
         bool via_branch_beyond = false;
+        /// The value is one read's value, unchanged: a read's own, through registers and casts
+        /// (an operator, or a second read, makes it none). Event::data_copy of a write.
+        bool copy = false;
+        bool none() const { return reads == 0 && !beyond; }
         Taint& operator|=(const Taint& o) {
+            copy = none() ? o.copy : o.none() ? copy : false;
             reads |= o.reads;
             beyond = beyond || o.beyond;
             via_branch |= o.via_branch;
@@ -149,7 +155,7 @@ private:
             return *this;
         }
         /// The ctrl a branch on this value gives the events under it.
-        Taint as_condition() const { return Taint{reads | via_branch, beyond || via_branch_beyond, 0, false}; }
+        Taint as_condition() const { return Taint{reads | via_branch, beyond || via_branch_beyond, 0, false, false}; }
     };
 
     Taint& reg_taint(unsigned proc, std::size_t r) { return reg_taint_[reg_base_[proc] + r]; }
@@ -172,7 +178,7 @@ private:
                 runtime().fail("unsupported: a dependency on a read at po index 64 or later (LKMM dependencies are 64-bit "
                                "masks over the first 64 events of a thread)",
                                where);
-            runtime().set_dependencies(addr.reads, data.reads, ctrl.reads);
+            runtime().set_dependencies(addr.reads, data.reads, ctrl.reads, data.copy);
         }
         ~DependencyScope() {
             runtime().set_dependencies(0, 0, 0);
@@ -186,6 +192,8 @@ private:
                 if (i < 64) result_.reads |= std::uint64_t{1} << i;
                 else result_.beyond = true;
             }
+            // the call's value is its read's (a READ_ONCE, an RMW's old value): a copy of it
+            result_.copy = !result_.beyond && std::popcount(result_.reads) == 1;
         }
         DependencyScope(const DependencyScope&) = delete;
         DependencyScope& operator=(const DependencyScope&) = delete;

@@ -116,6 +116,7 @@ void judge_result(const Program& p, const Report& rep, LitmusResult& r) {
                            ", " + std::to_string(rep.executions) + " executions";
     if (rep.blocked > 0) explored += ", " + std::to_string(rep.blocked) + " blocked";
     if (rep.thin_air > 0) explored += ", " + std::to_string(rep.thin_air) + " out of thin air left out";
+    if (rep.thin_air_copies > 0) explored += ", " + std::to_string(rep.thin_air_copies) + " with a copy cycle";
     if (bounded) explored += ", " + std::to_string(r.unroll_cuts) + " cut at --unroll " + std::to_string(r.unroll);
 
     // The outcome. A search cut short before any execution completed witnessed nothing: not a
@@ -268,13 +269,16 @@ std::string format_herd(const LitmusResult& r) {
     else
         out << "Observation " << p.name << ' ' << to_string(r.observation) << ' ' << r.positive << ' ' << r.negative
             << '\n';
-    // Not a herd7 line: where a guessed value came back to itself through data dependencies,
-    // herd7 may count an execution ordercheck builds no value for (docs/lkmm.md).
+    // Not herd7 lines: where a value comes back to itself through data dependencies (docs/lkmm.md).
     const Report& judged = r.outcome_report ? *r.outcome_report : r.report;
     if (judged.thin_air > 0)
         out << "Thin-air " << p.name << ": " << judged.thin_air
-            << " execution(s) left out: a guessed value comes back to itself through data dependencies; herd7 builds "
-               "none where the cycle computes, one with a symbolic value where it copies: LKMM may allow more\n";
+            << " execution(s) left out: a value comes back to itself through data dependencies and a computation "
+               "(herd7 builds none either)\n";
+    if (judged.thin_air_copies > 0)
+        out << "Thin-air " << p.name << ": " << judged.thin_air_copies
+            << " execution(s) in which a value comes back to itself through copies, counted with the value the writes "
+               "have; herd7 gives the cycle a symbolic value, which may satisfy the condition where this one does not\n";
     char time[32];
     std::snprintf(time, sizeof time, "%.4f", r.parse_seconds + r.run_seconds);
     out << "Time " << p.name << ' ' << time << '\n';

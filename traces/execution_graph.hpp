@@ -86,6 +86,9 @@ struct Event {
     /// po index i of its own thread. Only the litmus front end computes them; a C++ model states
     /// none (docs/lkmm.md).
     std::uint64_t addr_deps = 0, data_deps = 0, ctrl_deps = 0;
+    /// The value written is the value of the one read of data_deps, unchanged (a copy, with no
+    /// operator on the way): herd7 gives a cycle of copies a symbolic value (docs/lkmm.md).
+    bool data_copy = false;
 
     bool is_read() const { return kind == EventKind::Read || kind == EventKind::Rmw; }
     bool is_write() const { return kind == EventKind::Write || kind == EventKind::Rmw; }

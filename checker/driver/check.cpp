@@ -180,6 +180,7 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
     report.executions = executions;
     report.blocked = r.blocked;
     report.thin_air = r.thin_air;
+    report.thin_air_copies = r.thin_air_copies;
     report.positive = positive;
     report.filtered = filtered;
     report.distinct_executions = static_cast<std::uint64_t>(
@@ -446,6 +447,7 @@ Report merge_shards(const std::vector<Report>& shards) {
         m.executions += r->executions;
         m.blocked += r->blocked;
         m.thin_air += r->thin_air;
+        m.thin_air_copies += r->thin_air_copies;
         m.unroll = r->unroll;
         m.unroll_cuts += r->unroll_cuts;
         m.positive += r->positive;

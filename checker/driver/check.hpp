@@ -103,8 +103,9 @@ struct Report {
     /// Graph engine: executions that ended with a thread waiting at an await whose value could
     /// still change in another branch (not complete executions; not in `executions`).
     std::uint64_t blocked = 0;
-    /// Graph engine under LKMM: executions left out as out of thin air (ExploreResult::thin_air).
-    std::uint64_t thin_air = 0;
+    /// Graph engine under LKMM: executions left out as out of thin air, and those kept with a
+    /// cycle of copies (ExploreResult::thin_air, thin_air_copies).
+    std::uint64_t thin_air = 0, thin_air_copies = 0;
     /// Runs cut at the unroll bound (VariantDef::unroll): when any was, the search covered only
     /// the executions within the bound (`unroll`), the exploration is Bounded and a pass is
     /// Incomplete: never a proof.

@@ -168,10 +168,13 @@ struct ExploreResult {
     /// executions: not handed to the sink, counted apart.
     std::uint64_t blocked = 0;
     /// Graph engine under LKMM: complete executions left out because a guessed read's value
-    /// comes back to it through rf and data dependencies (a value out of thin air), counted once
-    /// each. herd7 builds none when the cycle computes and one with a symbolic value for a pure
-    /// copy, so where this is not 0 LKMM may allow more than the search found.
+    /// comes back to it through rf and data dependencies and some write on the way computes it
+    /// (a value out of thin air; herd7 builds none either), counted once each.
     std::uint64_t thin_air = 0;
+    /// ... and executions kept whose cycle only copies the value: counted (in `executions`) with
+    /// the value the writes have, where herd7 gives the cycle a symbolic value, which may satisfy
+    /// a condition this one does not.
+    std::uint64_t thin_air_copies = 0;
     bool completed = false;          ///< the search ran to its natural end
     bool cut_short = false;          ///< a budget or the timeout stopped it
     std::optional<EngineFailure> failure;

@@ -322,6 +322,7 @@ ExploreResult GraphEngine::run() {
     result.executions = executions_;
     result.blocked = blocked_;
     result.thin_air = thin_air_.size();
+    result.thin_air_copies = thin_air_copies_.size();
     // Explored: the complete executions visited (and a failing one); blocked ones are counted apart.
     result.interleavings = executions_ + (result.failure ? 1 : 0);
     result.completed = !result.failure && !result.cut_short;

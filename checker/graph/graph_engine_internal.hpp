@@ -189,6 +189,7 @@ private:
     /// hashes of the executions handed to the sink, so that each goes once.
     std::unordered_set<std::uint64_t> delivered_;
     std::unordered_set<std::uint64_t> thin_air_;  ///< canonical hashes of the executions value_cycle() left out
+    std::unordered_set<std::uint64_t> thin_air_copies_;  ///< ... and of those with a cycle of copies, kept
     /// Hands the complete graph g_ to the sink: with guessed reads, once for every way of matching
     /// each guess with a write of its value that leaves the execution consistent.
     void complete(const FinalState& fs);

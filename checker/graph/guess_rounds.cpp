@@ -192,28 +192,38 @@ bool GraphEngine::guess_can_close_a_cycle(std::uint16_t gt) const {
     return true;
 }
 
-/// Whether the value `start` reads comes back to it through rf and data dependencies: the
-/// write it reads from has a data dependency on a read of its thread, which reads from a write
-/// with a data dependency... on `start`. No write in such a cycle has a value of its own: herd7
-/// cannot solve the values of such a candidate and builds no execution from it when the cycle
-/// computes (LB+plain-arith, C-JO-OOTA-4), and gives a pure copy cycle a symbolic value (C-OOTA);
-/// ordercheck builds neither. Only plain accesses can be on one (from a marked read to a marked
-/// write a data dependency is in hb, and an rfe too).
-static bool value_cycle(const ExecutionGraph& g, EventId start) {
-    std::vector<EventId> stack{start};
-    std::set<EventId> seen;
+/// How the value `start` reads comes back to it, if it does, through rf and data dependencies:
+/// the write it reads from has a data dependency on a read of its thread, which reads from a
+/// write with a data dependency... on `start`. No write on such a cycle has a value of its own.
+/// herd7 solves the candidate's values as equations: where a write on the cycle computes its
+/// value (an operator, two reads) it cannot, and builds no execution (LB+plain-arith,
+/// C-JO-OOTA-4); where every write copies, it gives the cycle a symbolic value (C-OOTA,
+/// C-AS-OOTA-1). Only plain accesses can be on one (from a marked read to a marked write a data
+/// dependency is in hb, and an rfe too).
+enum class ValueCycle : std::uint8_t { None, Copies, Computed };
+static ValueCycle value_cycle(const ExecutionGraph& g, EventId start) {
+    // depth-first over (read, whether a computing write was passed on the way)
+    std::vector<std::pair<EventId, bool>> stack{{start, false}};
+    std::set<std::pair<EventId, bool>> seen;
+    ValueCycle found = ValueCycle::None;
     while (!stack.empty()) {
-        const Event& r = g.event(stack.back());
+        const auto [id, computed] = stack.back();
         stack.pop_back();
+        const Event& r = g.event(id);
         if (!r.reads_from || r.reads_from->thread == EventId::init_thread || !g.contains(*r.reads_from)) continue;
         const Event& w = g.event(*r.reads_from);
+        const bool through = computed || !w.data_copy;
         for (std::uint64_t deps = w.data_deps; deps != 0; deps &= deps - 1) {
             const EventId d{w.id.thread, static_cast<std::uint32_t>(std::countr_zero(deps))};
-            if (d == start) return true;
-            if (g.contains(d) && g.event(d).is_read() && seen.insert(d).second) stack.push_back(d);
+            if (d == start) {
+                if (through) return ValueCycle::Computed;
+                found = ValueCycle::Copies;
+            } else if (g.contains(d) && g.event(d).is_read() && seen.insert({d, through}).second) {
+                stack.push_back({d, through});
+            }
         }
     }
-    return false;
+    return found;
 }
 
 bool GraphEngine::for_each_matching(ExecutionGraph& base, const std::function<bool(const ExecutionGraph&)>& each) {
@@ -247,10 +257,14 @@ bool GraphEngine::for_each_matching(ExecutionGraph& base, const std::function<bo
         // A matching without a po | rf cycle is built by the exploration without guesses
         // (revisits) already, and goes to the sink from there.
         if (porf_cyclic(g) && model_.consistent(g)) {
-            if (std::any_of(reads.begin(), reads.end(), [&](EventId r) { return value_cycle(g, r); }))
+            ValueCycle cycle = ValueCycle::None;
+            for (const EventId r : reads) cycle = std::max(cycle, value_cycle(g, r));
+            if (cycle == ValueCycle::Computed) {
                 thin_air_.insert(canonical_hash(g));
-            else if (!each(g))
-                return false;
+            } else {
+                if (cycle == ValueCycle::Copies) thin_air_copies_.insert(canonical_hash(g));
+                if (!each(g)) return false;
+            }
         }
         // next combination
         std::size_t k = 0;

@@ -102,6 +102,7 @@ void Runtime::record(Event e) {
         e.addr_deps = s.addr_deps;
         e.data_deps = s.data_deps;
         e.ctrl_deps = s.ctrl_deps;
+        e.data_copy = s.data_copy;
     }
     state().pending = false;
     if (e.is_read()) threads_.at(e.id.thread).last_read = e.id.index;
@@ -130,6 +131,7 @@ void Runtime::annotate_next(Event& e) {
         e.addr_deps = s.addr_deps;
         e.data_deps = s.data_deps;
         e.ctrl_deps = s.ctrl_deps;
+        e.data_copy = s.data_copy;
     }
 }
 

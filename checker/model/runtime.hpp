@@ -211,11 +211,13 @@ public:
     void annotate_next(Event& e);
     /// The dependencies of the running thread's next accesses (LKMM addr, data, ctrl), as masks of
     /// po indexes of its reads; every access recorded until the next call carries them.
-    void set_dependencies(std::uint64_t addr, std::uint64_t data, std::uint64_t ctrl) {
+    /// `copy`: the written value is the one read of `data`'s value, unchanged (Event::data_copy).
+    void set_dependencies(std::uint64_t addr, std::uint64_t data, std::uint64_t ctrl, bool copy = false) {
         ThreadState& s = state();
         s.addr_deps = addr;
         s.data_deps = data;
         s.ctrl_deps = ctrl;
+        s.data_copy = copy;
     }
     /// The running thread's current dependencies (addr, data, ctrl), as set_dependencies() set them.
     std::array<std::uint64_t, 3> dependencies() {
@@ -255,6 +257,7 @@ private:
         bool pending_write = false;
         SourceSpot pending_where;
         std::uint64_t addr_deps = 0, data_deps = 0, ctrl_deps = 0;  ///< see set_dependencies()
+        bool data_copy = false;
         std::optional<std::uint32_t> last_read;  ///< see last_read()
     };
 

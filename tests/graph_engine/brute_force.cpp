@@ -32,24 +32,27 @@
 namespace oc::testing {
 namespace {
 
-/// Some read's value comes back to it: it reads a write whose value depends (data) on a read of
-/// its thread that reads a write whose value depends ... on the first read.
+/// Some read's value comes back to it through a computation: it reads a write whose value
+/// depends (data) on a read of its thread that reads a write ... on the first read, and some
+/// write on the way computes its value (not Event::data_copy). A cycle of copies is kept.
 bool out_of_thin_air(const ExecutionGraph& g) {
     for (std::size_t t = 1; t < g.thread_count(); ++t)
         for (const Event& start : g.thread(t)) {
             if (!start.is_read()) continue;
-            std::set<EventId> seen;
-            std::vector<EventId> todo{start.id};
+            std::set<std::pair<EventId, bool>> seen;
+            std::vector<std::pair<EventId, bool>> todo{{start.id, false}};
             while (!todo.empty()) {
-                const Event& r = g.event(todo.back());
+                const auto [id, computed] = todo.back();
                 todo.pop_back();
+                const Event& r = g.event(id);
                 if (!r.reads_from || r.reads_from->thread == EventId::init_thread) continue;
                 const Event& w = g.event(*r.reads_from);
+                const bool through = computed || !w.data_copy;
                 for (std::uint32_t i = 0; i < 64 && i < g.thread(w.id.thread).size(); ++i) {
                     if ((w.data_deps >> i & 1u) == 0) continue;
                     const EventId d{w.id.thread, i};
-                    if (d == start.id) return true;
-                    if (g.event(d).is_read() && seen.insert(d).second) todo.push_back(d);
+                    if (d == start.id && through) return true;
+                    if (d != start.id && g.event(d).is_read() && seen.insert({d, through}).second) todo.push_back({d, through});
                 }
             }
         }

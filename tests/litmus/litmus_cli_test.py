@@ -59,6 +59,10 @@ with tempfile.TemporaryDirectory() as tmp:
     code, out, err = run("litmus", os.path.join(corpus, "LB+plain-arith.litmus"))
     expect("a thin-air cycle is left out and reported", code == 0 and "Thin-air LB+plain-arith: 1 execution(s) left out" in out
            and "Observation LB+plain-arith Never 0 3" in out and "1 out of thin air left out" in out, f"{code} {out}")
+    # A cycle of copies is kept (herd7 gives it a symbolic value), counted with the writes' value, and said.
+    code, out, err = run("litmus", os.path.join(corpus, "LB+plain-copy.litmus"))
+    expect("a copy cycle is kept and reported", code == 0 and "Thin-air LB+plain-copy: 1 execution(s) in which a value comes "
+           "back to itself through copies" in out and "Observation LB+plain-copy Never 0 4" in out, f"{code} {out}")
     code, out, err = run("litmus", good)
     expect("no Thin-air line where nothing was left out", "Thin-air" not in out and "thin air" not in out, out)
 
