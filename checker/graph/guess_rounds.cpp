@@ -122,14 +122,16 @@ static std::uint8_t free_writes_after(const std::vector<Event>& th, std::size_t 
     return free;
 }
 
-/// Whether LKMM may leave write `a` of thread `th` unordered after its read `j` (j < a): as
-/// free_writes_after(), and an acquire read orders every marked write after it.
+/// Whether write `a` of thread `th` may be the unordered step after its read `j` (j < a) of a
+/// cycle whose link only the cycle shows: both marked, of different locations (po-loc is in
+/// coherence), and not ordered as free_writes_after() says, an acquire read ordering every
+/// marked write after it. Plain accesses and same-location steps are left out to keep the
+/// rounds small: a cycle that needs such a link there is not built (docs/lkmm.md, "Limits").
 static bool free_of(const std::vector<Event>& th, std::size_t j, std::size_t a) {
     const auto tags = [](const Event& e) { return lkmm_tags_of(e) | e.lkmm; };
     const std::uint32_t rt = tags(th[j]), wt = tags(th[a]);
     const Event& w = th[a];
-    if (rt == 0 || wt == 0) return false;  // plain: a cycle through it races (see close_under_links())
-    if (th[j].location == w.location) return false;
+    if (rt == 0 || wt == 0 || th[j].location == w.location) return false;
     if (j < 64 && ((w.addr_deps | w.data_deps | w.ctrl_deps) >> j & 1u) != 0) return false;
     if ((wt & (lkmm::Release | lkmm::Unlock)) != 0 || (rt & (lkmm::Acquire | lkmm::LockRmw)) != 0) return false;
     for (std::size_t m = j + 1; m < a; ++m)
@@ -410,10 +412,10 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
                         now.links.insert({static_cast<std::uint32_t>(e.reads_from->thread),
                                           static_cast<std::uint32_t>(e.reads_from->index), static_cast<std::uint32_t>(t),
                                           static_cast<std::uint32_t>(i)});
-                    // A write and a read of another thread porf-before it, of one location: a
-                    // link that would close a cycle, kept when the cycle has a step LKMM may leave
-                    // unordered in the writing thread (a read of t porf-after the read, and the
-                    // write free of it), else it is no execution.
+                    // A write and a marked read of another thread porf-before it, of one location:
+                    // a link that would close a cycle, learnt when the writing thread may leave its
+                    // step of the cycle unordered (a read of t porf-after the read, the write
+                    // free_of() it).
                     if (!e.is_write() || !e.location || e.at_quiescence) continue;
                     for (std::size_t k = 1; k < n; ++k)
                         for (std::size_t b = 0; k != t && b < g.thread(k).size() && b < pre[t][i][k]; ++b) {
