@@ -89,7 +89,7 @@ int cmd_explain(const std::vector<std::string>& args, const cli::Program& progra
         ("help,h", "this help");
     add_cat_options(opts);
     const Parsed parsed = parse_command(args, opts, "variant id",
-                                        "usage: ordercheck explain ID --out DIR [--show focus|all|po,rf,co,fr,sw,hb] [--any] [--force] [--timeout S]\n");
+                                        "usage: ordercheck explain ID --out DIR [--show focus|all|po,rf,co,fr,sw,hb,eco,ppo,pb,...] [--any] [--force] [--timeout S]\n");
     if (parsed.help) return cli::exit_ok;
     const po::variables_map& vm = parsed.vm;
     const std::vector<std::string>& ids = parsed.positional;
