@@ -234,8 +234,8 @@ std::optional<std::string> unknown_relation(const MemoryModel& model, const Rela
         if (std::find(names.begin(), names.end(), m) == names.end()) {
             std::string known;
             for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
-            return "'" + m + "': " + std::string(model.name()) + " defines no such relation (the figure draws po, rf, co, fr, " +
-                   "sw, hb, eco" + (known.empty() ? std::string() : "; the model: " + known) + ")";
+            return "'" + m + "': " + std::string(model.name()) + " defines no such relation (the figure draws " +
+                   figure_relation_names() + (known.empty() ? std::string() : "; the model: " + known) + ")";
         }
     return std::nullopt;
 }

@@ -16,12 +16,6 @@ namespace {
 constexpr std::array all_kinds{RelationKind::po, RelationKind::rf, RelationKind::co, RelationKind::fr,
                                RelationKind::sw, RelationKind::hb, RelationKind::eco};
 
-std::string known_names() {
-    std::string out;
-    for (RelationKind k : all_kinds) out += (out.empty() ? "" : ", ") + std::string(short_name(k));
-    return out;
-}
-
 std::string_view trim(std::string_view s) {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
     while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
@@ -102,6 +96,12 @@ std::string_view short_name(RelationKind kind) {
     return "?";
 }
 
+std::string figure_relation_names() {
+    std::string out;
+    for (RelationKind k : all_kinds) out += (out.empty() ? "" : ", ") + std::string(short_name(k));
+    return out;
+}
+
 RelationSet RelationSet::parse(std::string_view text) {
     RelationSet out;
     while (true) {
@@ -118,7 +118,7 @@ RelationSet RelationSet::parse(std::string_view text) {
                            c == '_' || c == '.';
                 });
                 if (!name)
-                    throw std::invalid_argument("'" + std::string(item) + "' is no relation name (" + known_names() +
+                    throw std::invalid_argument("'" + std::string(item) + "' is no relation name (" + figure_relation_names() +
                                                 ", or one the memory model defines)");
                 if (std::find(out.model.begin(), out.model.end(), item) == out.model.end()) out.model.emplace_back(item);
             }

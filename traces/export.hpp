@@ -21,6 +21,9 @@ enum class RelationKind : std::uint8_t { po, rf, co, fr, sw, hb, eco };
 /// "po", "rf", "co", "fr", "sw", "hb", "eco".
 std::string_view short_name(RelationKind kind);
 
+/// Every RelationKind's name: "po, rf, co, fr, sw, hb, eco".
+std::string figure_relation_names();
+
 /// Which relations a figure shows (herd's `show`).
 struct RelationSet {
     std::set<RelationKind> shown;

@@ -414,19 +414,19 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
                                           static_cast<std::uint32_t>(i)});
                     // A write and a marked read of another thread porf-before it, of one location:
                     // a link that would close a cycle, learnt when the writing thread may leave its
-                    // step of the cycle unordered (a read of t porf-after the read, the write
-                    // free_of() it).
+                    // step of the cycle unordered: the read is porf-before a read of t that the
+                    // write is free_of(), so among k's first reach[k] events.
                     if (!e.is_write() || !e.location || e.at_quiescence) continue;
+                    std::vector<std::uint32_t> reach(n, 0);
+                    for (std::size_t j = 0; j < i; ++j)
+                        if (g.thread(t)[j].is_read() && graph_detail::free_of(g.thread(t), j, i))
+                            for (std::size_t k = 1; k < n; ++k) reach[k] = std::max(reach[k], pre[t][j][k]);
                     for (std::size_t k = 1; k < n; ++k)
-                        for (std::size_t b = 0; k != t && b < g.thread(k).size() && b < pre[t][i][k]; ++b) {
+                        for (std::size_t b = 0; k != t && b < reach[k]; ++b) {
                             const Event& r = g.thread(k)[b];
-                            if (!r.is_read() || r.location != e.location || r.at_quiescence || (lkmm_tags_of(r) | r.lkmm) == 0) continue;
-                            bool unordered = false;
-                            for (std::size_t j = 0; j < i && !unordered; ++j)
-                                unordered = g.thread(t)[j].is_read() && pre[t][j][k] > b && graph_detail::free_of(g.thread(t), j, i);
-                            if (unordered)
+                            if (r.is_read() && r.location == e.location && !r.at_quiescence && (lkmm_tags_of(r) | r.lkmm) != 0)
                                 now.closing.insert({static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(i),
-                                                  static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(b)});
+                                                    static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(b)});
                         }
                 }
         };
