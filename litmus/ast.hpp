@@ -205,6 +205,11 @@ struct Access {
     std::int32_t out_reg = -1;   ///< try_cmpxchg: the register of `&old`, written when it fails
     std::uint16_t process = 0;
     std::uint16_t site = 0;      ///< index among the process's accesses
+    /// srcu_read_lock()/srcu_down_read() and srcu_read_unlock()/srcu_up_read(): set by the front
+    /// end when the macro table maps the SRCU primitive to `__load{srcu-lock}`/`__store{srcu-unlock}`
+    /// (herd's lkmmv2 linux-kernel.def). Under LKMM the lock is then a marked read of the
+    /// srcu_struct's word and the unlock a marked write of its value to it (kernel_srcu.hpp).
+    bool srcu_access = false;
     // Filled by the analysis:
     std::int32_t target = -1;    ///< the location when the address is a fixed parameter, else -1
     bool dep_head = false;       ///< a relaxed read whose value feeds a later address: acquire

@@ -47,7 +47,9 @@ std::shared_ptr<const Compiled> compile(Program program) {
     for (std::size_t i = 0; i < p.locations.size(); ++i) {
         if (p.locations[i].type != LocType::Srcu) continue;
         c->srcu_index[i] = static_cast<int>(c->srcu_section_names.size());
-        std::vector<std::string> names(p.locations[i].sections);
+        // at least one word: LKMM's SRCU events (and the newest model's accesses) use the first
+        // as the srcu_struct's location, also for a struct with no srcu_read_lock() site
+        std::vector<std::string> names(std::max<std::size_t>(1, p.locations[i].sections), p.locations[i].name);
         for (const Access& a : p.accesses)
             if (!a.plain && a.prim == Prim::SrcuReadLock && a.target == static_cast<std::int32_t>(i))
                 names[a.section] = p.locations[i].name + "@" + p.processes[a.process].name + ":" + std::to_string(a.pos.line);

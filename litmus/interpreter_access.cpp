@@ -215,6 +215,16 @@ Value Instance::primitive(const Access& a, std::size_t ai, std::size_t loc, Valu
     if (a.prim == Prim::SrcuReadLock || a.prim == Prim::SrcuReadUnlock || a.prim == Prim::SynchronizeSrcu) {
         if (kinds_[loc] != SlotKind::Srcu) runtime().fail("an SRCU operation on a location that is not a struct srcu_struct", where);
         kernel::srcu_struct& ss = srcu_at(loc);
+        if (a.srcu_access && runtime().lkmm() && a.prim != Prim::SynchronizeSrcu) {
+            // herd's lkmmv2 .def: __load{srcu-lock}(*X), __store{srcu-unlock}(*X,Y): a marked read
+            // of the srcu_struct's word, whose value the lock returns, and a marked write of the
+            // value given, data-dependent on where that value came from (access()'s
+            // DependencyScope). The model pairs them by that dependency and flags a value
+            // mismatch (srcu-bad-value-match): no check here.
+            if (a.prim == Prim::SrcuReadLock) return k::srcu_read_lock_access(ss, label, where);
+            k::srcu_read_unlock_access(ss, static_cast<int>(v0), label, where);
+            return 0;
+        }
         // The index: herd's srcu_read_lock() reads the srcu_struct's word, which every
         // srcu_read_unlock() writes back unchanged, so it is the initial value (0). The
         // section is the one the parser gave this srcu_read_lock() site (one per site).

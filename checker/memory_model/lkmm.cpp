@@ -604,12 +604,15 @@ public:
         if (r.has_plain && !r.data_race.empty()) out.emplace_back("data-race");
         if (r.unbalanced_rcu) out.emplace_back("unbalanced-rcu-locking");
         if (r.unbalanced_srcu) out.emplace_back("unbalanced-srcu-locking");
-        // flag ~empty different-values(srcu-rscs) as srcu-bad-nesting
+        // flag ~empty different-values(srcu-rscs) as srcu-bad-nesting; an event's value: what a
+        // read reads (lkmmv2's srcu-lock), what an SRCU event carries or a write writes
+        const auto value = [&](std::size_t i) {
+            const Event& e = g.event(r.nodes.event[i]);
+            return e.kind == EventKind::Read ? e.read_value : e.written_value;
+        };
         for (std::size_t i = 0; i < r.nodes.size(); ++i) {
             bool bad = false;
-            r.srcu_rscs.for_each(i, [&](std::size_t j) {
-                bad = bad || g.event(r.nodes.event[i]).written_value != g.event(r.nodes.event[j]).written_value;
-            });
+            r.srcu_rscs.for_each(i, [&](std::size_t j) { bad = bad || value(i) != value(j); });
             if (bad) {
                 out.emplace_back("srcu-bad-nesting");
                 break;

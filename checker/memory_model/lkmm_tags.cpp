@@ -57,6 +57,11 @@ std::uint32_t lkmm_tags_of(const Event& e) {
     if (named(p, {"spin_is_locked", "mutex_is_locked"}) && e.kind == EventKind::Read)
         return e.read_value != 0 ? ReadLocked : ReadUnlocked;
     if (named(p, {"rcu_dereference"}) && !e.weakened_from) return Once;  // an address dependency, not acquire
+    // herd's lkmmv2 .def: srcu_read_lock() and srcu_down_read() are __load{srcu-lock}, srcu_read_unlock()
+    // and srcu_up_read() __store{srcu-unlock}: marked accesses of the srcu_struct's word tagged
+    // srcu-lock/srcu-unlock only (kernel_srcu.hpp). (Linux 6.1's srcu events are fences, above.)
+    if (named(p, {"srcu_read_lock", "srcu_down_read"}) && e.kind == EventKind::Read) return SrcuLock;
+    if (named(p, {"srcu_read_unlock", "srcu_up_read"}) && e.kind == EventKind::Write) return SrcuUnlock;
     std::uint32_t tags = 0;
     switch (e.order) {
     case MemoryOrder::Relaxed: tags = Once; break;

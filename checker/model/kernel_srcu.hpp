@@ -51,15 +51,19 @@ public:
             "srcu_section20", "srcu_section21", "srcu_section22", "srcu_section23", "srcu_section24",
             "srcu_section25", "srcu_section26", "srcu_section27", "srcu_section28", "srcu_section29",
             "srcu_section30", "srcu_section31"};
-        for (unsigned i = 0; i < sections_; ++i)
+        // at least one word, which LKMM's srcu events take as the srcu_struct's location (a
+        // struct only synchronize_srcu() is given has no section)
+        for (unsigned i = 0; i < words(); ++i)
             ::new (static_cast<void*>(readers_[i])) Atomic<int>(names != nullptr ? names[i] : defaults[i], 0, where);
     }
     ~srcu_struct() {
-        for (unsigned i = 0; i < sections_; ++i) reader(i).~Atomic();
+        for (unsigned i = 0; i < words(); ++i) reader(i).~Atomic();
     }
     srcu_struct(const srcu_struct&) = delete;
     srcu_struct& operator=(const srcu_struct&) = delete;
     unsigned sections() const { return sections_; }
+    /// The reader words constructed: one per section, at least one.
+    unsigned words() const { return sections_ > 0 ? sections_ : 1; }
     Atomic<int>& reader(unsigned i) { return *std::launder(reinterpret_cast<Atomic<int>*>(readers_[i])); }
     unsigned& nesting(unsigned i) { return nesting_[i]; }
 
@@ -106,6 +110,31 @@ inline void srcu_read_unlock(srcu_struct& ss, int idx, OC_HERE) {
     fence(seq_cst, where);
     ss.reader(n).store(0, relaxed, where);
 }
+// ---- SRCU read side as memory accesses (herd's newest linux-kernel.def, "lkmmv2") -------------
+// There srcu_read_lock(X) is `__load{srcu-lock}(*X)` and srcu_read_unlock(X, Y) is
+// `__store{srcu-unlock}(*X, Y)` (srcu_down_read()/srcu_up_read() alike): a marked read of the
+// srcu_struct's word, whose value the lock returns, and a marked write of the value the unlock is
+// given. The model pairs the two by the data dependency from the lock's read to the unlock's
+// written value (srcu-rscs) and flags srcu-bad-value-match when the values differ, so no check
+// here. LKMM only (the litmus front end selects it per access site: Access::srcu_access); the
+// word is the srcu_struct's location, reader(0), as for the srcu events above. The LKMM tags
+// (SrcuLock on the read, SrcuUnlock on the write, no Once) come from the primitive's name
+// (lkmm_tags_of()).
+
+/// srcu_read_lock(ss) or srcu_down_read(ss) (`name`) as lkmmv2 defines it: reads the srcu_struct's
+/// word (rlx) and returns the value read.
+inline int srcu_read_lock_access(srcu_struct& ss, const char* name, OC_HERE) {
+    PrimitiveScope s(name, where);
+    return ss.reader(0).load(relaxed, where);
+}
+/// srcu_read_unlock(ss, idx) or srcu_up_read(ss, idx) (`name`) as lkmmv2 defines it: writes idx to
+/// the srcu_struct's word (rlx). The caller states the data dependency of idx (the interpreter's
+/// DependencyScope), as for WRITE_ONCE().
+inline void srcu_read_unlock_access(srcu_struct& ss, int idx, const char* name, OC_HERE) {
+    PrimitiveScope s(name, where);
+    ss.reader(0).store(idx, relaxed, where);
+}
+
 /// synchronize_srcu(ss): F_sc; wait (spin_yield) until each section's reader word reads 0; F_sc.
 /// The grace-period guarantee follows from the SC fences as for synchronize_rcu(). Inside one of
 /// the srcu_struct's own sections it waits for itself (the engine reports a livelock).
