@@ -4,6 +4,7 @@
 // evaluator (cat_eval.hpp) walks; cat_eval.hpp says how herd's enumerated choices are handled.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -93,10 +94,23 @@ struct Stmt {
     bool intrinsic = false;
 };
 
+/// How the graph's events appear to a model (cat_builtins.hpp): the spelling of each tag the
+/// model's enums declare, and the LKMM version herd's semantics follow.
+struct Dialect {
+    /// ordercheck's tag name ("once", "mb": lkmm::names()) -> the name the model declares it by
+    /// ("ONCE", "MB" in the newest linux-kernel.bell); the set of a tag is its name capitalised.
+    std::map<std::string, std::string> spelling;
+    /// herd's variant lkmmv2: an RMW's events carry its own tag (MB on both parts of a fully
+    /// ordered one, which then has no fences around it) and a void RMW's are NORETURN; lkmmv1
+    /// (the default) has fences around a fully ordered RMW and tags its events once.
+    bool lkmmv2 = false;
+};
+
 /// A parsed model: its title and statements, includes resolved.
 struct Model {
     std::string title;
     std::vector<Stmt> statements;
+    Dialect dialect;  ///< set by CatModel from the enums and the variants
 };
 
 }  // namespace oc::cat

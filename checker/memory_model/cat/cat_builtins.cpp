@@ -33,40 +33,85 @@ const std::vector<std::pair<std::string, std::uint32_t>>& fence_tags() {
     return t;
 }
 
+/// The tags of accesses and SRCU events, by ordercheck's name.
+constexpr const char* access_tags[] = {"once", "acquire", "release", "noreturn", "srcu-lock", "srcu-unlock", "sync-srcu"};
+
+/// smp_mb__after_srcu_read_unlock()'s fence tag: the newest linux-kernel.bell declares it; the
+/// built-in (Linux 6.1) takes the fence as smp_mb().
+constexpr const char* after_srcu_read_unlock = "after-srcu-read-unlock";
+
 std::string capitalised(std::string s) {
     if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
     return s;
 }
 
+std::string lower(std::string s) {
+    for (char& c : s)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return s;
+}
+
+bool same_primitive(const Event& a, const Event& b) {
+    return a.primitive != nullptr && b.primitive != nullptr && std::string_view(a.primitive) == b.primitive;
+}
+
+/// An event of an RMW instruction: an RMW, or the read of a conditional RMW that failed.
+bool rmw_instruction_event(const Event& e) {
+    return e.kind == EventKind::Rmw || (e.kind == EventKind::Read && (e.lkmm & lkmm::ConditionalRmw) != 0);
+}
+
+/// Is `e` (of `thread`, at `index`) a fence the runtime put around a fully ordered RMW of the same
+/// primitive call (kernel_atomic.hpp: F_sc; RMW; F_sc)? Under lkmmv2 herd makes no such fences.
+bool rmw_fence(const std::vector<Event>& thread, std::size_t index) {
+    const Event& f = thread[index];
+    if (f.kind != EventKind::Fence || (f.lkmm & lkmm::Mb) == 0) return false;
+    const auto rmw_at = [&](std::size_t k) { return k < thread.size() && same_primitive(thread[k], f) && rmw_instruction_event(thread[k]); };
+    return rmw_at(index + 1) || (index > 0 && rmw_at(index - 1));
+}
+
 }  // namespace
 
 bool known_tag(const std::string& tag) {
-    if (tag == "once" || tag == "acquire" || tag == "release" || tag == "noreturn" || tag == "srcu-lock" ||
-        tag == "srcu-unlock" || tag == "sync-srcu")
-        return true;
+    const std::string t = lower(tag);
+    if (t == after_srcu_read_unlock) return true;
+    for (const char* a : access_tags)
+        if (t == a) return true;
     for (const auto& [name, bit] : fence_tags())
-        if (name == tag) return true;
+        if (name == t) return true;
     return false;
 }
 
-Builtins builtins(const ExecutionGraph& g) {
+std::string canonical_tag(const std::string& tag) { return lower(tag); }
+
+Builtins builtins(const ExecutionGraph& g, const Dialect& dialect) {
+    // the set of a tag: its name as the model declares it, capitalised (Once; ONCE in lkmmv2)
+    const auto tag_set = [&](const std::string& name) {
+        const auto it = dialect.spelling.find(name);
+        return capitalised(it == dialect.spelling.end() ? name : it->second);
+    };
+    const std::string Once = tag_set("once"), Acquire = tag_set("acquire"), Release = tag_set("release"),
+                      Noreturn = tag_set("noreturn"), Mb = tag_set("mb"), SrcuLock = tag_set("srcu-lock"),
+                      SrcuUnlock = tag_set("srcu-unlock"), SyncSrcu = tag_set("sync-srcu");
+    const bool declares_after_srcu = dialect.spelling.count(after_srcu_read_unlock) != 0;
     lkmm::Nodes N = lkmm::number_nodes(g);
     const std::size_t n = N.size();
     Builtins b(n);
     auto ev = [&](std::size_t i) -> const Event& { return g.event(N.event[i]); };
     const NodeSet none((n + 63) / 64, 0);
     auto& S = b.sets;
-    for (const char* name : {"R", "W", "M", "F", "IW", "RMW", "Once", "Acquire", "Release", "Noreturn", "LKR", "LKW",
-                             "UL", "LF", "RL", "RU", "FW", "Srcu-lock", "Srcu-unlock", "Sync-srcu", "_"})
+    for (const char* name : {"R", "W", "M", "F", "IW", "RMW", "LKR", "LKW", "UL", "LF", "RL", "RU", "FW", "_"})
         S[name] = none;
-    for (const auto& [name, bit] : fence_tags()) S[capitalised(name)] = none;
+    for (const char* name : access_tags) S[tag_set(name)] = none;
+    for (const auto& [name, bit] : fence_tags()) S[tag_set(name)] = none;
+    if (declares_after_srcu) S[tag_set(after_srcu_read_unlock)] = none;
     b.value.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
         const Event& e = ev(i);
         const bool wpart = N.write_part[i];
         const std::uint32_t t = e.lkmm;
-        b.value[i] = e.written_value;
+
         add(S["_"], i);
+        b.value[i] = e.written_value;
         if (e.id.thread == EventId::init_thread) {
             add(S["IW"], i);
             add(S["W"], i);
@@ -77,6 +122,9 @@ Builtins builtins(const ExecutionGraph& g) {
         const bool failed_rmw = e.kind == EventKind::Read && (t & lkmm::ConditionalRmw) != 0;
         const bool read_side = e.kind == EventKind::Read || (e.kind == EventKind::Rmw && !wpart);
         const bool write_side = e.kind == EventKind::Write || (e.kind == EventKind::Rmw && wpart);
+        // herd's value of an event: what a read reads, what a write (or a fence-like SRCU
+        // event) carries
+        if (read_side && e.kind != EventKind::Fence) b.value[i] = e.read_value;
         // herd's lock events are neither R nor W until lock.cat makes them so
         bool lock_event = false;
         // a failed spin_lock() attempt (a Read tagged LF, of spin_lock or mutex_lock) is the graph
@@ -87,7 +135,7 @@ Builtins builtins(const ExecutionGraph& g) {
         const bool failed_lock = (t & lkmm::LockFail) != 0 && e.kind == EventKind::Read &&
                                  (std::string_view(e.primitive) == "spin_lock" || std::string_view(e.primitive) == "mutex_lock");
         if (failed_lock) {
-            add(S["Once"], i);
+            add(S[Once], i);
         } else if ((t & lkmm::LockRmw) != 0 && (read_side || write_side)) {
             add(S[read_side ? "LKR" : "LKW"], i);
             lock_event = true;
@@ -110,25 +158,47 @@ Builtins builtins(const ExecutionGraph& g) {
             break;
         case EventKind::Fence: {
             add(S["F"], i);
+            const auto& thread = g.thread(e.id.thread);
+            // lkmmv2: a fully ordered RMW's fences are not there (its events carry MB instead);
+            // the fence stays an F with no tag, which no relation of the model can see
+            if (dialect.lkmmv2 && rmw_fence(thread, e.id.index)) break;
             // a fence of a conditional RMW orders only when the RMW succeeds (lkmm.cpp)
             bool effective = true;
-            if ((t & lkmm::IfRmwSucceeds) != 0) {
-                const auto& thread = g.thread(e.id.thread);
+            if ((t & lkmm::IfRmwSucceeds) != 0)
                 effective = e.id.index + 1 < thread.size() && thread[e.id.index + 1].kind == EventKind::Rmw;
+            if (declares_after_srcu && std::string_view(e.primitive) == "smp_mb__after_srcu_read_unlock") {
+                if ((t & lkmm::Mb) != 0) add(S[tag_set(after_srcu_read_unlock)], i);
+                break;
             }
             if (effective)
                 for (const auto& [name, bit] : fence_tags())
-                    if ((t & bit) != 0) add(S[capitalised(name)], i);
+                    if ((t & bit) != 0) add(S[tag_set(name)], i);
             break;
         }
         }
-        if ((t & lkmm::Once) != 0 || failed_rmw) add(S["Once"], i);
-        if ((t & lkmm::Acquire) != 0 && read_side && !failed_rmw) add(S["Acquire"], i);
-        if ((t & lkmm::Release) != 0 && write_side) add(S["Release"], i);
-        if ((t & lkmm::Noreturn) != 0 && read_side) add(S["Noreturn"], i);
-        if ((t & lkmm::SrcuLock) != 0) add(S["Srcu-lock"], i);
-        if ((t & lkmm::SrcuUnlock) != 0) add(S["Srcu-unlock"], i);
-        if ((t & lkmm::SyncSrcu) != 0) add(S["Sync-srcu"], i);
+        if (dialect.lkmmv2 && rmw_instruction_event(e) && !lock_event && !failed_lock) {
+            // herd's lkmmv2 (CSem.ml): the instruction's tag on every event of the RMW, a failed
+            // one's read included; the bell then strips what a tag does not give (FailedRMW,
+            // ACQUIRE \ W...). A fully ordered RMW is the one the runtime put fences around.
+            const auto& thread = g.thread(e.id.thread);
+            const bool full = e.id.index > 0 && rmw_fence(thread, e.id.index - 1);
+            if (full) add(S[Mb], i);
+            else if ((t & lkmm::Noreturn) != 0) add(S[Noreturn], i);
+            else if ((t & (lkmm::Acquire | lkmm::Release)) != 0) {
+                if ((t & lkmm::Acquire) != 0) add(S[Acquire], i);
+                if ((t & lkmm::Release) != 0) add(S[Release], i);
+            } else {
+                add(S[Once], i);
+            }
+        } else {
+            if ((t & lkmm::Once) != 0 || failed_rmw) add(S[Once], i);
+            if ((t & lkmm::Acquire) != 0 && read_side && !failed_rmw) add(S[Acquire], i);
+            if ((t & lkmm::Release) != 0 && write_side) add(S[Release], i);
+            if ((t & lkmm::Noreturn) != 0 && read_side) add(S[Noreturn], i);
+        }
+        if ((t & lkmm::SrcuLock) != 0) add(S[SrcuLock], i);
+        if ((t & lkmm::SrcuUnlock) != 0) add(S[SrcuUnlock], i);
+        if ((t & lkmm::SyncSrcu) != 0) add(S[SyncSrcu], i);
     }
     const NodeSet& R = S["R"];
     const NodeSet& W = S["W"];

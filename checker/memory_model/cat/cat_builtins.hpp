@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "checker/memory_model/bitrel.hpp"
+#include "checker/memory_model/cat/cat_ast.hpp"
 #include "checker/memory_model/lkmm.hpp"
 #include "traces/execution_graph.hpp"
 
@@ -31,11 +32,14 @@ struct Builtins {
     std::vector<Value> value;
 };
 
-/// The built-in sets and relations of `g`.
-Builtins builtins(const ExecutionGraph& g);
+/// The built-in sets and relations of `g`, its events shown as `dialect` says.
+Builtins builtins(const ExecutionGraph& g, const Dialect& dialect = {});
 
-/// The herd tag name of each LKMM tag the graph's events carry ('once, 'rcu-lock...): the tags
-/// a bell file's enum may declare; the set of a tag is its name capitalised (Once, Rcu-lock).
+/// The herd tag name of each LKMM tag the graph's events carry ('once, 'rcu-lock...; in any
+/// case: 'ONCE in the newest model): the tags a bell file's enum may declare; the set of a tag
+/// is its name capitalised (Once, Rcu-lock; ONCE).
 bool known_tag(const std::string& tag);
+/// ordercheck's name of a known tag ("ONCE": "once").
+std::string canonical_tag(const std::string& tag);
 
 }  // namespace oc::cat

@@ -69,9 +69,27 @@ CatConfig read_config(const std::string& path) {
         } else if (key == "macros") {
             c.macros = file("macros (.def)");
         } else if (key == "variant") {
-            throw CatError(value_pos, "expected no 'variant' (the cat front end honours none), found '" + value + "'");
+            // herd: a comma-separated list; ordercheck honours the LKMM versions only, since
+            // every other variant changes herd's semantics in ways the engine does not follow
+            std::size_t from = 0;
+            for (;;) {
+                const std::size_t comma = value.find(',', from);
+                std::string v = value.substr(from, comma == std::string::npos ? std::string::npos : comma - from);
+                while (!v.empty() && std::isspace(static_cast<unsigned char>(v.back()))) v.pop_back();
+                std::size_t lead = 0;
+                while (lead < v.size() && std::isspace(static_cast<unsigned char>(v[lead]))) ++lead;
+                v.erase(0, lead);
+                const Pos vpos{path, lineno, static_cast<unsigned>(i + from + lead + 1)};
+                if (v != "lkmmv1" && v != "lkmmv2")
+                    throw CatError(vpos, "expected the variant lkmmv1 or lkmmv2 (the only ones ordercheck honours), found '" + v + "'");
+                c.variants.insert(v);
+                if (comma == std::string::npos) break;
+                from = comma + 1;
+            }
+            if (c.variants.count("lkmmv1") && c.variants.count("lkmmv2"))
+                throw CatError(value_pos, "expected one of the variants lkmmv1 and lkmmv2, found both");
         } else {
-            throw CatError(pos, "expected a key ordercheck honours (model, bell, macros) or one that changes only herd's "
+            throw CatError(pos, "expected a key ordercheck honours (model, bell, macros, variant) or one that changes only herd's "
                                 "figures and printing, found '" + key +
                                     "', which would change herd's verdicts");
         }

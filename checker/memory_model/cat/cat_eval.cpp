@@ -111,7 +111,8 @@ struct Stop {};  ///< thrown to end the evaluation at the first failing axiom
 
 class Evaluator {
 public:
-    Evaluator(const ExecutionGraph& g, Goal goal) : b_(builtins(g)), n_(b_.nodes.size()), goal_(goal) {
+    Evaluator(const ExecutionGraph& g, Goal goal, const Dialect& dialect)
+        : b_(builtins(g, dialect)), n_(b_.nodes.size()), goal_(goal) {
         for (auto& [name, s] : b_.sets) env_ = bind_name(env_, name, set(s));
         for (auto& [name, r] : b_.rels) env_ = bind_name(env_, name, rel(r));
         native("domain", 1, [this](const auto& a, const Pos& p) { return domain_range(a[0], true, p); });
@@ -583,15 +584,17 @@ private:
     Outcome out_;
 };
 
-bool enums_in(const std::vector<Stmt>& stmts, bool& any) {
+bool enums_in(const std::vector<Stmt>& stmts, bool& any, Dialect& dialect) {
     for (const Stmt& s : stmts) {
         if (s.kind == Stmt::Kind::Enum) {
             any = true;
-            for (const std::string& t : s.tags)
+            for (const std::string& t : s.tags) {
                 if (!known_tag(t))
                     throw CatError(s.pos, "expected a tag that ordercheck's events carry (linux-kernel.bell's), found '" + t);
+                dialect.spelling[canonical_tag(t)] = t;
+            }
         }
-        if (s.kind == Stmt::Kind::Include) enums_in(s.included, any);
+        if (s.kind == Stmt::Kind::Include) enums_in(s.included, any, dialect);
     }
     return any;
 }
@@ -599,7 +602,7 @@ bool enums_in(const std::vector<Stmt>& stmts, bool& any) {
 }  // namespace
 
 Outcome evaluate(const Model& model, const ExecutionGraph& g, Goal goal, const std::vector<std::string>& want) {
-    return Evaluator(g, goal).run(model, want);
+    return Evaluator(g, goal, model.dialect).run(model, want);
 }
 
 namespace {
@@ -619,9 +622,9 @@ std::vector<std::string> let_names(const Model& model) {
     return out;
 }
 
-bool check_enums(const Model& model) {
+bool check_enums(Model& model) {
     bool any = false;
-    return enums_in(model.statements, any);
+    return enums_in(model.statements, any, model.dialect);
 }
 
 }  // namespace oc::cat

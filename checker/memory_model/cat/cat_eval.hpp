@@ -56,6 +56,6 @@ std::vector<std::string> let_names(const Model& model);
 
 /// Checks, without a graph, that the model's enum declarations name only tags that the graph's
 /// events carry (cat_builtins.hpp); throws CatError otherwise. True when the model declares any.
-bool check_enums(const Model& model);
+bool check_enums(Model& model);
 
 }  // namespace oc::cat

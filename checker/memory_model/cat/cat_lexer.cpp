@@ -109,7 +109,7 @@ std::vector<Token> lex(const std::string& src, const std::string& file) {
             continue;
         }
         // punctuation, longest first
-        static const char* const puncts[] = {"^-1", "++", "||", "^+", "^*", "(", ")", "[", "]", "{", "}", ",", "=",
+        static const char* const puncts[] = {"^-1", "++", "||", "&&", "^+", "^*", "(", ")", "[", "]", "{", "}", ",", "=",
                                              "|",   "&",  "\\", ";",  "*",  "+", "?", "~", "^"};
         bool matched = false;
         for (const char* p : puncts) {

@@ -33,9 +33,10 @@ void refuse_held_locks(const ExecutionGraph& g) {
 
 }  // namespace
 
-std::unique_ptr<CatModel> CatModel::load(const std::string& cat_path, const std::string& bell_path) {
-    Model bell = bell_path.empty() ? Model{} : cat::load(bell_path);
-    auto m = std::make_unique<CatModel>(std::move(bell), cat::load(cat_path));
+std::unique_ptr<CatModel> CatModel::load(const std::string& cat_path, const std::string& bell_path,
+                                         const Variants& variants) {
+    Model bell = bell_path.empty() ? Model{} : cat::load(bell_path, variants);
+    auto m = std::make_unique<CatModel>(std::move(bell), cat::load(cat_path, variants), variants);
     m->cat_path_ = cat_path;
     m->bell_path_ = bell_path;
     // Every binding and check once, on a graph of no events: what does not depend on the
@@ -51,10 +52,12 @@ std::string CatModel::description() const {
     return d;
 }
 
-CatModel::CatModel(Model bell, Model cat) : title_(cat.title.empty() ? bell.title : cat.title) {
+CatModel::CatModel(Model bell, Model cat, const Variants& variants)
+    : title_(cat.title.empty() ? bell.title : cat.title) {
     model_.statements = std::move(bell.statements);
     for (Stmt& s : cat.statements) model_.statements.push_back(std::move(s));
     kernel_ = check_enums(model_);
+    model_.dialect.lkmmv2 = variants.count("lkmmv2") != 0;
     if (title_.empty()) title_ = "cat model";
 }
 

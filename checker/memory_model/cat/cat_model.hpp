@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "checker/memory_model/cat/cat_ast.hpp"
+#include "checker/memory_model/cat/cat_parser.hpp"
 #include "checker/memory_model/memory_model.hpp"
 
 namespace oc::cat {
@@ -21,9 +22,12 @@ public:
     /// Throws CatError for a file that cannot be read or parsed, that declares tags the graph's
     /// events do not carry, or that fails to evaluate on an empty graph (a name that is not
     /// defined, an ill-typed expression): errors a search would otherwise meet midway.
-    static std::unique_ptr<CatModel> load(const std::string& cat_path, const std::string& bell_path = "");
+    /// `variants`: a configuration's (cat_config.hpp), which select the `if VARIANT` branches and
+    /// whether the events follow herd's lkmmv2 (Dialect).
+    static std::unique_ptr<CatModel> load(const std::string& cat_path, const std::string& bell_path = "",
+                                          const Variants& variants = {});
     /// The model of `bell` then `cat`, already parsed.
-    CatModel(Model bell, Model cat);
+    CatModel(Model bell, Model cat, const Variants& variants = {});
 
     /// The cat file's title ("Linux-kernel memory consistency model").
     std::string_view name() const override { return title_; }

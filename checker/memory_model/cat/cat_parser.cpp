@@ -15,19 +15,20 @@ namespace {
 
 const std::set<std::string>& keywords() {
     static const std::set<std::string> k{"let", "rec", "and", "in", "include", "acyclic", "irreflexive", "empty",
-                                         "flag", "as", "show", "unshow", "enum", "instructions", "with", "from", "try"};
+                                         "flag", "as", "show", "unshow", "enum", "instructions", "with", "from", "try",
+                                         "if", "then", "else", "end", "variant", "not"};
     return k;
 }
 
 class Parser {
 public:
-    Parser(std::vector<Token> tokens, std::string file, int depth)
-        : t_(std::move(tokens)), file_(std::move(file)), depth_(depth) {}
+    Parser(std::vector<Token> tokens, std::string file, int depth, const Variants& variants)
+        : t_(std::move(tokens)), file_(std::move(file)), depth_(depth), variants_(variants) {}
 
     Model model() {
         Model m;
         if (peek().kind == Token::Kind::String) m.title = next().text;
-        while (peek().kind != Token::Kind::End) m.statements.push_back(statement());
+        while (peek().kind != Token::Kind::End) statement_into(m.statements);
         return m;
     }
 
@@ -46,7 +47,7 @@ private:
     }
     [[noreturn]] void fail(const std::string& expected) const {
         // herd's constructs the front end does not evaluate (docs/cat.md): said so by name
-        static const std::set<std::string> unsupported{"procedure", "call", "match", "fun", "if", "forall", "assert"};
+        static const std::set<std::string> unsupported{"procedure", "call", "match", "fun", "forall", "assert"};
         if (peek().kind == Token::Kind::Name && unsupported.count(peek().text))
             throw CatError(peek().pos, "expected " + expected + ", found '" + peek().text +
                                            "', which ordercheck's cat front end does not support");
@@ -64,6 +65,69 @@ private:
     std::string name(const char* what) {
         if (!is_name()) fail(what);
         return next().text;
+    }
+
+    /// One statement appended to `out`; `if VARIANT ... [else ...] end` appends the statements of
+    /// the branch the variants select (both are parsed, so that an error in either is reported).
+    void statement_into(std::vector<Stmt>& out) {
+        if (!is_kw("if")) {
+            out.push_back(statement());
+            return;
+        }
+        next();
+        const bool holds = variant_condition();
+        std::vector<Stmt> then_part, else_part;
+        while (!is_kw("else") && !is_kw("end")) {
+            if (peek().kind == Token::Kind::End) fail("'else' or 'end' closing the 'if'");
+            statement_into(then_part);
+        }
+        if (is_kw("else")) {
+            next();
+            while (!is_kw("end")) {
+                if (peek().kind == Token::Kind::End) fail("'end' closing the 'if'");
+                statement_into(else_part);
+            }
+        }
+        next();  // end
+        for (Stmt& st : holds ? then_part : else_part) out.push_back(std::move(st));
+    }
+
+    /// herd's variant conditions: "name", variant "name", not c, c && c, c || c, (c). A variant
+    /// holds when the configuration selects it (cat_config.hpp); herd's other conditions (e = e,
+    /// e in e) compare values of the execution and are not supported.
+    bool variant_condition() {
+        bool v = variant_and();
+        while (is_punct("||")) {
+            next();
+            const bool w = variant_and();
+            v = v || w;
+        }
+        return v;
+    }
+    bool variant_and() {
+        bool v = variant_atom();
+        while (is_punct("&&")) {
+            next();
+            const bool w = variant_atom();
+            v = v && w;
+        }
+        return v;
+    }
+    bool variant_atom() {
+        if (is_kw("not")) {
+            next();
+            return !variant_atom();
+        }
+        if (is_punct("(")) {
+            next();
+            const bool v = variant_condition();
+            expect_punct(")");
+            return v;
+        }
+        if (is_kw("variant")) next();
+        if (peek().kind != Token::Kind::String)
+            fail("a variant name in quotes (herd's other conditions are not supported)");
+        return variants_.count(next().text) != 0;
     }
 
     Stmt statement() {
@@ -170,7 +234,7 @@ private:
         if (!in) throw CatError(pos, "expected a readable file \"" + path.string() + "\", found none");
         std::stringstream ss;
         ss << in.rdbuf();
-        Parser inner(lex(ss.str(), path.string()), path.string(), depth_ + 1);
+        Parser inner(lex(ss.str(), path.string()), path.string(), depth_ + 1, variants_);
         s.included = inner.model().statements;
     }
 
@@ -329,6 +393,15 @@ private:
             expect_kw("with");
             return make(Expr::Op::Try, p, {a, expr()});
         }
+        if (is_kw("if")) {  // if VARIANT then e else e: the branch the variants select
+            next();
+            const bool holds = variant_condition();
+            expect_kw("then");
+            ExprPtr yes = expr();
+            expect_kw("else");
+            ExprPtr no = expr();
+            return holds ? yes : no;
+        }
         if (is_name()) {
             auto e = std::make_shared<Expr>();
             e->op = next().text == "_" ? Expr::Op::Universe : Expr::Op::Var;
@@ -371,6 +444,7 @@ private:
     std::size_t i_ = 0;
     std::string file_;
     int depth_;
+    const Variants& variants_;
 };
 
 }  // namespace
@@ -379,14 +453,16 @@ bool intrinsic_include(const std::string& name) {
     return name == "cross.cat" || name == "cos-opt.cat" || name == "stdlib.cat";
 }
 
-Model parse(const std::string& source, const std::string& file) { return Parser(lex(source, file), file, 0).model(); }
+Model parse(const std::string& source, const std::string& file, const Variants& variants) {
+    return Parser(lex(source, file), file, 0, variants).model();
+}
 
-Model load(const std::string& path) {
+Model load(const std::string& path, const Variants& variants) {
     std::ifstream in(path);
     if (!in) throw CatError(Pos{path, 1, 1}, "expected a readable cat file, found none");
     std::stringstream ss;
     ss << in.rdbuf();
-    return parse(ss.str(), path);
+    return parse(ss.str(), path, variants);
 }
 
 }  // namespace oc::cat

@@ -5,18 +5,23 @@
 // (cat_eval.cpp says how).
 #pragma once
 
+#include <set>
 #include <string>
 
 #include "checker/memory_model/cat/cat_ast.hpp"
 
 namespace oc::cat {
 
-/// Parses `source`, read from `file` (includes are looked for in `file`'s directory). Throws
-/// CatError "FILE:LINE:COL: error: expected ..., found ..." on malformed input.
-Model parse(const std::string& source, const std::string& file);
+/// The variants a configuration selects (herd's -variant, a .cfg's `variant` line: "lkmmv2").
+using Variants = std::set<std::string>;
+
+/// Parses `source`, read from `file` (includes are looked for in `file`'s directory), with the
+/// `if VARIANT` conditionals resolved by `variants`. Throws CatError "FILE:LINE:COL: error:
+/// expected ..., found ..." on malformed input.
+Model parse(const std::string& source, const std::string& file, const Variants& variants = {});
 
 /// Reads and parses the file at `path`. Throws CatError when it cannot be read.
-Model load(const std::string& path);
+Model load(const std::string& path, const Variants& variants = {});
 
 /// True for herd's library files the evaluator provides itself.
 bool intrinsic_include(const std::string& name);
