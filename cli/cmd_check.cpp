@@ -95,6 +95,7 @@ int cmd_check(const std::vector<std::string>& args, const cli::Program& program)
     const double timeout = seconds_option(vm, "timeout");
     const auto context_bound = static_cast<unsigned>(integer_option(vm, "context-bound", 0, 1000));
     set_litmus_unroll(static_cast<unsigned>(integer_option(vm, "unroll", 1, litmus::max_unroll)));
+    if (!preload_litmus_macros(model, vm)) return cli::exit_usage;
     const auto random_executions = static_cast<std::uint64_t>(integer_option(vm, "random-executions", 1, max_count));
     const auto jobs = static_cast<unsigned>(integer_option(vm, "jobs", 1, max_jobs, " (worker processes)"));
     const auto shards =

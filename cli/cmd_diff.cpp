@@ -38,6 +38,7 @@ int cmd_diff(const std::vector<std::string>& args, const cli::Program& program) 
     const std::vector<std::string>& ids = parsed.positional;
     if (ids.size() != 2) return usage_error("diff needs two variant ids: A (the base) and B (the change)");
     set_litmus_unroll(static_cast<unsigned>(integer_option(parsed.vm, "unroll", 1, litmus::max_unroll)));
+    if (!preload_litmus_macros(model, parsed.vm)) return cli::exit_usage;
     const auto& models = program.models;
     const VariantDef* a = one_variant(models, ids[0]);
     const VariantDef* b = a ? one_variant(models, ids[1]) : nullptr;

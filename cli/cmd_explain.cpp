@@ -96,6 +96,7 @@ int cmd_explain(const std::vector<std::string>& args, const cli::Program& progra
     if (ids.size() != 1) return usage_error("explain needs exactly one variant id");
     if (out.empty()) return usage_error("explain needs --out DIR");
     set_litmus_unroll(static_cast<unsigned>(integer_option(vm, "unroll", 1, litmus::max_unroll)));
+    if (!preload_litmus_macros(model, vm)) return cli::exit_usage;
     cli::ExplainOptions eo;
     try {
         eo.full = show != "focus";

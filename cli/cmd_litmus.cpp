@@ -96,7 +96,7 @@ int cmd_litmus(const std::vector<std::string>& args) {
         const auto t0 = std::chrono::steady_clock::now();
         std::shared_ptr<const litmus::Compiled> test;
         try {
-            test = litmus::load(file);
+            test = litmus::load(file, choice->macros);
         } catch (const litmus::LitmusError& e) {
             std::cerr << e.what() << '\n';
             std::cout << "Judgement " << file << " ERROR: does not parse\n" << std::flush;
@@ -121,7 +121,7 @@ int cmd_litmus(const std::vector<std::string>& args) {
             std::vector<double> total, parse, explore;
             for (unsigned i = 0; i < repeat && stop_cause() == StopCause::None; ++i) {
                 const auto a = std::chrono::steady_clock::now();
-                auto t = litmus::load(file);
+                auto t = litmus::load(file, choice->macros);
                 const auto b = std::chrono::steady_clock::now();
                 (void)litmus::run(t, lo);
                 const auto c = std::chrono::steady_clock::now();

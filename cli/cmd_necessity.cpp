@@ -35,6 +35,7 @@ int cmd_necessity(const std::vector<std::string>& args, const cli::Program& prog
     const std::vector<std::string>& ids = parsed.positional;
     if (ids.size() != 1) return usage_error("necessity needs exactly one variant id");
     set_litmus_unroll(static_cast<unsigned>(integer_option(parsed.vm, "unroll", 1, litmus::max_unroll)));
+    if (!preload_litmus_macros(model, parsed.vm)) return cli::exit_usage;
     const auto& models = program.models;
     const VariantDef* v = one_variant(models, ids[0]);
     if (v == nullptr) return cli::exit_usage;

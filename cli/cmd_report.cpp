@@ -40,6 +40,7 @@ int cmd_report(const std::vector<std::string>& args, const cli::Program& program
     const po::variables_map& vm = parsed.vm;
     if (out.empty()) return usage_error("report needs --out DIR");
     set_litmus_unroll(static_cast<unsigned>(integer_option(vm, "unroll", 1, litmus::max_unroll)));
+    if (!preload_litmus_macros(model, vm)) return cli::exit_usage;
     auto models = program.models;
     if (!parsed.positional.empty()) {
         const auto& wanted = parsed.positional;

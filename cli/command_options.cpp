@@ -87,46 +87,95 @@ void add_cat_options(po::options_description& opts) {
 
 namespace {
 
-/// The cat model `choice` asks for, loaded once per process and kept to its end; nullptr (and a
-/// line on stderr) when it does not load.
-const MemoryModel* load_cat(const std::string& cat, const std::string& conf) {
+const litmus::MacroTable* active_macros = nullptr;
+
+/// The cat model `choice` asks for, loaded once per process and kept to its end, and the macro
+/// table its configuration names (into `macros`); nullptr (and a line on stderr) when either
+/// does not load.
+const MemoryModel* load_cat(const std::string& cat, const std::string& conf, const litmus::MacroTable*& macros) {
     static std::vector<std::unique_ptr<cat::CatModel>> loaded;
+    static std::vector<std::shared_ptr<const litmus::MacroTable>> tables;
     try {
         std::string model = cat, bell;
+        cat::Variants variants;
+        macros = nullptr;
         if (!conf.empty()) {
             const cat::CatConfig c = cat::read_config(conf);
             model = c.model;
             bell = c.bell;
+            variants = c.variants;
+            if (!c.macros.empty()) {
+                tables.push_back(litmus::MacroTable::load(c.macros));
+                macros = tables.back().get();
+            }
         } else {
             bell = cat::bell_next_to(cat);
         }
-        loaded.push_back(cat::CatModel::load(model, bell));
+        loaded.push_back(cat::CatModel::load(model, bell, variants));
     } catch (const cat::CatError& e) {
         std::cerr << e.what() << '\n';
         return nullptr;
+    } catch (const litmus::LitmusError& e) {
+        std::cerr << e.what() << '\n';
+        return nullptr;
     }
+    active_macros = macros;
     register_memory_model(*loaded.back());
     return loaded.back().get();
 }
 
 }  // namespace
 
-std::optional<ModelChoice> model_option(const std::string& model, EngineKind engine, const po::variables_map& vm) {
-    // The cat options, then ORDERCHECK_LKMM_DIR, which applies to --model lkmm only: runs that
-    // ask for no model keep the built-in one whatever the environment says.
+const litmus::MacroTable* litmus_macros() { return active_macros; }
+
+namespace {
+/// The cat file or configuration the options select (--cat, --conf, --lkmm-dir, then
+/// ORDERCHECK_LKMM_DIR, which applies to --model lkmm only: runs that ask for no model keep
+/// the built-in one whatever the environment says).
+struct CatSelection {
     std::string cat, conf, from;
     unsigned given = 0;
-    if (vm.count("cat")) cat = vm["cat"].as<std::string>(), from = "--cat", ++given;
-    if (vm.count("conf")) conf = vm["conf"].as<std::string>(), from = "--conf", ++given;
-    if (vm.count("lkmm-dir")) conf = vm["lkmm-dir"].as<std::string>() + "/linux-kernel.cfg", from = "--lkmm-dir", ++given;
+};
+CatSelection cat_selection(const std::string& model, const po::variables_map& vm) {
+    CatSelection s;
+    if (vm.count("cat")) s.cat = vm["cat"].as<std::string>(), s.from = "--cat", ++s.given;
+    if (vm.count("conf")) s.conf = vm["conf"].as<std::string>(), s.from = "--conf", ++s.given;
+    if (vm.count("lkmm-dir")) s.conf = vm["lkmm-dir"].as<std::string>() + "/linux-kernel.cfg", s.from = "--lkmm-dir", ++s.given;
+    const char* env = std::getenv("ORDERCHECK_LKMM_DIR");
+    if (s.given == 0 && model == "lkmm" && env != nullptr && *env != '\0') {
+        s.conf = std::string(env) + "/linux-kernel.cfg";
+        s.from = "ORDERCHECK_LKMM_DIR";
+    }
+    return s;
+}
+}  // namespace
+
+bool preload_litmus_macros(const std::string& model, const po::variables_map& vm) {
+    const CatSelection s = cat_selection(model, vm);
+    if (s.conf.empty() || s.given > 1) return true;  // model_option() reports the misuse
+    try {
+        const cat::CatConfig c = cat::read_config(s.conf);
+        if (c.macros.empty()) return true;
+        static std::vector<std::shared_ptr<const litmus::MacroTable>> tables;
+        tables.push_back(litmus::MacroTable::load(c.macros));
+        active_macros = tables.back().get();
+    } catch (const cat::CatError& e) {
+        std::cerr << e.what() << '\n';
+        return false;
+    } catch (const litmus::LitmusError& e) {
+        std::cerr << e.what() << '\n';
+        return false;
+    }
+    return true;
+}
+
+std::optional<ModelChoice> model_option(const std::string& model, EngineKind engine, const po::variables_map& vm) {
+    const CatSelection sel = cat_selection(model, vm);
+    std::string cat = sel.cat, conf = sel.conf, from = sel.from;
+    const unsigned given = sel.given;
     if (given > 1) {
         usage_error("--cat, --conf and --lkmm-dir each select a model: give one");
         return std::nullopt;
-    }
-    const char* env = std::getenv("ORDERCHECK_LKMM_DIR");
-    if (given == 0 && model == "lkmm" && env != nullptr && *env != '\0') {
-        conf = std::string(env) + "/linux-kernel.cfg";
-        from = "ORDERCHECK_LKMM_DIR";
     }
     if (!cat.empty() || !conf.empty()) {
         if (model != "auto" && model != "lkmm") {
@@ -137,13 +186,14 @@ std::optional<ModelChoice> model_option(const std::string& model, EngineKind eng
             usage_error(from + " needs the graph engine (Relacy explores C++11 only)");
             return std::nullopt;
         }
-        const MemoryModel* m = load_cat(cat, conf);
+        const litmus::MacroTable* macros = nullptr;
+        const MemoryModel* m = load_cat(cat, conf, macros);
         if (m == nullptr) return std::nullopt;
         if (model == "lkmm" && !m->kernel_events()) {
             usage_error("--model lkmm: " + m->description() + " declares none of the kernel's event tags (a bell file's enums)");
             return std::nullopt;
         }
-        return ModelChoice{m->kernel_events() ? ModelKind::Lkmm : ModelKind::Rc11, false, m, m->description()};
+        return ModelChoice{m->kernel_events() ? ModelKind::Lkmm : ModelKind::Rc11, false, m, m->description(), macros};
     }
     if (model == "auto") return ModelChoice{ModelKind::Rc11, engine == EngineKind::Graph, nullptr, model};
     const auto kind = parse_model(model);

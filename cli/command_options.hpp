@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "checker/driver/check.hpp"
+#include "litmus/def_table.hpp"
 
 namespace oc::cli::commands {
 
@@ -74,7 +75,18 @@ struct ModelChoice {
     const MemoryModel* memory_model = nullptr;
     /// What the run records as its model option: --model as given, or the cat model's name.
     std::string option;
+    /// The configuration's macro table (its `macros` line: linux-kernel.def), which says what
+    /// a litmus test's primitives are; nullptr: ordercheck's own. Lives to the end of the process.
+    const litmus::MacroTable* macros = nullptr;
 };
+
+/// The macro table of the last model_option() or preload_litmus_macros() that named one
+/// (litmus_variant() parses with it).
+const litmus::MacroTable* litmus_macros();
+/// Loads the macro table the model options' configuration names, for the litmus files a
+/// command reads before it calls model_option(); false (and a line on stderr) when it does
+/// not load.
+bool preload_litmus_macros(const std::string& model, const boost::program_options::variables_map& vm);
 /// The choice of --model MODEL under ENGINE, with the cat options of `vm` (add_cat_options());
 /// on bad usage or a model file that does not load, prints one line (a positioned
 /// `FILE:LINE:COL: error: ...` for a model file) and returns nullopt: exit with cli::exit_usage.

@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "cli/catalogue_select.hpp"
+#include "cli/command_options.hpp"
 #include "litmus/run.hpp"
 
 using namespace oc;
@@ -58,7 +59,7 @@ void set_litmus_unroll(unsigned unroll) { litmus_unroll = unroll; }
 const VariantDef* litmus_variant(const std::string& path) {
     std::shared_ptr<const litmus::Compiled> test;
     try {
-        test = litmus::load(path);
+        test = litmus::load(path, litmus_macros());
     } catch (const litmus::LitmusError& e) {
         std::cerr << e.what() << '\n';
         return nullptr;

@@ -603,7 +603,18 @@ std::int32_t Parser::call(bool allow_void, unsigned depth) {
     if (Function* f = find_function(name)) return inline_call(*f, allow_void, depth);
     if (name == "test_bit") return test_bit_call(depth);
     Order order = Order::Full;
-    const PrimSpec* spec = find_prim(name, order);
+    const PrimSpec* spec = nullptr;
+    bool srcu_access = false;
+    if (macros_ != nullptr && (is_lkmm_primitive(name) || macros_->find(name) != nullptr)) {
+        // the configuration's macro table says what the primitive is (def_table.hpp)
+        std::string why;
+        const auto use = macros_->resolve(name, why);
+        if (!use) error(tok_.pos, "unsupported: " + why);
+        spec = find_prim(use->primitive, order);
+        srcu_access = use->srcu_access;
+    } else {
+        spec = find_prim(name, order);
+    }
     if (spec == nullptr && is_cond_load(name))
         error(tok_.pos, std::string(name) + "() is supported as a statement: r = " + std::string(name) +
                             "(x, cond on VAL); or " + std::string(name) + "(x, cond on VAL);");
@@ -625,6 +636,7 @@ std::int32_t Parser::call(bool allow_void, unsigned depth) {
     Access a;
     a.prim = spec->prim;
     a.order = order;
+    a.srcu_access = srcu_access;
     a.name = std::string(name);
     a.pos = name_tok.pos;
     unsigned vals = 0;

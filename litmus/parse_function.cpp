@@ -148,7 +148,7 @@ void Parser::function_definition() {
     const Token name_tok = tok_;
     const std::string name(tok_.text);
     Order order = Order::Full;
-    if (find_prim(name, order) != nullptr || is_cond_load(name) ||
+    if (find_prim(name, order) != nullptr || is_cond_load(name) || (macros_ != nullptr && macros_->find(name) != nullptr) ||
         std::any_of(std::begin(not_in_lkmm), std::end(not_in_lkmm), [&](const NotInLkmm& k) { return k.name == name; }))
         error(name_tok.pos, "function '" + name + "' is named like a kernel primitive; rename it");
     if (is_process_name(name)) error(name_tok.pos, "function '" + name + "' is named like a process; rename it");

@@ -506,18 +506,18 @@ void Parser::parameter() {
 
 }  // namespace detail
 
-Program parse(std::string_view source, const std::string& file) {
-    Program prog = detail::Parser(source, file).run();
+Program parse(std::string_view source, const std::string& file, const MacroTable* macros) {
+    Program prog = detail::Parser(source, file, macros).run();
     detail::analyse(prog);
     return prog;
 }
 
-Program parse_file(const std::string& path) {
+Program parse_file(const std::string& path, const MacroTable* macros) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw LitmusError(path, SourcePos{0, 0}, "cannot read the file");
     std::ostringstream text;
     text << in.rdbuf();
-    return parse(text.str(), path);
+    return parse(text.str(), path, macros);
 }
 
 }  // namespace oc::litmus

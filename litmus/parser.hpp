@@ -9,14 +9,17 @@
 #include <string_view>
 
 #include "litmus/ast.hpp"
+#include "litmus/def_table.hpp"
 
 namespace oc::litmus {
 
-/// Parses and analyses one litmus test. `file` names it in error messages and traces.
-Program parse(std::string_view source, const std::string& file);
+/// Parses and analyses one litmus test. `file` names it in error messages and traces. `macros`:
+/// a configuration's linux-kernel.def, which says which kernel primitives exist and what each is
+/// (def_table.hpp); nullptr: ordercheck's own table.
+Program parse(std::string_view source, const std::string& file, const MacroTable* macros = nullptr);
 
 /// Reads `path` and parses it; a file that cannot be read is a LitmusError at 0:0.
-Program parse_file(const std::string& path);
+Program parse_file(const std::string& path, const MacroTable* macros = nullptr);
 
 /// The primitive's name as the kernel spells it ("atomic_inc_return_acquire").
 std::string_view primitive_name(Prim p, Order o);

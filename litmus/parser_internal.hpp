@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "litmus/ast.hpp"
+#include "litmus/def_table.hpp"
 #include "litmus/lexer.hpp"
 
 namespace oc::litmus::detail {
@@ -35,7 +36,10 @@ struct TypeInfo {
 /// Parses one test into a Program (run()), without the analysis; throws LitmusError.
 class Parser {
 public:
-    Parser(std::string_view src, const std::string& file) : lex_(src, file) { prog_.file = file; }
+    Parser(std::string_view src, const std::string& file, const MacroTable* macros = nullptr)
+        : lex_(src, file), macros_(macros) {
+        prog_.file = file;
+    }
     Program run();
 
 private:
@@ -290,6 +294,7 @@ private:
     void annotation_line(std::string_view l, std::uint32_t line, std::uint32_t col0);
 
     Lexer lex_;
+    const MacroTable* macros_ = nullptr;  ///< the configuration's linux-kernel.def, if any
     Program prog_;
     Token tok_, peek_;
     bool has_peek_ = false;

@@ -24,7 +24,9 @@ std::string_view to_string(Judgement j) {
     return "?";
 }
 
-std::shared_ptr<const Compiled> load(const std::string& path) { return compile(parse_file(path)); }
+std::shared_ptr<const Compiled> load(const std::string& path, const MacroTable* macros) {
+    return compile(parse_file(path, macros));
+}
 
 namespace {
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "checker/driver/check.hpp"
+#include "litmus/def_table.hpp"
 #include "litmus/interpreter.hpp"
 
 namespace oc::litmus {
@@ -77,7 +78,9 @@ struct LitmusResult {
 };
 
 /// Parses and compiles a test file (throws LitmusError).
-std::shared_ptr<const Compiled> load(const std::string& path);
+/// `macros`: the configuration's linux-kernel.def, which then says what each primitive is
+/// (def_table.hpp); nullptr: ordercheck's own table (litmus/primitive_table.cpp).
+std::shared_ptr<const Compiled> load(const std::string& path, const MacroTable* macros = nullptr);
 
 /// Explores the test (twice when the first run finds a data race) and judges it.
 LitmusResult run(const std::shared_ptr<const Compiled>& test, const LitmusOptions& options);
