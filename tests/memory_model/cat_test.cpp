@@ -176,6 +176,59 @@ TEST_SUITE("cat") {
         CHECK_THROWS_WITH(cat::CatModel(cat::parse("enum A = 'once ||\n 'sparkle", "b.bell"), cat::parse("\"x\"", "x.cat")),
                           "b.bell:1:1: error: expected a tag that ordercheck's events carry (linux-kernel.bell's), found 'sparkle");
     }
+    TEST_CASE("variant conditionals choose by the configuration's variants") {
+        const std::string m =
+            "let a = if \"lkmmv2\" then po else 0\nflag ~empty a as v2-expr\n"
+            "if not \"lkmmv2\" flag ~empty po as v1-stmt else flag ~empty po as v2-stmt end\n"
+            "if \"lkmmv2\" && (\"other\" || variant \"lkmmv2\") flag ~empty po as both end\n";
+        const cat::CatModel v2(cat::Model{}, cat::parse(m, "m.cat", {"lkmmv2"}), {"lkmmv2"});
+        const cat::CatModel v1(cat::Model{}, cat::parse(m, "m.cat"));
+        CHECK(v2.flags(sb(false)) == std::vector<std::string>{"v2-expr", "v2-stmt", "both"});
+        CHECK(v1.flags(sb(false)) == std::vector<std::string>{"v1-stmt"});
+        CHECK(parse_error("let a = if po = po then po else 0") ==
+              "m.cat:1:12: error: expected a variant name in quotes (herd's other conditions are not supported), "
+              "found the name 'po'");
+        CHECK(parse_error("if \"v\" flag ~empty po as x") ==
+              "m.cat:1:27: error: expected 'else' or 'end' closing the 'if', found the end of the file");
+    }
+    TEST_CASE("lkmmv2: a fully ordered RMW's tag is on its events, its fences carry none; tags as the bell spells them") {
+        // P0: xchg(x, 1) as the runtime records it (F_sc; RMW; F_sc, one primitive call), then
+        // smp_mb(), smp_mb__after_srcu_read_unlock() and atomic_inc(y) (a void RMW)
+        ExecutionGraph g;
+        g.set_thread_names({"P0"});
+        const LocationId x = g.add_location("x"), y = g.add_location("y");
+        auto add = [&](std::uint16_t t, EventKind kind, std::optional<LocationId> loc, std::uint32_t tags,
+                       const char* prim, std::optional<EventId> from = std::nullopt) {
+            Event e;
+            e.id.thread = t;
+            e.kind = kind;
+            e.location = loc;
+            e.lkmm = tags;
+            e.primitive = prim;
+            e.reads_from = from;
+            e.order = kind == EventKind::Fence ? MemoryOrder::SeqCst : MemoryOrder::Relaxed;
+            return g.append(e);
+        };
+        const EventId ix = add(EventId::init_thread, EventKind::Write, x, 0, "");
+        const EventId iy = add(EventId::init_thread, EventKind::Write, y, 0, "");
+        add(1, EventKind::Fence, std::nullopt, lkmm::Mb, "xchg");
+        add(1, EventKind::Rmw, x, lkmm::Once, "xchg", ix);
+        add(1, EventKind::Fence, std::nullopt, lkmm::Mb, "xchg");
+        add(1, EventKind::Fence, std::nullopt, lkmm::Mb, "smp_mb");
+        add(1, EventKind::Fence, std::nullopt, lkmm::Mb, "smp_mb__after_srcu_read_unlock");
+        add(1, EventKind::Rmw, y, lkmm::Once | lkmm::Noreturn, "atomic_inc", iy);
+        const std::string bell =
+            "enum Accesses = 'ONCE || 'MB || 'NORETURN\nenum Barriers = 'MB || 'after-srcu-read-unlock\n";
+        const std::string cat =
+            "\"m\"\nflag ~empty MB & R as mb-read\nflag ~empty MB & W as mb-write\n"
+            "flag ~empty [MB & F] ; po ; [MB & F] as two-mb-fences\nflag ~empty After-srcu-read-unlock as after-srcu\n"
+            "flag ~empty NORETURN & W as noreturn-write\nflag ~empty ONCE & RMW as once-rmw\n";
+        const cat::CatModel v2(cat::parse(bell, "b.bell"), cat::parse(cat, "m.cat"), {"lkmmv2"});
+        const cat::CatModel v1(cat::parse(bell, "b.bell"), cat::parse(cat, "m.cat"));
+        CHECK(v2.flags(g) == std::vector<std::string>{"mb-read", "mb-write", "after-srcu", "noreturn-write"});
+        // lkmmv1: the fences are the RMW's ordering, its events are once (herd 7.57)
+        CHECK(v1.flags(g) == std::vector<std::string>{"two-mb-fences", "after-srcu", "once-rmw"});
+    }
     // The whole corpus takes minutes under the evaluated model (about 9x the built-in): the unit
     // suite compares every test of at most `quick_executions` executions under the built-in
     // model (all but the few large ones), ORDERCHECK_CAT_DIFFERENTIAL=all every test.
