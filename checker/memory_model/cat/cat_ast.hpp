@@ -4,6 +4,7 @@
 // evaluator (cat_eval.hpp) walks; cat_eval.hpp says how herd's enumerated choices are handled.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -35,10 +36,16 @@ private:
 struct Expr;
 using ExprPtr = std::shared_ptr<const Expr>;
 
+/// A name's number, the same for every occurrence of the name in every model (the parser
+/// numbers names so that the evaluator compares numbers, not strings). Never 0.
+std::uint32_t symbol(const std::string& name);
+
 /// One `name = e`, `name(x, y) = e` or `name x = e` of a let.
 struct Binding {
     std::string name;
+    std::uint32_t sym = 0;            ///< symbol(name)
     std::vector<std::string> params;  ///< empty: a value; else a function of these parameters
+    std::vector<std::uint32_t> param_syms;
     bool tuple_params = false;        ///< `f(x, y)`: one tuple argument
     ExprPtr body;
     Pos pos;
@@ -62,6 +69,7 @@ struct Expr {
     Op op;
     Pos pos;
     std::string name;             ///< Var, Tag
+    std::uint32_t sym = 0;        ///< Var: symbol(name)
     std::vector<ExprPtr> args;
     std::vector<Binding> bindings;  ///< Let
     bool rec = false;               ///< Let
@@ -86,6 +94,7 @@ struct Stmt {
     bool flag = false;              ///< Check: a flag, not an axiom
     bool negated = false;           ///< Check: ~
     std::string name;               ///< Check: the `as` name (else the expression's text); With: the bound name; Include: the file
+    std::uint32_t sym = 0;          ///< With: symbol(name)
     ExprPtr expr;                   ///< Check, With
     std::vector<std::string> tags;  ///< Enum
     /// Include: the included file's statements; `intrinsic` when it is one of herd's library

@@ -39,27 +39,34 @@ struct Val {
     BitRel rel{0};
     std::size_t a = 0, b = 0;
     std::vector<ValPtr> items;
-    // Func
-    std::vector<std::string> params;
-    bool tuple_params = false;
-    ExprPtr body;
+    // Func: the model's binding (its parameters and body) and the scope it was defined in
+    const Binding* func = nullptr;
     Env env;
     // Native: applied to its argument; `items` holds the arguments given so far (curried)
-    std::function<ValPtr(const std::vector<ValPtr>&, const Pos&)> native;
-    std::size_t arity = 1;
+    struct Native {
+        std::function<ValPtr(const std::vector<ValPtr>&, const Pos&)> fn;
+        std::size_t arity = 1;
+    };
+    std::shared_ptr<const Native> native;
 };
 
 struct Scope {
-    std::size_t hash;  ///< of the name: lookups compare it first
-    std::string name;
-    mutable ValPtr value;  ///< mutable only while a `let rec` iterates
+    std::uint32_t sym;  ///< symbol(name): lookups compare it
+    mutable ValPtr value;  ///< mutable while a `let rec` iterates, and when a lazy binding is forced
     Env parent;
+    /// A top-level binding not evaluated yet: its expression and the scope it is evaluated in.
+    /// The first lookup evaluates it (so that a check evaluates only what it needs).
+    mutable const Expr* lazy = nullptr;
+    mutable Env lazy_env;
+    /// A top-level binding's place among them (1, 2...; Evaluator::top_ finds it without walking
+    /// the chain); 0 for a function's parameter or a `let ... in`'s name.
+    mutable std::uint32_t seq = 0;
 };
 
-Env bind_name(Env env, std::string name, ValPtr v) {
-    const std::size_t h = std::hash<std::string>{}(name);
-    return std::make_shared<const Scope>(Scope{h, std::move(name), std::move(v), std::move(env)});
+Env bind_name(Env env, std::uint32_t sym, ValPtr v) {
+    return std::make_shared<const Scope>(Scope{sym, std::move(v), std::move(env), nullptr, nullptr});
 }
+Env bind_name(Env env, const std::string& name, ValPtr v) { return bind_name(std::move(env), symbol(name), std::move(v)); }
 
 const char* kind_name(Val::Kind k) {
     switch (k) {
@@ -121,6 +128,7 @@ public:
         native("cross", 1, [this](const auto& a, const Pos& p) { return cross(a[0], p); });
         native("different-values", 1, [this](const auto& a, const Pos& p) { return different_values(a[0], p); });
         native("total-orders", 1, [this](const auto& a, const Pos& p) { return total_orders(a[0], p); });
+        index_top(nullptr);
     }
 
     Outcome run(const Model& m, const std::vector<std::string>& want) {
@@ -128,6 +136,8 @@ public:
             statements(prelude().statements);
             statements(m.statements);
             graph_is_the_execution();
+            if (goal_ == Goal::Validate)  // every binding, needed or not: its errors now
+                for (const Scope* sc = env_.get(); sc != nullptr; sc = sc->parent.get()) force(*sc);
         } catch (const Stop&) {
         }
         for (const std::string& name : want) {
@@ -162,8 +172,7 @@ private:
                 std::function<ValPtr(const std::vector<ValPtr>&, const Pos&)> f) {
         auto v = std::make_shared<Val>();
         v->kind = Val::Kind::Native;
-        v->native = std::move(f);
-        v->arity = arity;
+        v->native = std::make_shared<const Val::Native>(Val::Native{std::move(f), arity});
         env_ = bind_name(env_, name, v);
     }
     [[noreturn]] static void type_error(const Pos& p, const std::string& expected, const ValPtr& found) {
@@ -174,6 +183,17 @@ private:
         if (v->kind == Val::Kind::Rel) return v->rel;
         if (v->kind == Val::Kind::Empty) return BitRel(n_);
         type_error(p, "a relation", v);
+    }
+    /// The same without a copy (the empty value: an empty relation or set of the graph's size).
+    const BitRel& rel_ref(const ValPtr& v, const Pos& p) const {
+        if (v->kind == Val::Kind::Rel) return v->rel;
+        if (v->kind == Val::Kind::Empty) return empty_rel_;
+        type_error(p, "a relation", v);
+    }
+    const NodeSet& set_ref(const ValPtr& v, const Pos& p) const {
+        if (v->kind == Val::Kind::Set) return v->set;
+        if (v->kind == Val::Kind::Empty) return empty_set_;
+        type_error(p, "a set of events", v);
     }
     NodeSet as_set(const ValPtr& v, const Pos& p) const {
         if (v->kind == Val::Kind::Set) return v->set;
@@ -189,7 +209,7 @@ private:
 
     // ---- built-in functions ----
     ValPtr domain_range(const ValPtr& v, bool domain, const Pos& p) const {
-        const BitRel r = as_rel(v, p);
+        const BitRel& r = rel_ref(v, p);
         NodeSet s = none();
         for (std::size_t i = 0; i < n_; ++i)
             r.for_each(i, [&](std::size_t j) {
@@ -270,30 +290,58 @@ private:
         if (f->kind == Val::Kind::Native) {
             std::vector<ValPtr> args = f->items;
             args.push_back(std::move(arg));
-            if (args.size() == f->arity) return f->native(args, p);
+            if (args.size() == f->native->arity) return f->native->fn(args, p);
             auto partial = std::make_shared<Val>(*f);
             partial->items = std::move(args);
             return partial;
         }
         if (f->kind != Val::Kind::Func) type_error(p, "a function", f);
         Env env = f->env;
-        if (f->tuple_params) {
-            if (arg->kind != Val::Kind::Tuple || arg->items.size() != f->params.size())
-                throw CatError(p, "expected " + std::to_string(f->params.size()) + " arguments, found " +
+        const Binding& b = *f->func;
+        if (b.tuple_params) {
+            if (arg->kind != Val::Kind::Tuple || arg->items.size() != b.params.size())
+                throw CatError(p, "expected " + std::to_string(b.params.size()) + " arguments, found " +
                                       (arg->kind == Val::Kind::Tuple ? std::to_string(arg->items.size()) : "1"));
-            for (std::size_t k = 0; k < f->params.size(); ++k) env = bind_name(env, f->params[k], arg->items[k]);
+            for (std::size_t k = 0; k < b.params.size(); ++k) env = bind_name(env, b.param_syms[k], arg->items[k]);
         } else {
-            env = bind_name(env, f->params[0], std::move(arg));
+            env = bind_name(env, b.param_syms[0], std::move(arg));
         }
-        return eval(*f->body, env);
+        return eval(*b.body, env);
     }
 
     // ---- expressions ----
-    static ValPtr lookup(const Env& env, const std::string& name) {
-        const std::size_t h = std::hash<std::string>{}(name);
-        for (const Scope* s = env.get(); s != nullptr; s = s->parent.get())
-            if (s->hash == h && s->name == name) return s->value;
-        return nullptr;
+    ValPtr lookup(const Env& env, const std::string& name) { return lookup(env, symbol(name)); }
+    ValPtr lookup(const Env& env, std::uint32_t sym) {
+        // the local names first, then the latest top-level binding of sym up to where the
+        // chain reaches the top level
+        const Scope* s = env.get();
+        for (; s != nullptr && s->seq == 0; s = s->parent.get())
+            if (s->sym == sym) return force(*s);
+        if (s == nullptr || sym >= top_.size()) return nullptr;
+        const auto& bindings = top_[sym];
+        auto it = std::upper_bound(bindings.begin(), bindings.end(), s->seq,
+                                   [](std::uint32_t q, const std::pair<std::uint32_t, const Scope*>& b) { return q < b.first; });
+        if (it == bindings.begin()) return nullptr;
+        return force(*std::prev(it)->second);
+    }
+    /// Numbers the top-level bindings made since `old` (env_ grew from it) and indexes them.
+    void index_top(const Scope* old) {
+        std::vector<const Scope*> fresh;
+        for (const Scope* s = env_.get(); s != nullptr && s != old; s = s->parent.get()) fresh.push_back(s);
+        for (auto it = fresh.rbegin(); it != fresh.rend(); ++it) {
+            const Scope* s = *it;
+            s->seq = ++top_seq_;
+            if (s->sym >= top_.size()) top_.resize(s->sym + 64);
+            top_[s->sym].emplace_back(s->seq, s);
+        }
+    }
+    ValPtr force(const Scope& s) {
+        if (s.lazy != nullptr) {
+            s.value = eval(*s.lazy, s.lazy_env);
+            s.lazy = nullptr;
+            s.lazy_env = nullptr;
+        }
+        return s.value;
     }
 
     /// a OP b on sets or relations; the empty value takes the other's kind
@@ -305,14 +353,15 @@ private:
             throw CatError(e.pos, std::string("expected two sets or two relations, found ") + kind_name(a->kind) +
                                       " and " + kind_name(b->kind));
         if (is_set) {
-            NodeSet x = as_set(a, e.args[0]->pos), y = as_set(b, e.args[1]->pos);
+            NodeSet x = as_set(a, e.args[0]->pos);
+            const NodeSet& y = set_ref(b, e.args[1]->pos);
             for (std::size_t k = 0; k < x.size(); ++k) x[k] = so(x[k], y[k]);
             return set(std::move(x));
         }
         if (is_rel || (a->kind == Val::Kind::Empty && b->kind == Val::Kind::Empty)) {
             if (!is_rel) return empty();
             BitRel x = as_rel(a, e.args[0]->pos);
-            ro(x, as_rel(b, e.args[1]->pos));
+            ro(x, rel_ref(b, e.args[1]->pos));
             return rel(std::move(x));
         }
         type_error(a->kind == Val::Kind::Empty ? e.args[1]->pos : e.args[0]->pos, "a set or a relation",
@@ -324,12 +373,15 @@ private:
         auto arg = [&](std::size_t k) { return eval(*e.args[k], env); };
         switch (e.op) {
         case Op::Var: {
-            ValPtr v = lookup(env, e.name);
+            ValPtr v = lookup(env, e.sym != 0 ? e.sym : symbol(e.name));
             if (!v) throw CatError(e.pos, "expected a defined name, found '" + e.name + "', which is not defined");
             return v;
         }
         case Op::Empty: return empty();
-        case Op::Universe: return lookup(env_, "_");
+        case Op::Universe: {
+            static const std::uint32_t universe = symbol("_");
+            return lookup(env_, universe);
+        }
         case Op::Tag: throw CatError(e.pos, "expected a set or a relation, found the tag '" + e.name);
         case Op::Union:
             return binary(e, arg(0), arg(1), [](auto x, auto y) { return x | y; }, [](BitRel& x, const BitRel& y) { x.unite(y); });
@@ -341,10 +393,12 @@ private:
                           [](BitRel& x, const BitRel& y) { x.subtract(y); });
         case Op::Seq: {
             const ValPtr a = arg(0), b = arg(1);
-            return rel(as_rel(a, e.args[0]->pos).compose(as_rel(b, e.args[1]->pos)));
+            return rel(rel_ref(a, e.args[0]->pos).compose(rel_ref(b, e.args[1]->pos)));
         }
         case Op::Cartesian: {
-            const NodeSet a = as_set(arg(0), e.args[0]->pos), b = as_set(arg(1), e.args[1]->pos);
+            const ValPtr av = arg(0), bv = arg(1);
+            const NodeSet& a = set_ref(av, e.args[0]->pos);
+            const NodeSet& b = set_ref(bv, e.args[1]->pos);
             BitRel r(n_);
             for (std::size_t i = 0; i < n_; ++i)
                 if (in(a, i))
@@ -378,7 +432,10 @@ private:
             if (e.op != Op::Plus) r.add_identity();
             return rel(std::move(r));
         }
-        case Op::Inverse: return rel(as_rel(arg(0), e.args[0]->pos).inverse());
+        case Op::Inverse: {
+            const ValPtr a = arg(0);
+            return rel(rel_ref(a, e.args[0]->pos).inverse());
+        }
         case Op::Complement: {
             const ValPtr a = arg(0);
             if (a->kind == Val::Kind::Rel) {
@@ -393,7 +450,10 @@ private:
             for (std::size_t k = 0; k < s.size(); ++k) s[k] = u[k] & ~s[k];
             return set(std::move(s));
         }
-        case Op::Identity: return rel(id_on(as_set(arg(0), e.args[0]->pos)));
+        case Op::Identity: {
+            const ValPtr a = arg(0);
+            return rel(id_on(set_ref(a, e.args[0]->pos)));
+        }
         case Op::App: return apply(arg(0), arg(1), e.args[1]->pos);
         case Op::Tuple: {
             auto out = std::make_shared<Val>();
@@ -425,9 +485,7 @@ private:
     ValPtr function(const Binding& b, const Env& env) const {
         auto f = std::make_shared<Val>();
         f->kind = Val::Kind::Func;
-        f->params = b.params;
-        f->tuple_params = b.tuple_params;
-        f->body = b.body;
+        f->func = &b;
         f->env = env;
         return f;
     }
@@ -443,17 +501,24 @@ private:
     /// the bindings in order, each seeing the others' latest values, until none changes: the
     /// least fixed point for the monotone definitions (rcu-order), and for the bell's matching
     /// of nested lock/unlock pairs the innermost-first matching it is written for.
-    Env let(const std::vector<Binding>& bindings, bool rec, const Env& env) {
+    Env let(const std::vector<Binding>& bindings, bool rec, const Env& env, bool lazy = false) {
         if (!rec) {
             Env out = env;
-            for (const Binding& b : bindings)
-                out = bind_name(out, b.name, b.params.empty() ? eval(*b.body, env) : function(b, env));
+            for (const Binding& b : bindings) {
+                if (lazy && b.params.empty()) {
+                    out = bind_name(out, b.sym, nullptr);
+                    out->lazy = b.body.get();
+                    out->lazy_env = env;
+                    continue;
+                }
+                out = bind_name(out, b.sym, b.params.empty() ? eval(*b.body, env) : function(b, env));
+            }
             return out;
         }
         Env out = env;
         std::vector<const Scope*> scopes;
         for (const Binding& b : bindings) {
-            out = bind_name(out, b.name, empty());
+            out = bind_name(out, b.sym, empty());
             scopes.push_back(out.get());
         }
         for (std::size_t k = 0; k < bindings.size(); ++k)
@@ -486,7 +551,14 @@ private:
     }
     void statement(const Stmt& s) {
         switch (s.kind) {
-        case Stmt::Kind::Let: env_ = let(s.bindings, s.rec, env_); return;
+        // a top-level value is evaluated when first needed: the consistency of a prefix needs
+        // the axioms' relations only, not the flags' (the data races of linux-kernel.cat)
+        case Stmt::Kind::Let: {
+            const Scope* old = env_.get();
+            env_ = let(s.bindings, s.rec, env_, true);
+            index_top(old);
+            return;
+        }
         case Stmt::Kind::Include:
             if (s.intrinsic) {
                 if (s.name == "cos-opt.cat") statements(cos().statements);
@@ -573,14 +645,20 @@ private:
         } else {
             type_error(s.expr->pos, "a set of candidate relations", c);
         }
-        env_ = bind_name(env_, s.name, rel(chosen));
+        const Scope* old = env_.get();
+        env_ = bind_name(env_, s.sym, rel(chosen));
+        index_top(old);
         if (!ok) fail("with " + s.name, std::nullopt);
     }
 
     Builtins b_;
     std::size_t n_;
+    BitRel empty_rel_{n_};
+    NodeSet empty_set_ = NodeSet((n_ + 63) / 64, 0);
     Goal goal_;
     Env env_;
+    std::vector<std::vector<std::pair<std::uint32_t, const Scope*>>> top_;  ///< per symbol: its top-level bindings by seq
+    std::uint32_t top_seq_ = 0;
     Outcome out_;
 };
 

@@ -29,8 +29,10 @@
 namespace oc::cat {
 
 /// How much to evaluate: up to the first failing axiom (consistency of every prefix the engine
-/// builds), or the whole model (flags of a complete graph).
-enum class Goal { FirstViolation, Everything };
+/// builds), the whole model (flags of a complete graph), or the whole model and every binding
+/// whether a check needs it or not (a model just loaded: its errors now, not midway through a
+/// search). A top-level `let` is evaluated when a check or a flag first needs it.
+enum class Goal { FirstViolation, Everything, Validate };
 
 struct Outcome {
     lkmm::Nodes nodes;

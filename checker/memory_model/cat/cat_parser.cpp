@@ -4,7 +4,9 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <mutex>
 #include <sstream>
+#include <unordered_map>
 #include <utility>
 
 #include "checker/memory_model/cat/cat_lexer.hpp"
@@ -180,6 +182,7 @@ private:
             next();
             s.kind = Stmt::Kind::With;
             s.name = name("a name after 'with'");
+            s.sym = symbol(s.name);
             expect_kw("from");
             s.expr = expr();
             return s;
@@ -261,6 +264,8 @@ private:
                 b.params.push_back(next().text);
             }
             expect_punct("=");
+            b.sym = symbol(b.name);
+            for (const std::string& prm : b.params) b.param_syms.push_back(symbol(prm));
             b.body = expr();
             out.push_back(std::move(b));
             if (!is_kw("and")) break;
@@ -407,6 +412,7 @@ private:
             e->op = next().text == "_" ? Expr::Op::Universe : Expr::Op::Var;
             e->pos = p;
             e->name = t.text;
+            e->sym = symbol(e->name);
             return e;
         }
         if (is_punct("(")) {
@@ -448,6 +454,13 @@ private:
 };
 
 }  // namespace
+
+std::uint32_t symbol(const std::string& name) {
+    static std::mutex m;
+    static std::unordered_map<std::string, std::uint32_t> table;
+    const std::lock_guard<std::mutex> lock(m);
+    return table.emplace(name, static_cast<std::uint32_t>(table.size() + 1)).first->second;
+}
 
 bool intrinsic_include(const std::string& name) {
     return name == "cross.cat" || name == "cos-opt.cat" || name == "stdlib.cat";
