@@ -50,11 +50,22 @@ def answers(out):
     return [l for l in out.splitlines() if l.startswith(("Observation ", "Flag ", "Positive:"))]
 
 
+def refused(files):
+    """The tests the configuration's macro table (linux-kernel.def) refuses: primitives it does
+    not define, as herd7 refuses them with those files (docs/litmus.md, "The macro table")."""
+    out = subprocess.run([exe, "litmus", "--conf", cfg, "--max-executions", "1", *files],
+                         capture_output=True, text=True).stdout
+    return {l.split()[1] for l in out.splitlines() if l.startswith("Judgement ") and "does not parse" in l}
+
+
 corpus = sorted(p for p in glob.glob(os.path.join(root, "litmus", "tests", "*.litmus")) if "desc-reserve+4" not in p)
 kernel = sorted(glob.glob(os.path.join(kernel_mm, "litmus-tests", "*.litmus")))
+skipped = refused(corpus)
+corpus = [p for p in corpus if p not in skipped]
 work = [
     (f"kernel litmus-tests ({len(kernel)} tests, one process)", ["litmus", *kernel]),
-    (f"project corpus ({len(corpus)} tests, one process; desc-reserve+4 apart)", ["litmus", *corpus]),
+    (f"project corpus ({len(corpus)} tests, one process; desc-reserve+4 apart, {len(skipped)} the macro table refuses)",
+     ["litmus", *corpus]),
 ]
 for name in ("RCU+3gp-chain+reader", "desc-reserve+3", "desc-reserve+3+mb-after-head") + (("desc-reserve+4",) if slow else ()):
     work.append((name, ["litmus", os.path.join(root, "litmus", "tests", name + ".litmus")]))

@@ -61,6 +61,12 @@ CatModel::CatModel(Model bell, Model cat, const Variants& variants)
     if (title_.empty()) title_ = "cat model";
 }
 
+bool CatModel::inert_when_last(const Event& e) const {
+    if (!kernel_) return false;
+    if (e.is_fence()) return ((lkmm_tags_of(e) | e.lkmm) & (lkmm::RcuUnlock | lkmm::SrcuUnlock)) == 0;
+    return e.kind == EventKind::Read && !e.reads_from;
+}
+
 bool CatModel::consistent(const ExecutionGraph& g) const {
     if (kernel_) refuse_held_locks(g);
     return !evaluate(model_, g, Goal::FirstViolation).violated;

@@ -38,6 +38,13 @@ public:
     /// Every axiom (acyclic, irreflexive, empty that is not a flag) holds, and every `with`
     /// finds the graph among its candidates.
     bool consistent(const ExecutionGraph& g) const override;
+    /// For a model of the kernel's events (kernel_events()), LKMM's rule (lkmm.cpp): a fence
+    /// other than an RCU/SRCU unlock, or a read that reads from no write yet, added last to its
+    /// thread, leaves a consistent graph consistent. linux-kernel.cat's relations leave a fence
+    /// only through po (fencerel, gp) and a read only through rf and fr; a model for which that
+    /// fails still has every complete execution certified by check() (CheckOptions::certify),
+    /// so the skipped check can delay pruning, not pass an execution. False for other models.
+    bool inert_when_last(const Event& e) const override;
     /// The first failing axiom, named by its `as` name (else its expression's text).
     std::optional<AxiomViolation> check(const ExecutionGraph& g) const override;
     /// The first pair of the flag named "data-race" (linux-kernel.cat's), nullopt if it does not fire.
