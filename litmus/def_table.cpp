@@ -132,9 +132,13 @@ Seq expand(const Seq& body, const std::vector<RawMacro>& raw, const std::map<std
             else args.back().push_back(body[k]);
         }
         if (args.size() == 1 && args[0].empty()) args.clear();
-        if (k >= body.size() || args.size() != m.params.size())
-            throw LitmusError(file, where.pos, where.name + ": expected " + std::to_string(m.params.size()) +
-                                                   " arguments to " + m.name + ", found another call");
+        if (k >= body.size())
+            throw LitmusError(file, where.pos, where.name + ": expected ')' closing the call of " + m.name + ", found none");
+        if (args.size() != m.params.size()) {
+            const auto count = [](std::size_t c) { return std::to_string(c) + (c == 1 ? " argument" : " arguments"); };
+            throw LitmusError(file, where.pos, where.name + ": expected " + count(m.params.size()) + " to " + m.name +
+                                                   ", found " + std::to_string(args.size()));
+        }
         std::vector<Seq> expanded;
         for (const Seq& a : args) expanded.push_back(expand(a, raw, index, file, where, depth + 1));
         const Seq r = apply(m, expanded, raw, index, file, where, depth);

@@ -37,7 +37,9 @@ struct MacroUse {
 class MacroTable {
 public:
     /// Reads and normalises the table at `path`. Throws LitmusError (file:line:col) for a file
-    /// that cannot be read, a line that is no macro, or a body that calls an undefined macro.
+    /// that cannot be read, a line that is no macro, or a call of one of its macros with the
+    /// wrong number of arguments. A body that uses a name the table does not define loads; a
+    /// test that calls its macro is refused then (its form is no ordercheck primitive's).
     static std::shared_ptr<const MacroTable> load(const std::string& path);
     /// The table of `text`, read from `file`.
     static std::shared_ptr<const MacroTable> parse(std::string_view text, const std::string& file);

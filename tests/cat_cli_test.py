@@ -9,7 +9,10 @@ ORDERCHECK_LKMM_DIR.
   cat_cli_test.py ORDERCHECK SOURCE_ROOT kernel
       Linux 6.1's linux-kernel.cfg (the extracted tree, else extracted from Debian's tarball)
       against the built-in LKMM on a handful of the litmus corpus: the same verdicts, counts and
-      flags. Exits 77 (meson's skip) when neither is there.
+      flags; and a configuration whose linux-kernel.def is written here (the kernel's cat and
+      bell copied to a temporary directory): a primitive it lacks refused at the call, its own
+      names run as the primitives of the same meaning, a bad def a positioned error, on litmus,
+      check and explain. Exits 77 (meson's skip) when neither is there.
 """
 import json
 import os
@@ -229,6 +232,137 @@ def kernel():
            "vmap_purge_lock is held when the model starts" in out and "lock.cat has every lock start unlocked" in out, out)
     expect("a lock held at the start: the other variant is still judged",
            re.search(r"^vmalloc_purge/baseline .* pass$", out, re.M) is not None, out)
+
+    macro_table(d)
+
+
+# A tools/memory-model of the test's own: the kernel's cat and bell files with a macro table
+# written here. It lacks smp_mb() and names two primitives of its own: peek() (READ_ONCE's
+# meaning) and grab_acquire() (cmpxchg_acquire's, its tag in upper case).
+OWN_DEF = """// a small table: no smp_mb, two names of its own
+READ_ONCE(X) __load{once}(X)
+WRITE_ONCE(X,V) { __store{once}(X,V); }
+smp_wmb() { __fence{wmb}; }
+peek(X) __load{once}(X)
+grab_acquire(X,V,W) __cmpxchg{ACQUIRE}(X,V,W)
+"""
+OWN_CFG = "macros linux-kernel.def\nbell linux-kernel.bell\nmodel linux-kernel.cat\n"
+# SB with smp_mb(), line 9 column 2
+LACKING = """C SB+mbs
+
+{}
+
+P0(int *x, int *y)
+{
+\tint r0;
+\tWRITE_ONCE(*x, 1);
+\tsmp_mb();
+\tr0 = READ_ONCE(*y);
+}
+
+P1(int *x, int *y)
+{
+\tint r0;
+\tWRITE_ONCE(*y, 1);
+\tsmp_mb();
+\tr0 = READ_ONCE(*x);
+}
+
+exists (0:r0=0 /\\ 1:r0=0)
+"""
+# MP with smp_wmb() and a cmpxchg-acquire reading the flag: Never (Sometimes were the read side relaxed)
+ALIASED = """C MP+wmb+cas
+
+(* Result: Never *)
+
+{}
+
+P0(int *x, int *y)
+{
+\tWRITE_ONCE(*x, 1);
+\tsmp_wmb();
+\tWRITE_ONCE(*y, 1);
+}
+
+P1(int *x, int *y)
+{
+\tint r0;
+\tint r1;
+\tr0 = grab_acquire(y, 1, 2);
+\tr1 = peek(*x);
+}
+
+exists (1:r0=1 /\\ 1:r1=0)
+"""
+
+
+def macro_table(d):
+    """--conf with a configuration whose macro table is the test's own (linux-kernel.def)."""
+    tmp = tempfile.mkdtemp(prefix="ordercheck-cat-cli-def-")
+    own, bad = os.path.join(tmp, "own"), os.path.join(tmp, "bad")
+    for folder, text in ((own, OWN_DEF), (bad, OWN_DEF + "smp_mb() { __fence{mb};\n")):
+        os.mkdir(folder)
+        for name in ("linux-kernel.cat", "linux-kernel.bell", "lock.cat"):
+            shutil.copy(os.path.join(d, name), folder)
+        for name, content in (("linux-kernel.def", text), ("linux-kernel.cfg", OWN_CFG)):
+            with open(os.path.join(folder, name), "w") as f:
+                f.write(content)
+    files = {"lacking": LACKING, "aliased": ALIASED,
+             "original": ALIASED.replace("grab_acquire(", "cmpxchg_acquire(").replace("peek(", "READ_ONCE(")}
+    for name, text in files.items():
+        with open(os.path.join(tmp, name + ".litmus"), "w") as f:
+            f.write(text)
+    p = lambda name: os.path.join(tmp, name)  # noqa: E731
+    cfg = ["--conf", os.path.join(own, "linux-kernel.cfg")]
+
+    # (a) a primitive the table lacks: refused at the call, as herd refuses it; the test does not
+    # parse (exit 2). Without the table it runs.
+    lacking = (rf"^{re.escape(p('lacking.litmus'))}:9:2: error: unsupported: the primitive 'smp_mb' is not defined by the "
+               rf"macro table {re.escape(os.path.join(own, 'linux-kernel.def'))} \(herd7 rejects it too")
+    code, out, err = run("litmus", p("lacking.litmus"), *cfg, env=env_with())
+    expect("litmus --conf, a primitive the def lacks: exit 2", code == 2, (code, out, err))
+    expect("litmus --conf, a primitive the def lacks: the positioned error", re.search(lacking, err, re.M), err)
+    expect("litmus --conf, a primitive the def lacks: does not parse",
+           f"Judgement {p('lacking.litmus')} ERROR: does not parse" in out and "1 not parsed" in out, out)
+    code, out, err = run("litmus", p("lacking.litmus"), "--model", "lkmm", env=env_with())
+    expect("litmus --model lkmm, smp_mb(): parses", code == 0 and "Observation SB+mbs Never" in out, (code, out, err))
+
+    # (b) the table's own names run as the primitives of the same meaning: the verdict of the
+    # test written with those primitives under the built-in LKMM; without the table they are no
+    # primitives.
+    def observation(out):
+        return [l for l in out.splitlines() if l.startswith("Observation ")]
+    code, out, err = run("litmus", p("aliased.litmus"), *cfg, env=env_with())
+    code2, out2, err2 = run("litmus", p("original.litmus"), "--model", "lkmm", env=env_with())
+    expect("litmus --conf, aliases: run", code == 0 and code2 == 0, (code, err, code2, err2))
+    expect("litmus --conf, aliases: the Observation of the original primitives under the built-in LKMM",
+           observation(out) == observation(out2) == ["Observation MP+wmb+cas Never 0 3"], (out, out2))
+    code, out, err = run("litmus", p("aliased.litmus"), "--model", "lkmm", env=env_with())
+    expect("litmus without the table, aliases: no primitives",
+           code == 2 and "call to undefined function 'grab_acquire'" in err, (code, err))
+
+    # (c) a syntax error in the table: positioned, exit 2, on every command
+    bad_def = re.escape(os.path.join(bad, "linux-kernel.def"))
+    for command in COMMANDS:
+        code, out, err = run(*command_line(command, tmp, "--conf", os.path.join(bad, "linux-kernel.cfg")), env=env_with())
+        expect(f"{command} --conf, a bad def: exit 2", code == 2 and not crashed(code, err), (code, out, err))
+        expect(f"{command} --conf, a bad def: one positioned line",
+               len(err.strip().splitlines()) == 1 and
+               re.search(rf"^{bad_def}:7:1: error: expected '}}' closing the body of smp_mb", err), err)
+
+    # (d) check and explain take a litmus file's primitives from the table too
+    for command in ("check", "explain"):
+        extra = ["--out", p("out-" + command)] if command == "explain" else []
+        code, out, err = run(command, p("lacking.litmus"), *extra, *cfg, env=env_with())
+        expect(f"{command} FILE.litmus --conf, a primitive the def lacks: exit 2", code == 2, (code, out, err))
+        expect(f"{command} FILE.litmus --conf, a primitive the def lacks: the positioned error",
+               re.search(lacking, err, re.M), err)
+        code, out, err = run(command, p("aliased.litmus"), *extra, *cfg, env=env_with())
+        expect(f"{command} FILE.litmus --conf, aliases: run", code == 0, (code, out, err))
+        if command == "check":
+            expect("check FILE.litmus --conf, aliases: the verdict",
+                   re.search(r"^MP\+wmb\+cas/litmus +Never +Never .* pass$", out, re.M), out)
+    shutil.rmtree(tmp, ignore_errors=True)
 
 
 if mode == "errors":

@@ -170,7 +170,7 @@ std::string describe_barrier(const ExecutionGraph& restored, EventId id, bool lk
     const Event& e = restored.event(id);
     if (lkmm_model) {
         using namespace lkmm;
-        constexpr std::uint32_t strong = Mb | BeforeAtomic | AfterAtomic | AfterSpinlock | AfterUnlockLock;
+        constexpr std::uint32_t strong = Mb | BeforeAtomic | AfterAtomic | AfterSpinlock | AfterUnlockLock | AfterSrcuReadUnlock;
         if (e.is_fence()) {
             if (e.lkmm & strong) return "strong-fence (mb)";
             if (e.lkmm & SyncRcu) return "strong-fence (gp)";

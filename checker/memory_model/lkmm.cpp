@@ -321,6 +321,12 @@ Relations relations(const ExecutionGraph& g, Depth depth) {
         // [M] ; po ; [UL] ; (co | po) ; [LKW] ; fencerel(After-unlock-lock) ; [M]
         mb.unite(seq(seq(seq(seq(dom(r.po, r.M), id_on(r.UL, n)), r.co | r.po), id_on(r.LKW, n)),
                      ran(fencerel(r.po, fence_set(AfterUnlockLock)), r.M)));
+        // the newest model: [M] ; po? ; [Srcu-unlock] ; fencerel(After-srcu-read-unlock) ; [M]
+        NodeSet srcu_unlock = empty_set(n);
+        for (std::size_t i = 0; i < n; ++i)
+            if ((ev(i).lkmm & SrcuUnlock) != 0) add(srcu_unlock, i);
+        mb.unite(seq(seq(dom(opt(r.po), r.M), id_on(srcu_unlock, n)),
+                     ran(fencerel(r.po, fence_set(AfterSrcuReadUnlock)), r.M)));
         r.mb = std::move(mb);
     }
     {

@@ -279,6 +279,15 @@ bool check(const ExecutionGraph& g, Work& k) {
             o.restrict(co_po, UL, nullptr);
             o.unite(mb, o.seq(o.seq(o.restricted(po, M, nullptr), co_po), aul));
         }
+        // the newest model: [M] ; po? ; [Srcu-unlock] ; fencerel(After-srcu-read-unlock) ; [M]
+        Word* asru = o.fencerel(fence_set(AfterSrcuReadUnlock));
+        if (!o.empty(asru)) {
+            Word* unlocks = k.set();
+            for (std::size_t i = 0; i < n; ++i)
+                if ((k.info[i].tags & SrcuUnlock) != 0) Ops::put(unlocks, i);
+            o.restrict(asru, unlocks, M);
+            o.unite(mb, o.seq(o.restricted(po_opt_M, M, nullptr), asru));
+        }
     }
     Word* sync = o.set_or(fence_set(SyncRcu), fence_set(SyncSrcu));
     // gp = po ; [Sync-rcu | Sync-srcu] ; po?

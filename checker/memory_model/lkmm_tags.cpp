@@ -41,7 +41,7 @@ std::uint32_t lkmm_tags_of(const Event& e) {
             {"rcu_read_lock", RcuLock}, {"rcu_read_unlock", RcuUnlock}, {"synchronize_rcu", SyncRcu},
             {"srcu_read_lock", SrcuLock}, {"srcu_read_unlock", SrcuUnlock}, {"synchronize_srcu", SyncSrcu},
             {"srcu_down_read", SrcuLock}, {"srcu_up_read", SrcuUnlock}, {"synchronize_srcu_expedited", SyncSrcu},
-            {"synchronize_rcu_expedited", SyncRcu},
+            {"synchronize_rcu_expedited", SyncRcu}, {"smp_mb__after_srcu_read_unlock", AfterSrcuReadUnlock},
         };
         for (const Row& r : fences)
             if (std::strcmp(p, r.name) == 0) return r.tag;
@@ -96,6 +96,7 @@ std::string names(std::uint32_t tags) {
         {AfterAtomic, "after-atomic"},
         {AfterSpinlock, "after-spinlock"},
         {AfterUnlockLock, "after-unlock-lock"},
+        {AfterSrcuReadUnlock, "after-srcu-read-unlock"},
         {RcuLock, "rcu-lock"},
         {RcuUnlock, "rcu-unlock"},
         {SyncRcu, "sync-rcu"},

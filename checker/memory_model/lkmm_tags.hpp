@@ -52,6 +52,10 @@ enum Tag : std::uint32_t {
     /// through it. It carries no ordering of its own (herd: once; lkmmv2 calls it FailedRMW).
     /// Ignored on an RMW event (a successful one is in RMW anyway).
     ConditionalRmw = 1u << 24,
+    /// smp_mb__after_srcu_read_unlock() (the newest linux-kernel.bell's after-srcu-read-unlock;
+    /// Linux 6.1's model lacks the primitive): orders what precedes an srcu_read_unlock() that
+    /// precedes it with what follows it.
+    AfterSrcuReadUnlock = 1u << 25,
 };
 /// "once", "acquire", "mb", "rcu-lock", "LKR+LKW"...: the tags' names as the cat files spell
 /// them, joined by '+'; "" for none.

@@ -71,7 +71,8 @@ std::string kernel_model_dir() {
     if (!fs::exists(tarball)) return "";
     const fs::path tmp = fs::temp_directory_path() / "ordercheck-cat-test";
     const std::string dir = "linux-source-6.1/tools/memory-model";
-    const std::string files = dir + "/linux-kernel.bell " + dir + "/linux-kernel.cat " + dir + "/lock.cat";
+    const std::string files =
+        dir + "/linux-kernel.bell " + dir + "/linux-kernel.cat " + dir + "/lock.cat " + dir + "/linux-kernel.def";
     fs::create_directories(tmp);
     if (std::system(("tar -xJf " + tarball + " -C " + tmp.string() + " " + files).c_str()) != 0) return "";
     return (tmp / dir).string();
@@ -215,7 +216,7 @@ TEST_SUITE("cat") {
         add(1, EventKind::Rmw, x, lkmm::Once, "xchg", ix);
         add(1, EventKind::Fence, std::nullopt, lkmm::Mb, "xchg");
         add(1, EventKind::Fence, std::nullopt, lkmm::Mb, "smp_mb");
-        add(1, EventKind::Fence, std::nullopt, lkmm::Mb, "smp_mb__after_srcu_read_unlock");
+        add(1, EventKind::Fence, std::nullopt, lkmm::AfterSrcuReadUnlock, "smp_mb__after_srcu_read_unlock");
         add(1, EventKind::Rmw, y, lkmm::Once | lkmm::Noreturn, "atomic_inc", iy);
         const std::string bell =
             "enum Accesses = 'ONCE || 'MB || 'NORETURN\nenum Barriers = 'MB || 'after-srcu-read-unlock\n";
@@ -247,14 +248,23 @@ TEST_SUITE("cat") {
         std::vector<fs::path> tests;
         for (const std::string& file : test::litmus_corpus()) tests.emplace_back(file);
         REQUIRE(tests.size() > 100);
-        std::size_t agree = 0, compared = 0, left_out = 0;
+        // 6.1's macro table refuses the primitives it lacks (as herd7 7.57 does): those tests have
+        // no 6.1 answer to compare with (smp_mb__after_srcu_read_unlock() is the newest model's)
+        const auto table = litmus::MacroTable::load(dir + "/linux-kernel.def");
+        std::size_t agree = 0, compared = 0, left_out = 0, refused = 0;
         double builtin_seconds = 0, cat_seconds = 0;
         for (const fs::path& path : tests) {
             std::shared_ptr<const litmus::Compiled> test;
             try {
+                (void)litmus::parse_file(path.string(), table.get());
+            } catch (const litmus::LitmusError& e) {
+                if (std::string(e.what()).find("not defined by the macro table") != std::string::npos) ++refused;
+                continue;  // the corpus's malformed-input tests, and those 6.1's table refuses
+            }
+            try {
                 test = litmus::compile(litmus::parse_file(path.string()));
             } catch (const std::exception&) {
-                continue;  // the corpus's malformed-input tests
+                continue;
             }
             const VariantDef v = litmus::make_variant(test, litmus::RunMode::RaceCheck);
             Run builtin, catm;
@@ -287,8 +297,10 @@ TEST_SUITE("cat") {
                     << "] " << catm.failure);
         }
         MESSAGE(agree << " of " << compared << " litmus tests agree; built-in " << builtin_seconds << " s, cat "
-                      << cat_seconds << " s; " << left_out << " larger tests left out (ORDERCHECK_CAT_DIFFERENTIAL=all)");
+                      << cat_seconds << " s; " << left_out << " larger tests left out (ORDERCHECK_CAT_DIFFERENTIAL=all); "
+                      << refused << " refused by 6.1's linux-kernel.def");
         CHECK(agree == compared);
+        CHECK(refused >= 5);  // atomic_andnot, atomic_or, atomic_fetch_or_acquire, srcu_down_read, ...
         CHECK(compared > 100);
     }
 }

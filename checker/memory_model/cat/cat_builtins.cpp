@@ -29,16 +29,13 @@ const std::vector<std::pair<std::string, std::uint32_t>>& fence_tags() {
         {"after-atomic", lkmm::AfterAtomic},
         {"after-spinlock", lkmm::AfterSpinlock},
         {"after-unlock-lock", lkmm::AfterUnlockLock},
+        {"after-srcu-read-unlock", lkmm::AfterSrcuReadUnlock},
     };
     return t;
 }
 
 /// The tags of accesses and SRCU events, by ordercheck's name.
 constexpr const char* access_tags[] = {"once", "acquire", "release", "noreturn", "srcu-lock", "srcu-unlock", "sync-srcu"};
-
-/// smp_mb__after_srcu_read_unlock()'s fence tag: the newest linux-kernel.bell declares it; the
-/// built-in (Linux 6.1) takes the fence as smp_mb().
-constexpr const char* after_srcu_read_unlock = "after-srcu-read-unlock";
 
 std::string capitalised(std::string s) {
     if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
@@ -73,7 +70,6 @@ bool rmw_fence(const std::vector<Event>& thread, std::size_t index) {
 
 bool known_tag(const std::string& tag) {
     const std::string t = lower(tag);
-    if (t == after_srcu_read_unlock) return true;
     for (const char* a : access_tags)
         if (t == a) return true;
     for (const auto& [name, bit] : fence_tags())
@@ -92,7 +88,6 @@ Builtins builtins(const ExecutionGraph& g, const Dialect& dialect) {
     const std::string Once = tag_set("once"), Acquire = tag_set("acquire"), Release = tag_set("release"),
                       Noreturn = tag_set("noreturn"), Mb = tag_set("mb"), SrcuLock = tag_set("srcu-lock"),
                       SrcuUnlock = tag_set("srcu-unlock"), SyncSrcu = tag_set("sync-srcu");
-    const bool declares_after_srcu = dialect.spelling.count(after_srcu_read_unlock) != 0;
     lkmm::Nodes N = lkmm::number_nodes(g);
     const std::size_t n = N.size();
     Builtins b(n);
@@ -103,7 +98,6 @@ Builtins builtins(const ExecutionGraph& g, const Dialect& dialect) {
         S[name] = none;
     for (const char* name : access_tags) S[tag_set(name)] = none;
     for (const auto& [name, bit] : fence_tags()) S[tag_set(name)] = none;
-    if (declares_after_srcu) S[tag_set(after_srcu_read_unlock)] = none;
     b.value.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
         const Event& e = ev(i);
@@ -166,10 +160,6 @@ Builtins builtins(const ExecutionGraph& g, const Dialect& dialect) {
             bool effective = true;
             if ((t & lkmm::IfRmwSucceeds) != 0)
                 effective = e.id.index + 1 < thread.size() && thread[e.id.index + 1].kind == EventKind::Rmw;
-            if (declares_after_srcu && std::string_view(e.primitive) == "smp_mb__after_srcu_read_unlock") {
-                if ((t & lkmm::Mb) != 0) add(S[tag_set(after_srcu_read_unlock)], i);
-                break;
-            }
             if (effective)
                 for (const auto& [name, bit] : fence_tags())
                     if ((t & bit) != 0) add(S[tag_set(name)], i);

@@ -662,47 +662,10 @@ private:
     Outcome out_;
 };
 
-bool enums_in(const std::vector<Stmt>& stmts, bool& any, Dialect& dialect) {
-    for (const Stmt& s : stmts) {
-        if (s.kind == Stmt::Kind::Enum) {
-            any = true;
-            for (const std::string& t : s.tags) {
-                if (!known_tag(t))
-                    throw CatError(s.pos, "expected a tag that ordercheck's events carry (linux-kernel.bell's), found '" + t);
-                dialect.spelling[canonical_tag(t)] = t;
-            }
-        }
-        if (s.kind == Stmt::Kind::Include) enums_in(s.included, any, dialect);
-    }
-    return any;
-}
-
 }  // namespace
 
 Outcome evaluate(const Model& model, const ExecutionGraph& g, Goal goal, const std::vector<std::string>& want) {
     return Evaluator(g, goal, model.dialect).run(model, want);
-}
-
-namespace {
-void let_names_in(const std::vector<Stmt>& statements, std::vector<std::string>& out) {
-    for (const Stmt& s : statements) {
-        if (s.kind == Stmt::Kind::Include && !s.intrinsic) let_names_in(s.included, out);
-        if (s.kind != Stmt::Kind::Let) continue;
-        for (const Binding& b : s.bindings)
-            if (b.params.empty() && std::find(out.begin(), out.end(), b.name) == out.end()) out.push_back(b.name);
-    }
-}
-}  // namespace
-
-std::vector<std::string> let_names(const Model& model) {
-    std::vector<std::string> out;
-    let_names_in(model.statements, out);
-    return out;
-}
-
-bool check_enums(Model& model) {
-    bool any = false;
-    return enums_in(model.statements, any, model.dialect);
 }
 
 }  // namespace oc::cat

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "checker/memory_model/cat/cat_builtins.hpp"
 #include "checker/memory_model/cat/cat_eval.hpp"
 #include "checker/memory_model/cat/cat_parser.hpp"
 #include "checker/memory_model/lkmm_tags.hpp"
@@ -30,6 +31,8 @@ void refuse_held_locks(const ExecutionGraph& g) {
                         "program (judge it with the built-in --model lkmm, or take the lock in its first steps)");
     }
 }
+
+bool enums_in(const std::vector<Stmt>& stmts, bool& any, Dialect& dialect);
 
 }  // namespace
 
@@ -106,6 +109,46 @@ std::optional<std::vector<std::pair<EventId, EventId>>> CatModel::relation(const
 
 std::vector<std::string> CatModel::flags(const ExecutionGraph& g) const {
     return evaluate(model_, g, Goal::Everything).flags;
+}
+
+namespace {
+bool enums_in(const std::vector<Stmt>& stmts, bool& any, Dialect& dialect) {
+    for (const Stmt& s : stmts) {
+        if (s.kind == Stmt::Kind::Enum) {
+            any = true;
+            for (const std::string& t : s.tags) {
+                if (!known_tag(t))
+                    throw CatError(s.pos, "expected a tag that ordercheck's events carry (linux-kernel.bell's), found '" + t);
+                dialect.spelling[canonical_tag(t)] = t;
+            }
+        }
+        if (s.kind == Stmt::Kind::Include) enums_in(s.included, any, dialect);
+    }
+    return any;
+}
+
+}  // namespace
+
+namespace {
+void let_names_in(const std::vector<Stmt>& statements, std::vector<std::string>& out) {
+    for (const Stmt& s : statements) {
+        if (s.kind == Stmt::Kind::Include && !s.intrinsic) let_names_in(s.included, out);
+        if (s.kind != Stmt::Kind::Let) continue;
+        for (const Binding& b : s.bindings)
+            if (b.params.empty() && std::find(out.begin(), out.end(), b.name) == out.end()) out.push_back(b.name);
+    }
+}
+}  // namespace
+
+std::vector<std::string> let_names(const Model& model) {
+    std::vector<std::string> out;
+    let_names_in(model.statements, out);
+    return out;
+}
+
+bool check_enums(Model& model) {
+    bool any = false;
+    return enums_in(model.statements, any, model.dialect);
 }
 
 }  // namespace oc::cat
