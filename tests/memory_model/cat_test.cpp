@@ -230,6 +230,19 @@ TEST_SUITE("cat") {
         // lkmmv1: the fences are the RMW's ordering, its events are once (herd 7.57)
         CHECK(v1.flags(g) == std::vector<std::string>{"two-mb-fences", "after-srcu", "once-rmw"});
     }
+    TEST_CASE("herd's C11 constructs: the C NAME identity, tag2set of the C++ orders, undefined_unless") {
+        // sb(true): relaxed accesses and seq_cst fences
+        const std::string bell = "enum memorder = 'rlx || 'sc\nlet SC = tag2set('sc)\nlet RLX = tag2set('rlx)\n";
+        const std::string cat = "C RC11-like\nflag ~empty SC & F as sc-fences\nflag ~empty RLX & W as rlx-writes\n"
+                                "flag ~empty SC & M as sc-accesses\nundefined_unless empty po as ub\n"
+                                "undefined_unless ~empty po as never\n";
+        const cat::CatModel m(cat::parse(bell, "c.bell"), cat::parse(cat, "m.cat"));
+        CHECK(m.name() == "RC11-like");
+        CHECK(!m.kernel_events());  // memory orders are not the kernel's tags: RC11's role
+        CHECK(m.flags(sb(true)) == std::vector<std::string>{"sc-fences", "rlx-writes", "ub"});
+        REQUIRE(m.race(sb(true)));  // an undefined_unless that fails is a race, as data-race is
+        CHECK(parse_error("let a = tag2set('nope)") == "");
+    }
     // The whole corpus takes minutes under the evaluated model (about 9x the built-in): the unit
     // suite compares every test of at most `quick_executions` executions under the built-in
     // model (all but the few large ones), ORDERCHECK_CAT_DIFFERENTIAL=all every test.

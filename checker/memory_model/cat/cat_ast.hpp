@@ -92,7 +92,8 @@ struct Stmt {
     bool rec = false;               ///< Let
     Test test = Test::Acyclic;      ///< Check
     bool flag = false;              ///< Check: a flag, not an axiom
-    bool negated = false;           ///< Check: ~
+    bool negated = false;           ///< Check: ~ (an undefined_unless check is a negated flag)
+    bool undefined = false;         ///< Check: herd's undefined_unless (a flag: undefined behaviour)
     std::string name;               ///< Check: the `as` name (else the expression's text); With: the bound name; Include: the file
     std::uint32_t sym = 0;          ///< With: symbol(name)
     ExprPtr expr;                   ///< Check, With

@@ -37,6 +37,21 @@ const std::vector<std::pair<std::string, std::uint32_t>>& fence_tags() {
 /// The tags of accesses and SRCU events, by ordercheck's name.
 constexpr const char* access_tags[] = {"once", "acquire", "release", "noreturn", "srcu-lock", "srcu-unlock", "sync-srcu"};
 
+/// herd's C11 memory orders (c11.bell's memorder), which an access or fence carries by its C++
+/// order; a non-atomic access none.
+constexpr const char* c11_tags[] = {"rlx", "acq", "rel", "con", "acq_rel", "sc"};
+const char* c11_tag(MemoryOrder o) {
+    switch (o) {
+    case MemoryOrder::Relaxed: return "rlx";
+    case MemoryOrder::Acquire: return "acq";
+    case MemoryOrder::Release: return "rel";
+    case MemoryOrder::AcqRel: return "acq_rel";
+    case MemoryOrder::SeqCst: return "sc";
+    case MemoryOrder::NonAtomic: break;
+    }
+    return nullptr;
+}
+
 std::string capitalised(std::string s) {
     if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
     return s;
@@ -68,13 +83,19 @@ bool rmw_fence(const std::vector<Event>& thread, std::size_t index) {
 
 }  // namespace
 
-bool known_tag(const std::string& tag) {
+bool kernel_tag(const std::string& tag) {
     const std::string t = lower(tag);
     for (const char* a : access_tags)
         if (t == a) return true;
     for (const auto& [name, bit] : fence_tags())
         if (name == t) return true;
     return false;
+}
+
+bool known_tag(const std::string& tag) {
+    for (const char* c : c11_tags)
+        if (lower(tag) == c) return true;
+    return kernel_tag(tag);
 }
 
 std::string canonical_tag(const std::string& tag) { return lower(tag); }
@@ -98,6 +119,9 @@ Builtins builtins(const ExecutionGraph& g, const Dialect& dialect) {
         S[name] = none;
     for (const char* name : access_tags) S[tag_set(name)] = none;
     for (const auto& [name, bit] : fence_tags()) S[tag_set(name)] = none;
+    const bool c11 = dialect.spelling.count("rlx") != 0;
+    if (c11)
+        for (const char* name : c11_tags) S[tag_set(name)] = none;
     b.value.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
         const Event& e = ev(i);
@@ -186,6 +210,8 @@ Builtins builtins(const ExecutionGraph& g, const Dialect& dialect) {
             if ((t & lkmm::Release) != 0 && write_side) add(S[Release], i);
             if ((t & lkmm::Noreturn) != 0 && read_side) add(S[Noreturn], i);
         }
+        if (c11 && !lock_event)
+            if (const char* tag = c11_tag(e.order)) add(S[tag_set(tag)], i);
         if ((t & lkmm::SrcuLock) != 0) add(S[SrcuLock], i);
         if ((t & lkmm::SrcuUnlock) != 0) add(S[SrcuUnlock], i);
         if ((t & lkmm::SyncSrcu) != 0) add(S[SyncSrcu], i);

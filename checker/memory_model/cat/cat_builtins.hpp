@@ -39,6 +39,8 @@ Builtins builtins(const ExecutionGraph& g, const Dialect& dialect = {});
 /// case: 'ONCE in the newest model): the tags a bell file's enum may declare; the set of a tag
 /// is its name capitalised (Once, Rcu-lock; ONCE).
 bool known_tag(const std::string& tag);
+/// A tag of the kernel's model (known_tag() also knows herd's C11 memory orders 'rlx...'sc).
+bool kernel_tag(const std::string& tag);
 /// ordercheck's name of a known tag ("ONCE": "once").
 std::string canonical_tag(const std::string& tag);
 

@@ -454,7 +454,16 @@ private:
             const ValPtr a = arg(0);
             return rel(id_on(set_ref(a, e.args[0]->pos)));
         }
-        case Op::App: return apply(arg(0), arg(1), e.args[1]->pos);
+        case Op::App:
+            // herd's tag2set('t): the events that carry tag t (the set of t, capitalised)
+            if (e.args[0]->op == Op::Var && e.args[0]->name == "tag2set" && e.args[1]->op == Op::Tag) {
+                std::string name = e.args[1]->name;
+                if (!name.empty() && name[0] >= 'a' && name[0] <= 'z') name[0] = static_cast<char>(name[0] - 'a' + 'A');
+                const auto it = b_.sets.find(name);
+                if (it == b_.sets.end()) throw CatError(e.args[1]->pos, "expected a tag the model declares, found '" + e.args[1]->name);
+                return set(it->second);
+            }
+            return apply(arg(0), arg(1), e.args[1]->pos);
         case Op::Tuple: {
             auto out = std::make_shared<Val>();
             out->kind = Val::Kind::Tuple;
@@ -561,7 +570,7 @@ private:
         }
         case Stmt::Kind::Include:
             if (s.intrinsic) {
-                if (s.name == "cos-opt.cat") statements(cos().statements);
+                if (s.name == "cos-opt.cat" || s.name == "cos.cat") statements(cos().statements);
                 return;  // stdlib.cat: the prelude; cross.cat: the built-in cross
             }
             statements(s.included);
@@ -593,6 +602,7 @@ private:
             bool seen = false;
             for (const std::string& f : out_.flags) seen = seen || f == s.name;
             if (!seen) out_.flags.push_back(s.name);
+            if (!seen && s.undefined) out_.undefined.push_back(s.name);
             if (r)
                 for (std::size_t i = 0; i < n_; ++i) {
                     bool found = false;

@@ -42,6 +42,8 @@ struct Outcome {
     std::optional<BitRel> violated_relation;
     /// The flags that fire, in the model's order, each once.
     std::vector<std::string> flags;
+    /// Those of them that are `undefined_unless` checks (herd: undefined behaviour).
+    std::vector<std::string> undefined;
     /// Per flag that fires and whose expression is a relation: its first pair (node numbers).
     std::vector<std::pair<std::string, std::pair<std::size_t, std::size_t>>> flag_pairs;
     /// Per name evaluate() was asked for: its value at the end of the model when it is a

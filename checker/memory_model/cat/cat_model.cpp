@@ -89,7 +89,8 @@ std::optional<AxiomViolation> CatModel::check(const ExecutionGraph& g) const {
 std::optional<std::pair<EventId, EventId>> CatModel::race(const ExecutionGraph& g) const {
     const Outcome o = evaluate(model_, g, Goal::Everything);
     for (const auto& [flag, pair] : o.flag_pairs)
-        if (flag == "data-race") return std::make_pair(o.nodes.event[pair.first], o.nodes.event[pair.second]);
+        if (flag == "data-race" || std::find(o.undefined.begin(), o.undefined.end(), flag) != o.undefined.end())
+            return std::make_pair(o.nodes.event[pair.first], o.nodes.event[pair.second]);
     return std::nullopt;
 }
 
@@ -115,8 +116,8 @@ namespace {
 bool enums_in(const std::vector<Stmt>& stmts, bool& any, Dialect& dialect) {
     for (const Stmt& s : stmts) {
         if (s.kind == Stmt::Kind::Enum) {
-            any = true;
             for (const std::string& t : s.tags) {
+                any = any || kernel_tag(t);
                 if (!known_tag(t))
                     throw CatError(s.pos, "expected a tag that ordercheck's events carry (linux-kernel.bell's), found '" + t);
                 dialect.spelling[canonical_tag(t)] = t;

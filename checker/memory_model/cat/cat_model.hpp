@@ -47,7 +47,8 @@ public:
     bool inert_when_last(const Event& e) const override;
     /// The first failing axiom, named by its `as` name (else its expression's text).
     std::optional<AxiomViolation> check(const ExecutionGraph& g) const override;
-    /// The first pair of the flag named "data-race" (linux-kernel.cat's), nullopt if it does not fire.
+    /// The first pair of the flag named "data-race" (linux-kernel.cat's) or of an undefined_unless
+    /// check that fails (rc11.cat's Dr), nullopt if none fires.
     std::optional<std::pair<EventId, EventId>> race(const ExecutionGraph& g) const override;
     /// The flags that fire, by their `as` names, in the model's order.
     std::vector<std::string> flags(const ExecutionGraph& g) const override;

@@ -18,7 +18,7 @@ namespace {
 const std::set<std::string>& keywords() {
     static const std::set<std::string> k{"let", "rec", "and", "in", "include", "acyclic", "irreflexive", "empty",
                                          "flag", "as", "show", "unshow", "enum", "instructions", "with", "from", "try",
-                                         "if", "then", "else", "end", "variant", "not"};
+                                         "if", "then", "else", "end", "variant", "not", "undefined_unless"};
     return k;
 }
 
@@ -29,7 +29,14 @@ public:
 
     Model model() {
         Model m;
-        if (peek().kind == Token::Kind::String) m.title = next().text;
+        // herd's identity: an architecture name, then the model's name or title ("C RC11")
+        if (is_name() && (peek(1).kind == Token::Kind::String || (peek(1).kind == Token::Kind::Name &&
+                                                                   keywords().count(peek(1).text) == 0))) {
+            next();
+            m.title = next().text;
+        } else if (peek().kind == Token::Kind::String) {
+            m.title = next().text;
+        }
         while (peek().kind != Token::Kind::End) statement_into(m.statements);
         return m;
     }
@@ -153,15 +160,22 @@ private:
             include(s, f.pos);
             return s;
         }
-        if (is_kw("flag") || is_punct("~") || is_kw("acyclic") || is_kw("irreflexive") || is_kw("empty")) {
+        if (is_kw("flag") || is_kw("undefined_unless") || is_punct("~") || is_kw("acyclic") || is_kw("irreflexive") ||
+            is_kw("empty")) {
             s.kind = Stmt::Kind::Check;
             if (is_kw("flag")) {
                 next();
                 s.flag = true;
+            } else if (is_kw("undefined_unless")) {
+                // herd: an execution where the check fails has undefined behaviour (rc11.cat's
+                // data races): a flag that fires when the check fails
+                next();
+                s.flag = s.undefined = true;
+                s.negated = true;
             }
             if (is_punct("~")) {
                 next();
-                s.negated = true;
+                s.negated = !s.negated;
             }
             if (is_kw("acyclic")) s.test = Stmt::Test::Acyclic;
             else if (is_kw("irreflexive")) s.test = Stmt::Test::Irreflexive;
@@ -463,7 +477,7 @@ std::uint32_t symbol(const std::string& name) {
 }
 
 bool intrinsic_include(const std::string& name) {
-    return name == "cross.cat" || name == "cos-opt.cat" || name == "stdlib.cat";
+    return name == "cross.cat" || name == "cos-opt.cat" || name == "cos.cat" || name == "stdlib.cat";
 }
 
 Model parse(const std::string& source, const std::string& file, const Variants& variants) {
