@@ -447,6 +447,19 @@ Relations relations(const ExecutionGraph& g, Depth depth) {
             const BitRel wr_race = minus(minus(pre_race & seq(opt(r.co), r.rf), wr_vis), rw_xbstar.inverse());
             const BitRel rw_race = minus(pre_race & r.fr, rw_xbstar);
             r.data_race = ww_race | wr_race | rw_race;
+            // barrier = fencerel(Barrier | Rmb | Wmb | Mb | Sync-rcu | Sync-srcu | Before-atomic |
+            //   After-atomic | Acquire | Release | Rcu-lock | Rcu-unlock | Srcu-lock | Srcu-unlock)
+            //   | (po ; [Release]) | ([Acquire] ; po)
+            NodeSet stops = fence_set(Barrier | Rmb | Wmb | Mb | SyncRcu | SyncSrcu | BeforeAtomic | AfterAtomic | RcuLock |
+                                      RcuUnlock | SrcuLock | SrcuUnlock) |
+                            r.Acquire | r.Release;
+            const BitRel barrier = fencerel(r.po, stops) | ran(r.po, r.Release) | dom(r.po, r.Acquire);
+            // mixed-accesses = ([Plain & W] ; (po-loc \ barrier) ; [Marked]) |
+            //                  ([Marked] ; (po-loc \ barrier) ; [Plain & W])
+            NodeSet plain_w = r.Plain;
+            for (std::size_t k = 0; k < plain_w.size(); ++k) plain_w[k] &= r.W[k];
+            const BitRel near = minus(r.po_loc, barrier);
+            r.mixed_accesses = both(near, plain_w, r.Marked) | both(near, r.Marked, plain_w);
         }
     }
     return r;
@@ -608,6 +621,9 @@ public:
         const lkmm::Relations r = lkmm::relations(g, lkmm::Depth::Flags);
         std::vector<std::string> out;
         if (r.has_plain && !r.data_race.empty()) out.emplace_back("data-race");
+        // flag ~empty mixed-accesses as mixed-accesses (linux-kernel.cat)
+        if (r.has_plain && r.mixed_accesses.size() == r.nodes.size() && !r.mixed_accesses.empty())
+            out.emplace_back("mixed-accesses");
         if (r.unbalanced_rcu) out.emplace_back("unbalanced-rcu-locking");
         if (r.unbalanced_srcu) out.emplace_back("unbalanced-srcu-locking");
         // flag ~empty different-values(srcu-rscs) as srcu-bad-nesting; an event's value: what a

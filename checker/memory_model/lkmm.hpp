@@ -65,6 +65,7 @@ struct Relations {
     BitRel rcu_rscs, srcu_rscs, rcu_link, rcu_order, rcu_fence, rb;
     // plain accesses (computed only when the graph has plain accesses)
     BitRel xbstar, plain_incoh, data_race;
+    BitRel mixed_accesses{0};  ///< Depth::Flags: plain writes and marked accesses of one location, unseparated
     bool has_rcu = false;
     bool has_plain = false;
     /// RCU or SRCU lock/unlock events that no nesting matches (herd: unbalanced-*-locking).
