@@ -172,7 +172,7 @@ private:
     void to_execution_graph(const Graph& g, ExecutionGraph& out, bool with_steps);
     std::vector<std::uint32_t> porf_prefix(const Graph& g, EventId a) const;
     void backward_revisits(const Graph& g, EventId a);
-    void try_revisit(const Graph& g, EventId a, EventId r, const std::vector<std::uint32_t>& prefix);
+    void try_revisit(const Graph& g, EventId a, EventId r, const std::vector<std::uint32_t>& prefix, bool blocked);
 
     // one run of the model against g_
     enum class RunEnd { Complete, Blocked, Dead, Failed };

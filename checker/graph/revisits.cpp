@@ -75,12 +75,16 @@ void GraphEngine::backward_revisits(const Graph& g, EventId a) {
             const Node& r = g.threads[t][i];
             if (!r.ev.is_read() || r.ev.location != loc || r.ev.id == a || r.stamp > limit) continue;
             if (r.ev.at_quiescence || !r.revisitable) continue;
-            if (std::find(blocked_reads_.begin(), blocked_reads_.end(), r.ev.id) != blocked_reads_.end()) continue;
-            try_revisit(g, a, r.ev.id, prefix);
+            const bool blocked = std::find(blocked_reads_.begin(), blocked_reads_.end(), r.ev.id) != blocked_reads_.end();
+            // a waiting read is revisited in place (in_place_revisits()); a waiting compare-and-swap
+            // (a lock attempt) backward too, when that deletes events (try_revisit())
+            if (blocked && !(r.spec.present && r.spec.cas)) continue;
+            try_revisit(g, a, r.ev.id, prefix, blocked);
         }
 }
 
-void GraphEngine::try_revisit(const Graph& g, EventId a, EventId rid, const std::vector<std::uint32_t>& prefix) {
+void GraphEngine::try_revisit(const Graph& g, EventId a, EventId rid, const std::vector<std::uint32_t>& prefix,
+                              bool blocked) {
     const Node& r = g.at(rid);
     const Node& an = g.at(a);
     const std::uint32_t sr = r.stamp;
@@ -100,6 +104,13 @@ void GraphEngine::try_revisit(const Graph& g, EventId a, EventId rid, const std:
                 cut[t] = true;
             }
         }
+    }
+    // A waiting read is revisited in place by the new write (in_place_revisits()); backward, only
+    // when the revisit deletes events, which the in-place revisit keeps.
+    if (blocked) {
+        bool deletes = false;
+        for (std::size_t t = 1; t < nt; ++t) deletes = deletes || keep[t] < g.threads[t].size() || cut[t];
+        if (!deletes) return;
     }
     auto kept_write = [&](EventId w) {
         return w.index < keep[w.thread] && !(cut[w.thread] && w.index + 1 == keep[w.thread]);
