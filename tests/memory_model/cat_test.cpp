@@ -34,22 +34,27 @@ std::string parse_error(const std::string& source) {
     return "";
 }
 
+/// Appends an event of thread `t` to `g`: relaxed, or seq_cst for a fence.
+EventId add_event(ExecutionGraph& g, std::uint16_t t, EventKind kind, std::optional<LocationId> loc,
+                  std::uint32_t tags, std::optional<EventId> from = std::nullopt, const char* primitive = "") {
+    Event e;
+    e.id.thread = t;
+    e.kind = kind;
+    e.location = loc;
+    e.lkmm = tags;
+    e.primitive = primitive;
+    e.reads_from = from;
+    e.order = kind == EventKind::Fence ? MemoryOrder::SeqCst : MemoryOrder::Relaxed;
+    return g.append(e);
+}
+
 /// Store buffering: two threads, each writes one location and reads the other; both reads see
 /// the initial value (the SB outcome), with an smp_mb() between when `fences` is set.
 ExecutionGraph sb(bool fences) {
     ExecutionGraph g;
     g.set_thread_names({"P0", "P1"});
     auto add = [&](std::uint16_t t, EventKind kind, std::optional<LocationId> loc, std::uint32_t tags,
-                   std::optional<EventId> from = std::nullopt) {
-        Event e;
-        e.id.thread = t;
-        e.kind = kind;
-        e.location = loc;
-        e.lkmm = tags;
-        e.reads_from = from;
-        e.order = kind == EventKind::Fence ? MemoryOrder::SeqCst : MemoryOrder::Relaxed;
-        return g.append(e);
-    };
+                   std::optional<EventId> from = std::nullopt) { return add_event(g, t, kind, loc, tags, from); };
     const LocationId x = g.add_location("x"), y = g.add_location("y");
     const EventId ix = add(EventId::init_thread, EventKind::Write, x, 0);
     const EventId iy = add(EventId::init_thread, EventKind::Write, y, 0);
@@ -200,15 +205,7 @@ TEST_SUITE("cat") {
         const LocationId x = g.add_location("x"), y = g.add_location("y");
         auto add = [&](std::uint16_t t, EventKind kind, std::optional<LocationId> loc, std::uint32_t tags,
                        const char* prim, std::optional<EventId> from = std::nullopt) {
-            Event e;
-            e.id.thread = t;
-            e.kind = kind;
-            e.location = loc;
-            e.lkmm = tags;
-            e.primitive = prim;
-            e.reads_from = from;
-            e.order = kind == EventKind::Fence ? MemoryOrder::SeqCst : MemoryOrder::Relaxed;
-            return g.append(e);
+            return add_event(g, t, kind, loc, tags, from, prim);
         };
         const EventId ix = add(EventId::init_thread, EventKind::Write, x, 0, "");
         const EventId iy = add(EventId::init_thread, EventKind::Write, y, 0, "");
