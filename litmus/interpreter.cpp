@@ -50,9 +50,13 @@ std::shared_ptr<const Compiled> compile(Program program) {
         // at least one word: LKMM's SRCU events (and the newest model's accesses) use the first
         // as the srcu_struct's location, also for a struct with no srcu_read_lock() site
         std::vector<std::string> names(std::max<std::size_t>(1, p.locations[i].sections), p.locations[i].name);
+        bool accesses = false;  // the newest model's SRCU: every access is to the first word
         for (const Access& a : p.accesses)
-            if (!a.plain && a.prim == Prim::SrcuReadLock && a.target == static_cast<std::int32_t>(i))
+            if (!a.plain && a.prim == Prim::SrcuReadLock && a.target == static_cast<std::int32_t>(i)) {
                 names[a.section] = p.locations[i].name + "@" + p.processes[a.process].name + ":" + std::to_string(a.pos.line);
+                accesses = accesses || a.srcu_access;
+            }
+        if (accesses) names[0] = p.locations[i].name;  // the srcu_struct's word, named as the struct
         c->srcu_section_names.push_back(std::move(names));
     }
     for (const auto& names : c->srcu_section_names) {
