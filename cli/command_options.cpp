@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <memory>
 
 #include "checker/engines/engines.hpp"
@@ -89,12 +90,19 @@ namespace {
 
 const litmus::MacroTable* active_macros = nullptr;
 
+/// The macro table at `path`, read once per process and kept to its end. Throws LitmusError.
+const litmus::MacroTable* macro_table(const std::string& path) {
+    static std::map<std::string, std::shared_ptr<const litmus::MacroTable>> tables;
+    auto& t = tables[path];
+    if (!t) t = litmus::MacroTable::load(path);
+    return t.get();
+}
+
 /// The cat model `choice` asks for, loaded once per process and kept to its end, and the macro
-/// table its configuration names (into `macros`); nullptr (and a line on stderr) when either
-/// does not load.
+/// table its configuration names (into `macros`); nullptr (and a line on stderr: CatError,
+/// LitmusError) when either does not load.
 const MemoryModel* load_cat(const std::string& cat, const std::string& conf, const litmus::MacroTable*& macros) {
     static std::vector<std::unique_ptr<cat::CatModel>> loaded;
-    static std::vector<std::shared_ptr<const litmus::MacroTable>> tables;
     try {
         std::string model = cat, bell;
         cat::Variants variants;
@@ -104,18 +112,12 @@ const MemoryModel* load_cat(const std::string& cat, const std::string& conf, con
             model = c.model;
             bell = c.bell;
             variants = c.variants;
-            if (!c.macros.empty()) {
-                tables.push_back(litmus::MacroTable::load(c.macros));
-                macros = tables.back().get();
-            }
+            if (!c.macros.empty()) macros = macro_table(c.macros);
         } else {
             bell = cat::bell_next_to(cat);
         }
         loaded.push_back(cat::CatModel::load(model, bell, variants));
-    } catch (const cat::CatError& e) {
-        std::cerr << e.what() << '\n';
-        return nullptr;
-    } catch (const litmus::LitmusError& e) {
+    } catch (const std::runtime_error& e) {
         std::cerr << e.what() << '\n';
         return nullptr;
     }
@@ -124,11 +126,6 @@ const MemoryModel* load_cat(const std::string& cat, const std::string& conf, con
     return loaded.back().get();
 }
 
-}  // namespace
-
-const litmus::MacroTable* litmus_macros() { return active_macros; }
-
-namespace {
 /// The cat file or configuration the options select (--cat, --conf, --lkmm-dir, then
 /// ORDERCHECK_LKMM_DIR, which applies to --model lkmm only: runs that ask for no model keep
 /// the built-in one whatever the environment says).
@@ -148,21 +145,18 @@ CatSelection cat_selection(const std::string& model, const po::variables_map& vm
     }
     return s;
 }
+
 }  // namespace
+
+const litmus::MacroTable* litmus_macros() { return active_macros; }
 
 bool preload_litmus_macros(const std::string& model, const po::variables_map& vm) {
     const CatSelection s = cat_selection(model, vm);
     if (s.conf.empty() || s.given > 1) return true;  // model_option() reports the misuse
     try {
         const cat::CatConfig c = cat::read_config(s.conf);
-        if (c.macros.empty()) return true;
-        static std::vector<std::shared_ptr<const litmus::MacroTable>> tables;
-        tables.push_back(litmus::MacroTable::load(c.macros));
-        active_macros = tables.back().get();
-    } catch (const cat::CatError& e) {
-        std::cerr << e.what() << '\n';
-        return false;
-    } catch (const litmus::LitmusError& e) {
+        if (!c.macros.empty()) active_macros = macro_table(c.macros);
+    } catch (const std::runtime_error& e) {  // CatError, LitmusError
         std::cerr << e.what() << '\n';
         return false;
     }

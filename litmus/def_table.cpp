@@ -139,9 +139,8 @@ Seq expand(const Seq& body, const std::vector<RawMacro>& raw, const std::map<std
             throw LitmusError(file, where.pos, where.name + ": expected " + count(m.params.size()) + " to " + m.name +
                                                    ", found " + std::to_string(args.size()));
         }
-        std::vector<Seq> expanded;
-        for (const Seq& a : args) expanded.push_back(expand(a, raw, index, file, where, depth + 1));
-        const Seq r = apply(m, expanded, raw, index, file, where, depth);
+        // the arguments' own macro calls are expanded with the body they are substituted into
+        const Seq r = apply(m, args, raw, index, file, where, depth);
         out.insert(out.end(), r.begin(), r.end());
         i = k;
     }

@@ -622,7 +622,7 @@ public:
         std::vector<std::string> out;
         if (r.has_plain && !r.data_race.empty()) out.emplace_back("data-race");
         // flag ~empty mixed-accesses as mixed-accesses (linux-kernel.cat)
-        if (r.has_plain && r.mixed_accesses.size() == r.nodes.size() && !r.mixed_accesses.empty())
+        if (r.has_plain && !r.mixed_accesses.empty())
             out.emplace_back("mixed-accesses");
         if (r.unbalanced_rcu) out.emplace_back("unbalanced-rcu-locking");
         if (r.unbalanced_srcu) out.emplace_back("unbalanced-srcu-locking");

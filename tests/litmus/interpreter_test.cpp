@@ -17,20 +17,11 @@ using oc::litmus::test::run_source;
 
 namespace {
 
-/// A litmus source compiled and checked under LKMM, its first execution kept: `test` owns what
-/// the report's events point into (primitive names, source files).
-struct FirstExecution {
-    std::shared_ptr<const Compiled> test;
-    Report report;
-};
+using oc::litmus::test::FirstExecution;
+
+/// A litmus source compiled and checked under LKMM, its first execution kept.
 FirstExecution first_execution_under_lkmm(const std::string& source) {
-    FirstExecution f{compile(parse(source, "t.litmus")), {}};
-    CheckOptions o;
-    o.keep_first_execution = true;
-    o.explore.engine = EngineKind::Graph;
-    o.explore.model = ModelKind::Lkmm;
-    f.report = check(make_variant(f.test, RunMode::RaceCheck), o);
-    return f;
+    return test::first_execution_under_lkmm(compile(parse(source, "t.litmus")));
 }
 
 /// MP with the given P1 body (P1 declares r0, r1) and `result` as the Result: line.

@@ -17,6 +17,7 @@
 #include "checker/memory_model/memory_model.hpp"
 #include "litmus/parser.hpp"
 #include "litmus/run.hpp"
+#include "tests/litmus/litmus_test_support.hpp"
 #include "tests/traces/graph_builder.hpp"
 
 using namespace oc;
@@ -45,19 +46,10 @@ std::shared_ptr<const Compiled> compiled(const std::string& src, bool srcu_acces
     return compile(std::move(p));
 }
 
+using oc::litmus::test::FirstExecution;
 /// The test's first execution under the graph engine and LKMM; `test` owns what its events point into.
-struct FirstExecution {
-    std::shared_ptr<const Compiled> test;
-    Report report;
-};
 FirstExecution first_execution(bool srcu_access) {
-    FirstExecution f{compiled(source, srcu_access), {}};
-    CheckOptions o;
-    o.keep_first_execution = true;
-    o.explore.engine = EngineKind::Graph;
-    o.explore.model = ModelKind::Lkmm;
-    f.report = check(make_variant(f.test, RunMode::RaceCheck), o);
-    return f;
+    return oc::litmus::test::first_execution_under_lkmm(compiled(source, srcu_access));
 }
 
 /// P0's first event at `line`.
@@ -165,10 +157,10 @@ TEST_SUITE("litmus interpreter") {
     TEST_CASE("SRCU as accesses (lkmmv2): the built-in LKMM compares the value a srcu-lock read with its unlock's") {
         // srcu-bad-nesting (different-values(srcu-rscs)): a lock that is a read has the value it
         // read, not the 0 it writes (none)
-        test::GraphBuilder b({"P0"});
+        oc::test::GraphBuilder b({"P0"});
         const LocationId s = b.location("s", 1);
         const EventId lock = b.lkmm_read(0, s, 1, b.init(s), lkmm::SrcuLock);
-        const EventId unlock = b.lkmm_write(0, s, 1, lkmm::SrcuUnlock, test::Deps{0, test::on(lock), 0});
+        const EventId unlock = b.lkmm_write(0, s, 1, lkmm::SrcuUnlock, oc::test::Deps{0, oc::test::on(lock), 0});
         CHECK(lkmm_model().flags(b.graph()).empty());
         b.lkmm_read(0, s, 1, unlock, lkmm::SrcuLock);
         b.lkmm_write(0, s, 2, lkmm::SrcuUnlock);  // given another value

@@ -93,10 +93,13 @@ bool kernel_tag(const std::string& tag) {
 }
 
 bool known_tag(const std::string& tag) {
+    const std::string t = lower(tag);
     for (const char* c : c11_tags)
-        if (lower(tag) == c) return true;
-    return kernel_tag(tag);
+        if (t == c) return true;
+    return kernel_tag(t);
 }
+
+std::string tag_set_name(const std::string& tag) { return capitalised(tag); }
 
 std::string canonical_tag(const std::string& tag) { return lower(tag); }
 
@@ -127,7 +130,6 @@ Builtins builtins(const ExecutionGraph& g, const Dialect& dialect) {
         const Event& e = ev(i);
         const bool wpart = N.write_part[i];
         const std::uint32_t t = e.lkmm;
-
         add(S["_"], i);
         b.value[i] = e.written_value;
         if (e.id.thread == EventId::init_thread) {

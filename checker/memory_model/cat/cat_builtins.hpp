@@ -41,6 +41,8 @@ Builtins builtins(const ExecutionGraph& g, const Dialect& dialect = {});
 bool known_tag(const std::string& tag);
 /// A tag of the kernel's model (known_tag() also knows herd's C11 memory orders 'rlx...'sc).
 bool kernel_tag(const std::string& tag);
+/// The set of events carrying a tag, as herd names it: the tag capitalised ('once: Once).
+std::string tag_set_name(const std::string& tag);
 /// ordercheck's name of a known tag ("ONCE": "once").
 std::string canonical_tag(const std::string& tag);
 

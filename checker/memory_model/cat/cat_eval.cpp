@@ -373,7 +373,7 @@ private:
         auto arg = [&](std::size_t k) { return eval(*e.args[k], env); };
         switch (e.op) {
         case Op::Var: {
-            ValPtr v = lookup(env, e.sym != 0 ? e.sym : symbol(e.name));
+            ValPtr v = lookup(env, e.sym);
             if (!v) throw CatError(e.pos, "expected a defined name, found '" + e.name + "', which is not defined");
             return v;
         }
@@ -457,9 +457,7 @@ private:
         case Op::App:
             // herd's tag2set('t): the events that carry tag t (the set of t, capitalised)
             if (e.args[0]->op == Op::Var && e.args[0]->name == "tag2set" && e.args[1]->op == Op::Tag) {
-                std::string name = e.args[1]->name;
-                if (!name.empty() && name[0] >= 'a' && name[0] <= 'z') name[0] = static_cast<char>(name[0] - 'a' + 'A');
-                const auto it = b_.sets.find(name);
+                const auto it = b_.sets.find(tag_set_name(e.args[1]->name));
                 if (it == b_.sets.end()) throw CatError(e.args[1]->pos, "expected a tag the model declares, found '" + e.args[1]->name);
                 return set(it->second);
             }

@@ -32,7 +32,29 @@ void refuse_held_locks(const ExecutionGraph& g) {
     }
 }
 
-bool enums_in(const std::vector<Stmt>& stmts, bool& any, Dialect& dialect);
+bool enums_in(const std::vector<Stmt>& stmts, bool& any, Dialect& dialect) {
+    for (const Stmt& s : stmts) {
+        if (s.kind == Stmt::Kind::Enum) {
+            for (const std::string& t : s.tags) {
+                any = any || kernel_tag(t);
+                if (!known_tag(t))
+                    throw CatError(s.pos, "expected a tag that ordercheck's events carry (linux-kernel.bell's), found '" + t);
+                dialect.spelling[canonical_tag(t)] = t;
+            }
+        }
+        if (s.kind == Stmt::Kind::Include) enums_in(s.included, any, dialect);
+    }
+    return any;
+}
+
+void let_names_in(const std::vector<Stmt>& statements, std::vector<std::string>& out) {
+    for (const Stmt& s : statements) {
+        if (s.kind == Stmt::Kind::Include && !s.intrinsic) let_names_in(s.included, out);
+        if (s.kind != Stmt::Kind::Let) continue;
+        for (const Binding& b : s.bindings)
+            if (b.params.empty() && std::find(out.begin(), out.end(), b.name) == out.end()) out.push_back(b.name);
+    }
+}
 
 }  // namespace
 
@@ -111,35 +133,6 @@ std::optional<std::vector<std::pair<EventId, EventId>>> CatModel::relation(const
 std::vector<std::string> CatModel::flags(const ExecutionGraph& g) const {
     return evaluate(model_, g, Goal::Everything).flags;
 }
-
-namespace {
-bool enums_in(const std::vector<Stmt>& stmts, bool& any, Dialect& dialect) {
-    for (const Stmt& s : stmts) {
-        if (s.kind == Stmt::Kind::Enum) {
-            for (const std::string& t : s.tags) {
-                any = any || kernel_tag(t);
-                if (!known_tag(t))
-                    throw CatError(s.pos, "expected a tag that ordercheck's events carry (linux-kernel.bell's), found '" + t);
-                dialect.spelling[canonical_tag(t)] = t;
-            }
-        }
-        if (s.kind == Stmt::Kind::Include) enums_in(s.included, any, dialect);
-    }
-    return any;
-}
-
-}  // namespace
-
-namespace {
-void let_names_in(const std::vector<Stmt>& statements, std::vector<std::string>& out) {
-    for (const Stmt& s : statements) {
-        if (s.kind == Stmt::Kind::Include && !s.intrinsic) let_names_in(s.included, out);
-        if (s.kind != Stmt::Kind::Let) continue;
-        for (const Binding& b : s.bindings)
-            if (b.params.empty() && std::find(out.begin(), out.end(), b.name) == out.end()) out.push_back(b.name);
-    }
-}
-}  // namespace
 
 std::vector<std::string> let_names(const Model& model) {
     std::vector<std::string> out;
