@@ -111,6 +111,44 @@ Expectation expectation(const Program& p) {
     return e;
 }
 
+/// VariantDef::stored_constants of `p`: for each store whose value is a register, the constants
+/// its process assigns that register anywhere (and the register's initial value), by line.
+static std::vector<VariantDef::StoredConstants> stored_constants(const Program& p) {
+    std::vector<VariantDef::StoredConstants> out;
+    for (std::size_t proc = 0; proc < p.processes.size(); ++proc) {
+        const Process& pr = p.processes[proc];
+        std::vector<std::vector<Value>> assigned(pr.regs.size());
+        for (std::size_t r = 0; r < pr.regs.size(); ++r) assigned[r].push_back(pr.regs[r].init);
+        std::vector<std::int32_t> todo{pr.body};
+        while (!todo.empty()) {  // the statements reachable from the body (inlined functions too)
+            const std::int32_t si = todo.back();
+            todo.pop_back();
+            if (si < 0) continue;
+            const Stmt& s = p.stmts[static_cast<std::size_t>(si)];
+            if (s.kind == StmtKind::Assign && s.expr >= 0 && s.reg < assigned.size() &&
+                p.exprs[static_cast<std::size_t>(s.expr)].kind == ExprKind::Const)
+                assigned[s.reg].push_back(p.exprs[static_cast<std::size_t>(s.expr)].value);
+            for (std::uint32_t k = 0; s.kind == StmtKind::Block && k < s.count; ++k) todo.push_back(p.block_items[s.first + k]);
+            if (s.kind != StmtKind::Block) {
+                todo.push_back(s.then_stmt);
+                todo.push_back(s.else_stmt);
+                todo.push_back(s.prelude);
+            }
+        }
+        for (const Access& a : p.accesses) {
+            if (a.process != proc || a.vals[0] < 0) continue;
+            const Expr& v = p.exprs[static_cast<std::size_t>(a.vals[0])];
+            if (v.kind != ExprKind::Reg || v.reg >= assigned.size()) continue;
+            std::vector<Value> values = assigned[v.reg];
+            std::sort(values.begin(), values.end());
+            values.erase(std::unique(values.begin(), values.end()), values.end());
+            if (values.size() < 2) continue;  // one value: the one every execution stores
+            out.push_back({static_cast<unsigned>(proc + 1), a.pos.line, std::move(values)});
+        }
+    }
+    return out;
+}
+
 VariantDef make_variant(const std::shared_ptr<const Compiled>& test, RunMode mode, LoopBound bound) {
     const Program& p = test->program;
     VariantDef v;
@@ -122,6 +160,7 @@ VariantDef make_variant(const std::shared_ptr<const Compiled>& test, RunMode mod
     if (mode == RunMode::RaceCheck)  // plain accesses stay plain (unmarked events) only in this run
         for (const Location& l : p.locations)
             if (l.only_plain) v.plain_only_locations.push_back(l.name);
+    v.stored_constants = stored_constants(p);
     if (bound.cuts) {
         // runs cut at the bound are counted: a report that cut any is bounded (checker/driver)
         v.unroll = bound.unroll;

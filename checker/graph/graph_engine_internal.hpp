@@ -60,6 +60,10 @@ struct Guesses {
     /// order either (bit free_after_acquire: a plain write). Only such a read can be the one of a
     /// load-buffering cycle that must guess; the RMW reads guess only then (push_rmw_guesses()).
     std::vector<std::vector<std::uint8_t>> free_read;
+    /// writes that copy a read's value unchanged: (written location, graph thread, location
+    /// read) -> the write's porf prefix, as in `writes`. Such a write may store any value its
+    /// read's location may hold (close_under_copies(), guess_rounds.cpp).
+    std::map<std::array<std::uint32_t, 3>, std::vector<std::uint32_t>> copies;
     static constexpr std::uint8_t free_after_relaxed = 1, free_after_acquire = 2;
     bool operator==(const Guesses&) const = default;
 };

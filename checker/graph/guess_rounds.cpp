@@ -93,6 +93,34 @@ static void close_under_links(Guesses& g) {
             }
 }
 
+/// Closes `g.writes` under the copies: a write of thread t to location l that copies a read of
+/// location m may store every value some write of m stores (a store of a constant, a copy of
+/// another). crypto-control-data stores the constant 1 to y only when it reads x = 1, which
+/// P1 writes only as a copy of y = 1: the value only the cycle stores reaches x this way, and
+/// its read of x guesses it. An over-approximation: a guess that no write of the completed
+/// graph matches builds no execution (for_each_matching()).
+static void close_under_copies(Guesses& g) {
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (const auto& [key, prefix] : g.copies) {
+            const auto [to, t, from] = key;
+            if (from >= g.writes.size()) continue;
+            if (to >= g.writes.size()) g.writes.resize(to + 1u);
+            std::vector<Value> values;
+            for (const auto& [uv, unused] : g.writes[from]) values.push_back(uv.second);
+            for (const Value v : values) {
+                auto& mine = g.writes[to][{static_cast<std::uint16_t>(t), v}];
+                if (mine.size() < prefix.size()) mine.resize(prefix.size(), 0);
+                for (std::size_t u = 0; u < prefix.size(); ++u)
+                    if (mine[u] < prefix[u]) {
+                        mine[u] = prefix[u];
+                        changed = true;
+                    }
+            }
+        }
+    }
+}
+
 /// Whether the read at po index `i` of `th` has a po-later write of its thread that LKMM does
 /// not order after it (Guesses::free_after_relaxed: were the read relaxed; free_after_acquire:
 /// were it an acquire). Ordered, when the read is marked: a marked write that depends on it
@@ -404,9 +432,28 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
                 for (std::size_t i = 0; i < g.thread(t).size(); ++i) {
                     const Event& e = g.thread(t)[i];
                     if (e.is_write() && e.location && !e.at_quiescence) {
-                        auto& prefix = now.writes[*e.location][{static_cast<std::uint16_t>(t), e.written_value}];
-                        prefix.resize(threads, 0);
-                        for (std::size_t u = 1; u < n; ++u) prefix[u] = std::max(prefix[u], pre[t][i][u]);
+                        const auto learn = [&](Value v) {
+                            auto& prefix = now.writes[*e.location][{static_cast<std::uint16_t>(t), v}];
+                            prefix.resize(threads, 0);
+                            for (std::size_t u = 1; u < n; ++u) prefix[u] = std::max(prefix[u], pre[t][i][u]);
+                        };
+                        learn(e.written_value);
+                        // a store that copies no read may store the site's other constants in
+                        // an execution whose branches only a load-buffering cycle takes
+                        // (crypto-control-data); a guess no write matches builds no execution
+                        if (e.kind == EventKind::Write && e.data_deps == 0)
+                            for (const auto& site : variant.stored_constants)
+                                if (site.thread == t && site.line == e.where.line)
+                                    for (const Value v : site.values) learn(v);
+                        // a copy may store whatever its read's location holds
+                        const std::size_t j = static_cast<std::size_t>(std::countr_zero(e.data_deps));
+                        if (e.kind == EventKind::Write && e.data_copy && std::popcount(e.data_deps) == 1 &&
+                            j < g.thread(t).size() && g.thread(t)[j].location) {
+                            auto& prefix = now.copies[{static_cast<std::uint32_t>(*e.location), static_cast<std::uint32_t>(t),
+                                                       static_cast<std::uint32_t>(*g.thread(t)[j].location)}];
+                            prefix.resize(threads, 0);
+                            for (std::size_t u = 1; u < n; ++u) prefix[u] = std::max(prefix[u], pre[t][i][u]);
+                        }
                     }
                     if (e.is_read() && e.reads_from && e.reads_from->thread != 0 && e.reads_from->thread != t)
                         now.links.insert({static_cast<std::uint32_t>(e.reads_from->thread),
@@ -433,6 +480,7 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
         ExploreResult dry = run(collect, round == 0 ? nullptr : &found, remaining(dry_options));
         dry_seconds += dry.seconds;
         if (!dry.completed) break;  // the exploration proper meets the same failure or budget
+        close_under_copies(now);
         close_under_links(now);
         // A po | rf cycle on one location is a coherence cycle (po-loc and rf are in LKMM's
         // coherence axiom): a program with one location has no load buffering, and nothing to

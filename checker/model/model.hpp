@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <new>
 #include <optional>
@@ -169,6 +170,18 @@ struct VariantDef {
     /// a write keeps no marked read's guess alive (docs/lkmm.md, "Load buffering"). Empty: none
     /// is known, which only leaves more reads to guess.
     std::vector<std::string> plain_only_locations;
+    /// Load buffering: the constants a write site may store that one execution need not show
+    /// (a litmus test: every constant the program assigns the register a store writes, in any
+    /// branch: crypto-control-data stores `r1`, 1 or 0 as its read decides). Each entry: the
+    /// site's graph thread, its source line, the constants. Under LKMM the guess rounds let a
+    /// read guess them where it guesses a write of that site that copies no read (docs/lkmm.md,
+    /// "Load buffering"). Empty: none known, so a value only a cycle stores is never guessed.
+    struct StoredConstants {
+        unsigned thread = 0;
+        std::uint32_t line = 0;
+        std::vector<Value> values;
+    };
+    std::vector<StoredConstants> stored_constants;
     /// Set for a hand-written mutant of another variant (see Derivation).
     Derivation derived;
     /// A variant whose loops run under an unroll bound (a litmus test's loops that are not
