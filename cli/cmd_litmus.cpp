@@ -13,11 +13,17 @@
 #include "cli/command_options.hpp"
 #include "cli/command_stop.hpp"
 #include "cli/format.hpp"
+#include "cli/parallel.hpp"
+#include "checker/memory_model/memory_model.hpp"
 #include "litmus/run.hpp"
 
 using namespace oc;
 
 namespace oc::cli::commands {
+
+namespace {
+constexpr unsigned shards_per_job = 4;
+}  // namespace
 
 int cmd_litmus(const std::vector<std::string>& args) {
     po::options_description opts("litmus options");
@@ -37,6 +43,10 @@ int cmd_litmus(const std::vector<std::string>& args) {
          "and the test's verdict is `bounded`, exit 3 (awaits need no bound: docs/litmus.md)")
         ("no-certify", "count executions without checking them against the memory model's axioms (RC11's certifier, LKMM's predicate)")
         ("no-por", "explore without partial-order reduction (--engine relacy)")
+        ("jobs,j", po::value<std::string>()->default_value("1"),
+         "split each test's search over N worker processes (shards, merged into one answer; at most 256); "
+         "the graph engine under RC11 or SC only; under LKMM, or with Relacy, a test runs in one process "
+         "(docs/performance.md)")
         ("quiet,q", "print only the judgement line of each test and the summary")
         ("time", "print how long parsing and the exhaustive run took, per test")
         ("repeat", po::value<std::string>()->default_value("0"),
@@ -53,6 +63,7 @@ int cmd_litmus(const std::vector<std::string>& args) {
     const double timeout = seconds_option(vm, "timeout");
     const auto repeat = static_cast<unsigned>(integer_option(vm, "repeat", 0, 1000));
     const auto unroll = static_cast<unsigned>(integer_option(vm, "unroll", 1, litmus::max_unroll));
+    const auto jobs = static_cast<unsigned>(integer_option(vm, "jobs", 1, max_jobs, " (worker processes)"));
     const std::vector<std::string>& inputs = parsed.positional;
     if (inputs.empty()) return usage_error("litmus needs at least one file or directory");
     std::vector<std::string> files;
@@ -85,6 +96,27 @@ int cmd_litmus(const std::vector<std::string>& args) {
     lo.model = choice->per_variant ? ModelKind::Lkmm : choice->kind;  // litmus tests: kernel primitives
     lo.memory_model = choice->memory_model;
     const bool quiet = vm.count("quiet") != 0, show_time = vm.count("time") != 0;
+    if (jobs > 1) {
+        // One search in `jobs` worker processes, `shards_per_job` shards each (the shards' sizes
+        // vary: more of them than workers keeps every worker busy), merged as `check --jobs` does.
+        // The graph engine's search only, and not under a model with kernel events (LKMM): there
+        // every shard would first run the whole load-buffering rounds, and a search with guesses
+        // is not split anyway (shard 0 runs it all). Relacy's shards may share executions, so
+        // their merged per-outcome counts would be upper bounds, not herd's counts. Those
+        // searches stay in this process (docs/performance.md, "One litmus test in several processes").
+        lo.runner = [jobs](const VariantDef& v, const CheckOptions& co) -> std::optional<Report> {
+            const bool rounds = co.explore.memory_model != nullptr ? co.explore.memory_model->kernel_events()
+                                                                   : co.explore.model == ModelKind::Lkmm;
+            if (co.explore.engine != EngineKind::Graph || rounds) return check(v, co);
+            RunPlan plan;
+            plan.jobs = jobs;
+            plan.shards = shards_per_job * jobs;
+            plan.progress = ProgressMode::Off;
+            RunOutcome out = run_checks({&v}, co, plan, nullptr);
+            if (out.reports.empty()) return std::nullopt;  // interrupted
+            return std::move(out.reports.front());
+        };
+    }
 
     std::map<litmus::Judgement, unsigned> counts;
     unsigned parse_errors = 0;

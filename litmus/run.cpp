@@ -202,7 +202,17 @@ LitmusResult run(const std::shared_ptr<const Compiled>& test, const LitmusOption
     bound.unroll = options.unroll;
     bound.cuts = std::make_shared<std::atomic<std::uint64_t>>(0);
     r.unroll = options.unroll;
-    r.report = check(make_variant(test, RunMode::RaceCheck, bound), co);
+    // A search interrupted before it gave a report (worker processes) is one cut short.
+    const auto search = [&](const VariantDef& v) {
+        if (!options.runner) return check(v, co);
+        if (std::optional<Report> rep = options.runner(v, co)) return std::move(*rep);
+        Report cut;
+        cut.id = v.id();
+        cut.exploration = Exploration::CutShort;
+        cut.status = Status::Incomplete;
+        return cut;
+    };
+    r.report = search(make_variant(test, RunMode::RaceCheck, bound));
     const Report* rep = &r.report;
     r.flags = r.report.flags;
     // LKMM flags a data race and still judges every execution; under RC11 a race ends the run,
@@ -210,7 +220,7 @@ LitmusResult run(const std::shared_ptr<const Compiled>& test, const LitmusOption
     if (std::find(r.flags.begin(), r.flags.end(), "data-race") != r.flags.end()) r.datarace = true;
     if (r.report.finding == Finding{EngineFailure::DataRace}) {
         r.datarace = true;
-        r.outcome_report = check(make_variant(test, RunMode::PlainAsRelaxed, bound), co);
+        r.outcome_report = search(make_variant(test, RunMode::PlainAsRelaxed, bound));
         rep = &*r.outcome_report;
     }
     if (rep->finding && std::holds_alternative<EngineFailure>(*rep->finding)) {
@@ -227,7 +237,8 @@ LitmusResult run(const std::shared_ptr<const Compiled>& test, const LitmusOption
     r.observation = r.positive == 0 ? Verdict::Never : r.negative == 0 ? Verdict::Always : Verdict::Sometimes;
     r.cut_short = r.report.exploration == Exploration::CutShort ||
                   (r.outcome_report && r.outcome_report->exploration == Exploration::CutShort);
-    r.unroll_cuts = bound.cuts->load();
+    // each report counts the runs cut in its own search (in worker processes too)
+    r.unroll_cuts = r.report.unroll_cuts + (r.outcome_report ? r.outcome_report->unroll_cuts : 0);
     switch (p.quantifier) {
     case Quantifier::Exists: r.ok = r.positive > 0; break;
     case Quantifier::NotExists: r.ok = r.positive == 0; break;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,6 +34,10 @@ struct LitmusOptions {
     /// Iterations a loop that is not an await may run (docs/litmus.md, "Loops"); an execution
     /// that needs more is cut, and the run is then bounded.
     unsigned unroll = default_unroll;
+    /// Runs one search of the test (`check()` when unset). The command line sets it to split
+    /// the search over worker processes (`litmus --jobs`); nullopt: interrupted before it
+    /// produced a report.
+    std::function<std::optional<Report>(const VariantDef&, const CheckOptions&)> runner;
 };
 
 enum class Judgement : std::uint8_t {

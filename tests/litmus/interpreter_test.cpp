@@ -769,7 +769,11 @@ TEST_SUITE("litmus interpreter") {
                                                  "  for (i = 0; i < 4; i = i + 1) { if (i == 1) continue; if (i == 3) break;"
                                                  " r1 = r1 + 10; }\n  WRITE_ONCE(*x, r1); }\nexists (x=20 /\\ 0:i=3)\n",
                                                  "t")),
-                                   LitmusOptions{.unroll = 4});
+                                   [] {
+                                       LitmusOptions o;
+                                       o.unroll = 4;
+                                       return o;
+                                   }());
         CHECK(r.unroll_cuts == 0);
         CHECK(r.observation == Verdict::Always);
         // LB+mb with the write in the body of a loop whose condition reads y: ctrl orders it

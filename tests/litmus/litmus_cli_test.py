@@ -155,6 +155,23 @@ with tempfile.TemporaryDirectory() as tmp:
     code, out, err = run("explain", some, "--unroll", "6", "--out", os.path.join(tmp, "some"))
     expect("explain --unroll 6 draws the witness", code == 0 and "drew" in out and "cut at" not in out, f"{code} {out} {err}")
 
+    # --jobs: one test's search split over worker processes (the graph engine under RC11) gives
+    # the answer of one process, herd's counts included; under LKMM and with Relacy the search
+    # stays in one process, with the same answer.
+    def answer(out):
+        return [l for l in out.splitlines() if not l.startswith("Time ")]
+    many = [os.path.join(corpus, n + ".litmus") for n in ("desc-reserve+3", "IRIW+mbs", "LB+ctrls", "2+2W+poonceonces")]
+    for extra in (["--model", "rc11"], ["--model", "lkmm"], ["--engine", "relacy"]):
+        c1, o1, e1 = run("litmus", *extra, *many)
+        c2, o2, e2 = run("litmus", *extra, "--jobs", "2", *many)
+        expect(f"litmus {' '.join(extra)} --jobs 2 answers as one process does",
+               c1 == c2 == 0 and answer(o1) == answer(o2), f"{c1} {c2}\n{o1}\n{o2}\n{e2}")
+    code, out, err = run("litmus", "--model", "rc11", "--jobs", "2", count)
+    expect("litmus --jobs 2: runs cut at --unroll in the workers count (bounded, exit 3)",
+           code == 3 and "Judgement count bounded" in out and "cut at --unroll 2" in out, f"{code} {out} {err}")
+    code, out, err = run("litmus", "--jobs", "0", good)
+    expect("litmus --jobs 0 is a usage error", code == 2 and "--jobs" in err, f"{code} {out} {err}")
+
     out_dir = os.path.join(tmp, "figures")
     code, out, err = run("explain", good, "--out", out_dir)
     expect("explain takes a litmus file, under LKMM", code == 0 and "SB/litmus (graph engine under LKMM): drew" in out,
