@@ -38,7 +38,7 @@ void Parser::condition() {
         }
         break;
     }
-    if (tok_.kind == Tok::Tilde) {
+    if (tok_.kind == Tok::Tilde || is_word("not")) {  // herd's lexer reads `not` as `~`
         advance();
         if (!is_word("exists")) unexpected("'exists' after '~'");
         prog_.quantifier = Quantifier::NotExists;
@@ -135,7 +135,7 @@ std::int32_t Parser::prop_unary(unsigned depth) {
     check_prop_depth(depth);
     Prop p;
     p.pos = tok_.pos;
-    if (tok_.kind == Tok::Tilde) {
+    if (tok_.kind == Tok::Tilde || is_word("not")) {
         advance();
         p.kind = PropKind::Not;
         p.a = prop_unary(depth + 1);
@@ -153,7 +153,7 @@ std::int32_t Parser::prop_unary(unsigned depth) {
         return add_prop(p);
     }
     if (tok_.kind == Tok::AmpAmp || tok_.kind == Tok::PipePipe || tok_.kind == Tok::Bang)
-        error(tok_.pos, "expected a condition; write '/\\' for and, '\\/' for or, '~' for not (found " + describe(tok_) + ")");
+        error(tok_.pos, "expected a condition; write '/\\' for and, '\\/' for or, '~' or 'not' for not (found " + describe(tok_) + ")");
     p.lhs = lhs_operand();
     if (tok_.kind == Tok::Assign || tok_.kind == Tok::EqEq) p.kind = PropKind::Eq;
     else if (tok_.kind == Tok::Ne) p.kind = PropKind::Ne;

@@ -110,6 +110,12 @@ TEST_SUITE("litmus parser") {
         CHECK(c.locations_clause.size() == 2);
         CHECK(format_prop(c, c.condition) == "0:r0!=-1");
         CHECK(c.observed.size() == 2);  // 0:r0 appears once
+        // herd's lexer reads `not` as `~` (paulmckrcu/litmus writes `exists not(...)`)
+        const Program d = parse(with_body("r0 = READ_ONCE(*x);", "exists not(0:r0=1 /\\ not x=1)"), "t");
+        CHECK(d.quantifier == Quantifier::Exists);
+        CHECK(format_prop(d, d.condition) == "~(0:r0=1 /\\ ~x=1)");
+        const Program e = parse(with_body("r0 = READ_ONCE(*x);", "not exists (0:r0=1)"), "t");
+        CHECK(e.quantifier == Quantifier::NotExists);
     }
 
     TEST_CASE("annotations on one-line comments") {
