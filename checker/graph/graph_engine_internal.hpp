@@ -168,13 +168,17 @@ private:
     /// on a's location reads a instead, in the graph as it is (the waiting thread made no event
     /// since, and no event depends on a waiting read, so nothing is deleted); the thread resumes
     /// when the graph is replayed. These reads get no backward revisit: the graph in which they
-    /// read a is this one, and a second way to build it would visit it twice. Keeps the graph
+    /// read a is this one, and a second way to build it would visit it twice. The exception is a
+    /// waiting compare-and-swap whose backward revisit by a deletes events (some lock orders need
+    /// them deleted): it gets that revisit and is not revisited here. Keeps the graph
     /// before the change in `before`; returns true if some read now reads a.
     bool in_place_revisits(EventId a, Graph& before);
     std::vector<EventId> blocked_reads_;  ///< reads of the failed iterations of threads waiting in this run
     bool consistent(const Graph& g);
     void to_execution_graph(const Graph& g, ExecutionGraph& out, bool with_steps);
     std::vector<std::uint32_t> porf_prefix(const Graph& g, EventId a) const;
+    /// Whether the backward revisit of the read `rid` by the write `a` deletes events.
+    bool revisit_deletes(const Graph& g, EventId a, EventId rid) const;
     void backward_revisits(const Graph& g, EventId a);
     void try_revisit(const Graph& g, EventId a, EventId r, const std::vector<std::uint32_t>& prefix, bool blocked);
 

@@ -26,6 +26,9 @@ bool GraphEngine::in_place_revisits(EventId a, Graph& before) {
         // a guessed read waits for no write in the graph: its value comes from a write to come
         if (!g_.has(rid) || rid == a || g_.at(rid).guessed) continue;
         if (!g_.at(rid).ev.is_read() || g_.at(rid).ev.location != loc || g_.at(rid).ev.reads_from == a) continue;
+        // a waiting compare-and-swap whose backward revisit by a deletes events gets that
+        // revisit instead (try_revisit()): the exploration after it rebuilds the kept events too
+        if (g_.at(rid).spec.present && g_.at(rid).spec.cas && revisit_deletes(g_, a, rid)) continue;
         if (!changed) before = g_;
         const Node saved = g_.at(rid);
         set_rf(g_, g_.at(rid), a);
@@ -36,6 +39,43 @@ bool GraphEngine::in_place_revisits(EventId a, Graph& before) {
             g_.at(rid) = saved;
     }
     return changed;
+}
+
+/// What a backward revisit of a read added at stamp `sr` keeps of `g`, per thread: the events
+/// added up to the read and the revisiting write's porf-prefix (`prefix`), both po-prefixes;
+/// `cut[t]`: the last kept event keeps its read part only. False when that would cut a guessed
+/// RMW apart (its write part is placed with its read part): no revisit.
+static bool revisit_keeps(const Graph& g, std::uint32_t sr, const std::vector<std::uint32_t>& prefix,
+                          std::vector<std::uint32_t>& keep, std::vector<bool>& cut) {
+    const std::size_t nt = g.threads.size();
+    keep.assign(nt, 0);
+    cut.assign(nt, false);
+    for (std::size_t t = 0; t < nt; ++t) {
+        std::uint32_t k = 0;
+        while (k < g.threads[t].size() && (t == 0 || g.threads[t][k].stamp <= sr)) ++k;
+        keep[t] = std::max(k, prefix[t]);
+        if (keep[t] > 0 && keep[t] > prefix[t]) {
+            const Node& last = g.threads[t][keep[t] - 1];
+            if (last.ev.kind == EventKind::Rmw && last.wstamp > sr) {
+                if (last.guessed) return false;
+                cut[t] = true;
+            }
+        }
+    }
+    return true;
+}
+
+/// Whether a revisit keeping `keep` (and `cut`) of g deletes an event or an RMW's write part.
+static bool deletes(const Graph& g, const std::vector<std::uint32_t>& keep, const std::vector<bool>& cut) {
+    for (std::size_t t = 1; t < g.threads.size(); ++t)
+        if (keep[t] < g.threads[t].size() || cut[t]) return true;
+    return false;
+}
+
+bool GraphEngine::revisit_deletes(const Graph& g, EventId a, EventId rid) const {
+    std::vector<std::uint32_t> keep;
+    std::vector<bool> cut;
+    return revisit_keeps(g, g.at(rid).stamp, porf_prefix(g, a), keep, cut) && deletes(g, keep, cut);
 }
 
 std::vector<std::uint32_t> GraphEngine::porf_prefix(const Graph& g, EventId a) const {
@@ -89,29 +129,12 @@ void GraphEngine::try_revisit(const Graph& g, EventId a, EventId rid, const std:
     const Node& an = g.at(a);
     const std::uint32_t sr = r.stamp;
     const std::size_t nt = g.threads.size();
-    // Kept: the events added up to r, and a's porf-prefix (both are po-prefixes of each thread).
-    std::vector<std::uint32_t> keep(nt, 0);
-    std::vector<bool> cut(nt, false);  // the last kept event keeps its read part only
-    for (std::size_t t = 0; t < nt; ++t) {
-        std::uint32_t k = 0;
-        while (k < g.threads[t].size() && (t == 0 || g.threads[t][k].stamp <= sr)) ++k;
-        keep[t] = std::max(k, prefix[t]);
-        if (keep[t] > 0 && keep[t] > prefix[t]) {
-            const Node& last = g.threads[t][keep[t] - 1];
-            if (last.ev.kind == EventKind::Rmw && last.wstamp > sr) {
-                // a guessed RMW's write part is placed with its read part: never cut apart
-                if (last.guessed) return;
-                cut[t] = true;
-            }
-        }
-    }
+    std::vector<std::uint32_t> keep;
+    std::vector<bool> cut;
+    if (!revisit_keeps(g, sr, prefix, keep, cut)) return;
     // A waiting read is revisited in place by the new write (in_place_revisits()); backward, only
     // when the revisit deletes events, which the in-place revisit keeps.
-    if (blocked) {
-        bool deletes = false;
-        for (std::size_t t = 1; t < nt; ++t) deletes = deletes || keep[t] < g.threads[t].size() || cut[t];
-        if (!deletes) return;
-    }
+    if (blocked && !deletes(g, keep, cut)) return;
     auto kept_write = [&](EventId w) {
         return w.index < keep[w.thread] && !(cut[w.thread] && w.index + 1 == keep[w.thread]);
     };
