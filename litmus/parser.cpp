@@ -63,6 +63,9 @@ void Parser::header() {
     if (name.kind == Tok::End || name.pos.line != tok_.pos.line)
         error(name.pos, "expected the test name after 'C' on the same line");
     prog_.name = std::string(name.text);
+    // herd drops a ".litmus" the name ends with (paulmckrcu/litmus writes `C C-CO+o-o.litmus`)
+    constexpr std::string_view suffix = ".litmus";
+    if (prog_.name.size() > suffix.size() && prog_.name.ends_with(suffix)) prog_.name.resize(prog_.name.size() - suffix.size());
 }
 
 /// herd's "info" between the name line and the initial state: a quoted doc string and

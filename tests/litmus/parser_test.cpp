@@ -118,6 +118,11 @@ TEST_SUITE("litmus parser") {
         CHECK(e.quantifier == Quantifier::NotExists);
     }
 
+    TEST_CASE("a test name ending in .litmus loses it, as herd's Misc.clean_name does") {
+        CHECK(parse("C C-CO+o-o.litmus\n{}\nP0(int *x) { WRITE_ONCE(*x, 1); }\nexists (x=1)\n", "t").name == "C-CO+o-o");
+        CHECK(parse("C .litmus\n{}\nP0(int *x) { WRITE_ONCE(*x, 1); }\nexists (x=1)\n", "t").name == ".litmus");
+    }
+
     TEST_CASE("annotations on one-line comments") {
         const Program p = parse("C t\n(* Result: Never*)\n// ordercheck-engine: Sometimes DATARACE  \n{}\nP0(int *x) {}\nexists (x=1)", "t");
         REQUIRE(p.result);
