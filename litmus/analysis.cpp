@@ -677,10 +677,13 @@ private:
                                       "from one process (docs/litmus.md)");
                 if (m->process != marked[l].front()->process) other_process = m;
             }
-            if (other_process != nullptr)
-                error(other_process->pos, "unsupported: location '" + loc.name + "' is accessed plainly (at " +
-                                              pos_text(first_plain[l]->pos) + ") and with marked accesses from more than one process; "
-                                              "ordercheck would report the marked accesses as racing (docs/litmus.md)");
+            // Under LKMM the marked accesses keep their tags, and LKMM's data-race flag reads
+            // them; under the C++11 mapping they would run as plain ones and race.
+            if (other_process != nullptr && p_.kernel_model_only.empty())
+                p_.kernel_model_only = p_.file + ":" + pos_text(other_process->pos) + ": location '" + loc.name +
+                                       "' is accessed plainly (at " + pos_text(first_plain[l]->pos) +
+                                       ") and with marked accesses from more than one process, which the C++11 "
+                                       "mapping would run as racing plain accesses (docs/litmus.md)";
         }
     }
 

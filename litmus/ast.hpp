@@ -344,6 +344,10 @@ struct Program {
     bool computes_addresses = false;
     bool uses_rcu = false;
     bool uses_srcu = false;
+    /// Why the test is exact only under LKMM ("" when it is exact under every model): set by the
+    /// analysis for a location accessed plainly and with marked accesses from several processes,
+    /// which the C++11 mapping would run as racing plain accesses (VariantDef::kernel_model_only).
+    std::string kernel_model_only;
     // annotations found in comments
     std::optional<Expected> result;         ///< `Result: Never [DATARACE]`
     std::optional<Expected> mapping;        ///< `ordercheck-mapping: ...`: the C++11 mapping differs from LKMM

@@ -161,6 +161,7 @@ VariantDef make_variant(const std::shared_ptr<const Compiled>& test, RunMode mod
         for (const Location& l : p.locations)
             if (l.only_plain) v.plain_only_locations.push_back(l.name);
     v.stored_constants = stored_constants(p);
+    v.kernel_model_only = p.kernel_model_only;
     if (bound.cuts) {
         // runs cut at the bound are counted: a report that cut any is bounded (checker/driver)
         v.unroll = bound.unroll;

@@ -182,6 +182,12 @@ struct VariantDef {
         std::vector<Value> values;
     };
     std::vector<StoredConstants> stored_constants;
+    /// Non-empty: the variant is exact only under a memory model that reads LKMM's tags (the
+    /// graph engine under LKMM or a kernel cat model), and this says why, with the place in the
+    /// source; under RC11 or Relacy check() refuses it with this text (EngineFailure::Other).
+    /// A litmus test sets it for a location accessed plainly and with marked accesses from
+    /// several processes (docs/litmus.md, "Data races").
+    std::string kernel_model_only;
     /// Set for a hand-written mutant of another variant (see Derivation).
     Derivation derived;
     /// A variant whose loops run under an unroll bound (a litmus test's loops that are not

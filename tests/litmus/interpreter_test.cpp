@@ -193,6 +193,27 @@ TEST_SUITE("litmus interpreter") {
         CHECK(ordered.judgement_text.find("!!! Missing data race flag") == 0);
     }
 
+    TEST_CASE("a location read plainly and written marked by two processes: LKMM judges it, RC11 refuses it") {
+        // herd7 7.57 (linux-kernel.cfg of 6.1): Sometimes 2 4, Flag data-race. Under LKMM the
+        // marked writes keep their tags, so only the plain read races with them; under the C++11
+        // mapping the location would be plain throughout and the two writes would race too.
+        const std::string src = "C t\n{}\nP0(int *x) { WRITE_ONCE(*x, 1); }\nP1(int *x) { WRITE_ONCE(*x, 2); }\n"
+                                "P2(int *x) { int r0; r0 = *x; }\nexists (2:r0=2)\n";
+        const auto test = compile(parse(src, "t.litmus"));
+        LitmusOptions lkmm;
+        lkmm.model = ModelKind::Lkmm;
+        const LitmusResult l = run(test, lkmm);
+        CHECK(l.error.empty());
+        CHECK(l.observation == Verdict::Sometimes);
+        CHECK(l.positive == 2);
+        CHECK(l.negative == 4);
+        CHECK(l.datarace);
+        const LitmusResult r = run(test, LitmusOptions{});  // RC11
+        CHECK(r.error.find("unsupported under RC11") != std::string::npos);
+        CHECK(r.error.find("t.litmus:4:") != std::string::npos);  // P1's write
+        CHECK(r.error.find("marked accesses from more than one process") != std::string::npos);
+    }
+
     TEST_CASE("dependencies: the address-dependency head runs as an acquire load") {
         const LitmusResult r = run_source(addr_dep);
         CHECK(r.observation == Verdict::Never);
