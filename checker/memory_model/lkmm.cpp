@@ -251,6 +251,20 @@ Relations relations(const ExecutionGraph& g, Depth depth) {
             add(r.Marked, i);
     }
     r.Plain = minus(r.M, r.Marked);
+    r.has_plain = r.Plain != empty_set(n);
+    // the RCU and SRCU read-side sections, matched by nesting (and whether some is unbalanced)
+    const auto nest = [&] {
+        bool unbalanced = false;
+        r.rcu_rscs = match_nesting(g, N, RcuLock, RcuUnlock, false, unbalanced);
+        r.unbalanced_rcu = unbalanced;
+        unbalanced = false;
+        r.srcu_rscs = match_nesting(g, N, SrcuLock, SrcuUnlock, true, unbalanced);
+        r.unbalanced_srcu = unbalanced;
+    };
+    if (depth == Depth::Nesting) {
+        nest();
+        return r;
+    }
     auto fence_set = [&](std::uint32_t tag) {
         NodeSet s = empty_set(n);
         for (std::size_t i = 0; i < n; ++i)
@@ -367,12 +381,7 @@ Relations relations(const ExecutionGraph& g, Depth depth) {
     const BitRel pb_star = star(r.pb);
 
     // ---- RCU ----
-    bool unbalanced = false;
-    r.rcu_rscs = match_nesting(g, N, RcuLock, RcuUnlock, false, unbalanced);
-    r.unbalanced_rcu = unbalanced;
-    unbalanced = false;
-    r.srcu_rscs = match_nesting(g, N, SrcuLock, SrcuUnlock, true, unbalanced);
-    r.unbalanced_srcu = unbalanced;
+    nest();
     const NodeSet sync_rcu = fence_set(SyncRcu);
     NodeSet sync_srcu = empty_set(n);
     for (std::size_t i = 0; i < n; ++i)
@@ -414,7 +423,6 @@ Relations relations(const ExecutionGraph& g, Depth depth) {
     }
 
     // ---- plain accesses and data races ----
-    r.has_plain = r.Plain != empty_set(n);
     if (r.has_plain) {
         // after the RCU section: fence and strong-fence include rcu-fence; nonrw-fence does not
         const BitRel fence2 = r.fence | r.rcu_fence;
@@ -618,7 +626,9 @@ public:
         return std::nullopt;
     }
     std::vector<std::string> flags(const ExecutionGraph& g) const override {
-        const lkmm::Relations r = lkmm::relations(g, lkmm::Depth::Flags);
+        // Without plain accesses only the nesting flags can fire, and they need no ordering.
+        lkmm::Relations r = lkmm::relations(g, lkmm::Depth::Nesting);
+        if (r.has_plain) r = lkmm::relations(g, lkmm::Depth::Flags);
         std::vector<std::string> out;
         if (r.has_plain && !r.data_race.empty()) out.emplace_back("data-race");
         // flag ~empty mixed-accesses as mixed-accesses (linux-kernel.cat)

@@ -74,9 +74,11 @@ struct Relations {
 
 /// How far to compute: the axioms only (the engine's check of every prefix) or also the
 /// plain-access flags (data-race) of a complete graph.
-enum class Depth : std::uint8_t { Axioms, Flags };
+enum class Depth : std::uint8_t { Nesting, Axioms, Flags };
 
-/// The relations of `g`. With Depth::Axioms the plain-access section is left empty.
+/// The relations of `g`. With Depth::Axioms the plain-access section is left empty; with
+/// Depth::Nesting only the event sets (has_plain among them) and the RCU and SRCU read-side
+/// sections (rcu-rscs, srcu-rscs, and whether some is unbalanced) are computed.
 Relations relations(const ExecutionGraph& g, Depth depth = Depth::Axioms);
 
 /// The first axiom of linux-kernel.cat that `r` violates, in the cat file's order: "coherence",
