@@ -9,10 +9,12 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <sstream>
 
 #include "cli/command_options.hpp"
 #include "cli/command_stop.hpp"
 #include "cli/format.hpp"
+#include "cli/litmus_pool.hpp"
 #include "cli/parallel.hpp"
 #include "checker/memory_model/memory_model.hpp"
 #include "litmus/run.hpp"
@@ -44,9 +46,9 @@ int cmd_litmus(const std::vector<std::string>& args) {
         ("no-certify", "count executions without checking them against the memory model's axioms (RC11's certifier, LKMM's predicate)")
         ("no-por", "explore without partial-order reduction (--engine relacy)")
         ("jobs,j", po::value<std::string>()->default_value("1"),
-         "split each test's search over N worker processes (shards, merged into one answer; at most 256); "
-         "the graph engine under RC11 or SC only; under LKMM, or with Relacy, a test runs in one process "
-         "(docs/performance.md)")
+         "N worker processes (at most 256): several tests run N at a time, printed in order; one test's search "
+         "is split over them (shards, merged into one answer) under the graph engine with RC11 or SC, not under "
+         "LKMM or with Relacy (docs/performance.md)")
         ("quiet,q", "print only the judgement line of each test and the summary")
         ("time", "print how long parsing and the exhaustive run took, per test")
         ("repeat", po::value<std::string>()->default_value("0"),
@@ -64,6 +66,7 @@ int cmd_litmus(const std::vector<std::string>& args) {
     const auto repeat = static_cast<unsigned>(integer_option(vm, "repeat", 0, 1000));
     const auto unroll = static_cast<unsigned>(integer_option(vm, "unroll", 1, litmus::max_unroll));
     const auto jobs = static_cast<unsigned>(integer_option(vm, "jobs", 1, max_jobs, " (worker processes)"));
+    if (jobs > 1 && repeat > 0) return usage_error("--repeat measures one process at a time: give it without --jobs");
     const std::vector<std::string>& inputs = parsed.positional;
     if (inputs.empty()) return usage_error("litmus needs at least one file or directory");
     std::vector<std::string> files;
@@ -96,14 +99,14 @@ int cmd_litmus(const std::vector<std::string>& args) {
     lo.model = choice->per_variant ? ModelKind::Lkmm : choice->kind;  // litmus tests: kernel primitives
     lo.memory_model = choice->memory_model;
     const bool quiet = vm.count("quiet") != 0, show_time = vm.count("time") != 0;
-    if (jobs > 1) {
-        // One search in `jobs` worker processes, `shards_per_job` shards each (the shards' sizes
+    if (jobs > 1 && files.size() == 1) {
+        // One test: its search in `jobs` worker processes, `shards_per_job` shards each (the shards' sizes
         // vary: more of them than workers keeps every worker busy), merged as `check --jobs` does.
         // The graph engine's search only, and not under a model with kernel events (LKMM): there
         // every shard would first run the whole load-buffering rounds, and a search with guesses
         // is not split anyway (shard 0 runs it all). Relacy's shards may share executions, so
         // their merged per-outcome counts would be upper bounds, not herd's counts. Those
-        // searches stay in this process (docs/performance.md, "One litmus test in several processes").
+        // searches stay in this process (docs/performance.md, "Litmus tests in several processes").
         lo.runner = [jobs](const VariantDef& v, const CheckOptions& co) -> std::optional<Report> {
             const bool rounds = co.explore.memory_model != nullptr ? co.explore.memory_model->kernel_events()
                                                                    : co.explore.model == ModelKind::Lkmm;
@@ -118,37 +121,35 @@ int cmd_litmus(const std::vector<std::string>& args) {
         };
     }
 
-    std::map<litmus::Judgement, unsigned> counts;
-    unsigned parse_errors = 0;
-    // Each test's lines are flushed as it finishes, so that an interrupt (or a second Ctrl-C,
-    // which ends the process at once) loses none of them when stdout is a file or a pipe.
-    std::size_t finished = 0;
-    for (const auto& file : files) {
-        if (stop_cause() != StopCause::None) break;
+    // One test: what it prints, and how it ended.
+    const auto run_one = [&](std::size_t index) {
+        const std::string& file = files[index];
+        TestRun out;
+        std::ostringstream o;
         const auto t0 = std::chrono::steady_clock::now();
         std::shared_ptr<const litmus::Compiled> test;
         try {
             test = litmus::load(file, choice->macros);
         } catch (const litmus::LitmusError& e) {
-            std::cerr << e.what() << '\n';
-            std::cout << "Judgement " << file << " ERROR: does not parse\n" << std::flush;
-            ++parse_errors;
-            ++finished;
-            continue;
+            out.kind = TestRun::Kind::ParseError;
+            out.err = std::string(e.what()) + '\n';
+            out.out = "Judgement " + file + " ERROR: does not parse\n";
+            return out;
         }
         const double parse_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         litmus::LitmusResult r = litmus::run(test, lo);
         r.parse_seconds = parse_s;
         if (stop_cause() != StopCause::None &&
             (r.report.exploration == Exploration::CutShort ||
-             (r.outcome_report && r.outcome_report->exploration == Exploration::CutShort)))
-            break;  // the interrupt cut this test short: not a result
-        if (quiet) std::cout << "Judgement " << test->program.name << ' ' << to_string(r.judgement) << ": " << r.judgement_text << '\n';
-        else std::cout << litmus::format_herd(r);
+             (r.outcome_report && r.outcome_report->exploration == Exploration::CutShort))) {
+            out.kind = TestRun::Kind::Interrupted;  // the interrupt cut this test short: not a result
+            return out;
+        }
+        if (quiet) o << "Judgement " << test->program.name << ' ' << to_string(r.judgement) << ": " << r.judgement_text << '\n';
+        else o << litmus::format_herd(r);
         if (show_time)
-            std::cout << "Timing " << test->program.name << ": parse " << parse_s * 1e3 << " ms, run " << r.run_seconds * 1e3
-                      << " ms (" << (r.outcome_report ? r.outcome_report->executions : r.report.executions)
-                      << " executions)\n";
+            o << "Timing " << test->program.name << ": parse " << parse_s * 1e3 << " ms, run " << r.run_seconds * 1e3
+              << " ms (" << (r.outcome_report ? r.outcome_report->executions : r.report.executions) << " executions)\n";
         if (repeat > 0) {
             std::vector<double> total, parse, explore;
             for (unsigned i = 0; i < repeat && stop_cause() == StopCause::None; ++i) {
@@ -166,15 +167,42 @@ int cmd_litmus(const std::vector<std::string>& args) {
                 return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
             };
             if (!total.empty())  // (empty: interrupted before the first run)
-                std::cout << "Benchmark " << test->program.name << ": parse+run median " << median(total) << " ms (min "
-                          << *std::min_element(total.begin(), total.end()) << ", max "
-                          << *std::max_element(total.begin(), total.end()) << ") over " << total.size() << " runs; parse median "
-                          << median(parse) << " ms, run median " << median(explore) << " ms\n";
+                o << "Benchmark " << test->program.name << ": parse+run median " << median(total) << " ms (min "
+                  << *std::min_element(total.begin(), total.end()) << ", max " << *std::max_element(total.begin(), total.end())
+                  << ") over " << total.size() << " runs; parse median " << median(parse) << " ms, run median "
+                  << median(explore) << " ms\n";
         }
-        if (!quiet) std::cout << '\n';
-        std::cout << std::flush;
-        ++counts[r.judgement];
-        ++finished;
+        if (!quiet) o << '\n';
+        out.judgement = static_cast<int>(r.judgement);
+        out.out = o.str();
+        return out;
+    };
+
+    std::map<litmus::Judgement, unsigned> counts;
+    unsigned parse_errors = 0;
+    // Each test's lines are flushed as it finishes, so that an interrupt (or a second Ctrl-C,
+    // which ends the process at once) loses none of them when stdout is a file or a pipe.
+    std::size_t emitted = 0;  // the file of the next result
+    const auto emit = [&](const TestRun& t) {
+        if (t.kind == TestRun::Kind::Interrupted) return false;
+        if (t.kind == TestRun::Kind::WorkerFailed)
+            std::cout << "Judgement " << files.at(emitted) << " ERROR: " << t.err << (t.err.ends_with('\n') ? "" : "\n");
+        else
+            std::cerr << t.err << std::flush;
+        std::cout << t.out << std::flush;
+        ++emitted;
+        if (t.kind == TestRun::Kind::ParseError) ++parse_errors;
+        else ++counts[t.kind == TestRun::Kind::Judged ? static_cast<litmus::Judgement>(t.judgement) : litmus::Judgement::Error];
+        return true;
+    };
+    std::size_t finished = 0;
+    if (jobs > 1 && files.size() > 1) {
+        finished = run_pool(files.size(), jobs, run_one, emit);
+    } else {
+        for (std::size_t i = 0; i < files.size() && stop_cause() == StopCause::None; ++i) {
+            if (!emit(run_one(i))) break;
+            ++finished;
+        }
     }
     const unsigned ok = counts[litmus::Judgement::Match], failed = counts[litmus::Judgement::Mismatch] + counts[litmus::Judgement::Error];
     std::cout << "litmus: " << ok << " passed, " << failed << " failed (" << counts[litmus::Judgement::Incomplete]

@@ -134,6 +134,29 @@ try:
                "Observation zz-slow" not in out, out)
         expect("litmus: the summary says interrupted", "3 of 4 files: interrupted" in out, out)
 
+    # ---- litmus --jobs 2 DIR: tests run two at a time, printed in order; a Ctrl-C (to the whole
+    # process group) keeps the finished ones and ends the workers ----
+    c = Started(tmp, "litmus-jobs", "litmus", "--jobs", "2", lone_dir)
+    judged = lambda: sum(line.startswith("Judgement ") for line in c.stdout().splitlines())  # noqa: E731
+    if wait_for("litmus --jobs 2: the 3 quick judgements while the slow test runs", lambda: judged() >= 3):
+        time.sleep(0.3)
+        expect("litmus --jobs 2: still running the slow test", c.p.poll() is None, c.stderr())
+        os.killpg(c.p.pid, signal.SIGINT)
+        code, took = c.wait()
+        out, err = c.stdout(), c.stderr()
+        expect("litmus --jobs 2: SIGINT exits 130", code == 130, (code, err))
+        expect("litmus --jobs 2: stopped within 5 s", took < 5, took)
+        expect("litmus --jobs 2: says how far it got", "interrupted after 3 of 4 litmus tests" in err, err)
+        expect("litmus --jobs 2: the judgements in file order",
+               [l.split()[1] for l in out.splitlines() if l.startswith("Judgement ")] == quick, out)
+        expect("litmus --jobs 2: the test cut short is not judged", "zz-slow" not in out, out)
+        try:
+            os.killpg(c.p.pid, 0)
+            workers_left = True
+        except ProcessLookupError:
+            workers_left = False
+        expect("litmus --jobs 2: no worker process left", not workers_left)
+
     # ---- check --format json: a well-formed partial report marked interrupted ----
     c = Started(tmp, "check-json", "check", *quick_files[:2], slow, "--format", "json", "--progress")
     # the progress line names the slow test once it has run for a second: the quick ones are done

@@ -169,6 +169,14 @@ with tempfile.TemporaryDirectory() as tmp:
     code, out, err = run("litmus", "--model", "rc11", "--jobs", "2", count)
     expect("litmus --jobs 2: runs cut at --unroll in the workers count (bounded, exit 3)",
            code == 3 and "Judgement count bounded" in out and "cut at --unroll 2" in out, f"{code} {out} {err}")
+    # Several tests with --jobs 2: two at a time in worker processes, printed in file order, the
+    # same output, messages and exit code as one process (a mismatch, a parse error, a match).
+    c1, o1, e1 = run("litmus", good, bad, broken, os.path.join(corpus, "LB+ctrls.litmus"))
+    c2, o2, e2 = run("litmus", "--jobs", "2", good, bad, broken, os.path.join(corpus, "LB+ctrls.litmus"))
+    expect("litmus --jobs 2 on several tests: the output of one process, in order",
+           c1 == c2 == 1 and answer(o1) == answer(o2) and e1 == e2, f"{c1} {c2}\n{o1}\n{o2}\n{e1}\n{e2}")
+    code, out, err = run("litmus", "--jobs", "2", "--repeat", "2", good, bad)
+    expect("litmus --jobs with --repeat is a usage error", code == 2 and "--repeat" in err, f"{code} {out} {err}")
     code, out, err = run("litmus", "--jobs", "0", good)
     expect("litmus --jobs 0 is a usage error", code == 2 and "--jobs" in err, f"{code} {out} {err}")
 
