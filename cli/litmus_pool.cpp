@@ -19,6 +19,7 @@
 #include <stdexcept>
 
 #include "checker/explore/exploration.hpp"
+#include "cli/parallel.hpp"
 
 namespace oc::cli {
 
@@ -44,16 +45,6 @@ std::optional<TestRun> decode(const std::string& s) {
     r.out = s.substr(nl + 1, out);
     r.err = s.substr(nl + 1 + out, err);
     return r;
-}
-
-void write_all(int fd, const std::string& s) {
-    std::size_t done = 0;
-    while (done < s.size()) {
-        const ssize_t n = ::write(fd, s.data() + done, s.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return;
-        done += static_cast<std::size_t>(n);
-    }
 }
 
 struct Worker {
@@ -87,7 +78,7 @@ Worker spawn(std::size_t index, const std::function<TestRun(std::size_t)>& run) 
             r.kind = TestRun::Kind::WorkerFailed;
             r.err = std::string(e.what()) + '\n';
         }
-        write_all(fds[1], encode(r));
+        (void)write_all(fds[1], encode(r));  // a failed write shows as a worker with no result
         ::close(fds[1]);
         ::_exit(0);
     }

@@ -153,17 +153,6 @@ Report run_here(const Task& t, const CheckOptions& base, ProgressLine& line) {
 // "E message"). Relacy keeps one exploration per process (docs/relacy.md), hence
 // processes, not threads.
 
-bool write_all(int fd, const std::string& s) {
-    std::size_t done = 0;
-    while (done < s.size()) {
-        const ssize_t n = ::write(fd, s.data() + done, s.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        done += static_cast<std::size_t>(n);
-    }
-    return true;
-}
-
 [[noreturn]] void worker_main(int fd, const Task& t, const CheckOptions& base, const ReportHook& hook,
                               pid_t parent) {
     // The parent decides when to stop: a Ctrl-C (sent to the whole process group) leaves the
@@ -521,6 +510,17 @@ std::optional<std::pair<unsigned, unsigned>> parse_shard(const std::string& s) {
     const unsigned i = static_cast<unsigned>(std::stoul(a)), n = static_cast<unsigned>(std::stoul(b));
     if (n == 0 || i >= n) return std::nullopt;
     return std::make_pair(i, n);
+}
+
+bool write_all(int fd, const std::string& s) {
+    std::size_t done = 0;
+    while (done < s.size()) {
+        const ssize_t n = ::write(fd, s.data() + done, s.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        done += static_cast<std::size_t>(n);
+    }
+    return true;
 }
 
 std::vector<Report> merge_by_variant(const std::vector<Report>& reports) {

@@ -58,6 +58,9 @@ RunOutcome run_checks(const std::vector<const VariantDef*>& variants, const Chec
 /// one variant were explored by different engines or under different memory models.
 std::vector<Report> merge_by_variant(const std::vector<Report>& reports);
 
+/// Writes all of `s` to `fd` (a worker's pipe), again after EINTR; false when a write fails.
+bool write_all(int fd, const std::string& s);
+
 /// Parses "i/N" (0 <= i < N); nullopt when malformed.
 std::optional<std::pair<unsigned, unsigned>> parse_shard(const std::string& s);
 
