@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -68,6 +69,9 @@ Word* nesting(const ExecutionGraph& g, Work& k, const O& o, std::uint32_t lock, 
     }
     return pairs;
 }
+
+using Ops0 = Ops<0>;
+using Ops1 = Ops<1>;
 
 template <std::size_t Words>
 bool check(const ExecutionGraph& g, Work& k) {
@@ -360,72 +364,124 @@ bool check(const ExecutionGraph& g, Work& k) {
         for (std::size_t i = 0; i < n; ++i)
             if ((k.info[i].tags & SyncSrcu) != 0) Ops::put(sync_srcu, i);
         if (o.empty(rcu_rscs) && o.empty(srcu_rscs) && o.set_empty(sync_rcu) && o.set_empty(sync_srcu)) return true;
-        Word* rcu_gp = o.id_on(sync_rcu);
-        Word* srcu_gp = o.id_on(sync_srcu);
-        Word* rcu_rscsi = o.inverse(rcu_rscs);
-        Word* srcu_rscsi = o.inverse(srcu_rscs);
-        Word* same_loc = k.rel();  // loc over the SRCU events (they carry their srcu_struct as location)
+        // rcu-order relates grace periods and the ends of critical sections only: each of its
+        // terms begins and ends with rcu-gp, srcu-gp or an rscsi, and rcu-link enters it only
+        // between such nodes. So it is computed over those nodes alone (k.rcu_nodes, a few
+        // dozen where the graph has a hundred), and rcu-link only on their rows, each row the
+        // image of the node through po? ; hb* ; pb* ; prop ; po.
+        std::vector<std::uint32_t>& S = k.rcu_nodes;
+        S.clear();
         {
-            std::size_t locations = 0;
-            for (std::size_t i = 0; i < n; ++i)
-                locations = std::max<std::size_t>(locations, static_cast<std::size_t>(k.info[i].location + 1));
-            k.loc_mask.assign(locations * o.w, 0);
-            for (std::size_t i = 0; i < n; ++i)
-                if (k.info[i].location >= 0) Ops::put(&k.loc_mask[static_cast<std::size_t>(k.info[i].location) * o.w], i);
-            for (std::size_t i = 0; i < n; ++i)
-                if (k.info[i].location >= 0)
-                    std::memcpy(o.row(same_loc, i), &k.loc_mask[static_cast<std::size_t>(k.info[i].location) * o.w],
-                                o.w * sizeof(Word));
+            Word* ends = o.set_or(sync_rcu, sync_srcu);
+            for (const Word* pairs : {rcu_rscs, srcu_rscs})
+                for (std::size_t i = 0; i < n; ++i)
+                    o.each(o.row(pairs, i), [&](std::size_t j) {
+                        Ops::put(ends, i);
+                        Ops::put(ends, j);
+                    });
+            o.each(ends, [&](std::size_t i) { S.push_back(static_cast<std::uint32_t>(i)); });
         }
-        // rcu-link = po? ; hb* ; pb* ; prop ; po
-        Word* link = o.seq(o.seq(o.seq(o.seq(o.opt(po), hb_star), pb_star), prop), po);
-        // rcu-order: the least fixed point, iterated as relations() does
-        auto srcu_part = [&](Word* x) {
-            for (std::size_t v = 0; v < n * o.w; ++v) x[v] &= same_loc[v];
-            return x;
-    };
-    // [S] ; x is x's rows of S, x ; [S] its columns; terms with no sync or no section are empty
-    const bool rcu_terms = !o.set_empty(sync_rcu) && !o.empty(rcu_rscs);
-    const bool srcu_terms = !o.set_empty(sync_srcu) && !o.empty(srcu_rscs);
-    auto gp_x_rscsi = [&](const Word* x, const Word* gp_set, const Word* rscsi) {
-        return o.seq(o.restricted(x, gp_set, nullptr), rscsi);
-    };
-    auto rscsi_x_gp = [&](const Word* x, const Word* gp_set, const Word* rscsi) {
-        Word* r = o.seq(rscsi, x);
-        o.restrict(r, nullptr, gp_set);
-        return r;
-    };
-    // dst |= the four terms (rcu-gp ; x ; rcu-rscsi), (rcu-rscsi ; x ; rcu-gp) and their SRCU twins
-    auto unite_gp_terms = [&](Word* dst, const Word* x) {
-        if (rcu_terms) {
-            o.unite(dst, gp_x_rscsi(x, sync_rcu, rcu_rscsi));
-            o.unite(dst, rscsi_x_gp(x, sync_rcu, rcu_rscsi));
-        }
-        if (srcu_terms) {
-            o.unite(dst, srcu_part(gp_x_rscsi(x, sync_srcu, srcu_rscsi)));
-            o.unite(dst, srcu_part(rscsi_x_gp(x, sync_srcu, srcu_rscsi)));
-        }
-    };
-    // the terms without rcu-order: rcu-gp | srcu-gp and the four with x = rcu-link
-    Word* fixed = o.either(rcu_gp, srcu_gp);
-    unite_gp_terms(fixed, link);
-    Word* order = o.either(rcu_gp, srcu_gp);
-    Word* next = k.rel();
-    for (const auto round = k.mark();; k.release(round)) {  // a round's temporaries go back
-        std::memcpy(next, fixed, n * o.w * sizeof(Word));
-        Word* order_link = o.seq(order, link);
-        unite_gp_terms(next, o.seq(link, order_link));  // x = rcu-link ; rcu-order ; rcu-link
-        o.unite(next, o.seq(order_link, order));  // rcu-order ; rcu-link ; rcu-order
-        o.unite(next, order);
-        if (std::memcmp(next, order, n * o.w * sizeof(Word)) == 0) break;
-        std::swap(next, order);
-    }
-    // rcu-fence = po ; rcu-order ; po?
-    rcu_fence = o.seq(o.seq(po, order), o.opt(po));
-    // rb = prop ; rcu-fence ; hb* ; pb* ; [Marked]
-    rb = o.seq(o.seq(o.seq(prop, rcu_fence), hb_star), pb_star);
-    o.restrict(rb, nullptr, Marked);
-    return !o.reflexive(rb);
+        std::vector<std::uint32_t>& at = k.rcu_at;  // per node: its index in S, or S.size()
+        at.assign(n, static_cast<std::uint32_t>(S.size()));
+        for (std::size_t a = 0; a < S.size(); ++a) at[S[a]] = static_cast<std::uint32_t>(a);
+        Work& s = *k.rcu;
+        s.begin(S.size());
+        bool rb_reflexive = false;
+        const auto small = [&](auto&& so) -> Word* {  // rcu-order over S, with so the Ops of s
+            using SO = std::decay_t<decltype(so)>;
+            const std::size_t K = S.size();
+            Word *rcu_gp = s.rel(), *srcu_gp = s.rel(), *rcu_rscsi = s.rel(), *srcu_rscsi = s.rel(),
+                 *same_loc = s.rel(), *link = s.rel();
+            Word *gp_rcu = s.set(), *gp_srcu = s.set();
+            for (std::size_t a = 0; a < K; ++a) {
+                const std::size_t i = S[a];
+                if (Ops::has(sync_rcu, i)) {
+                    so.set(rcu_gp, a, a);
+                    SO::put(gp_rcu, a);
+                }
+                if (Ops::has(sync_srcu, i)) {
+                    so.set(srcu_gp, a, a);
+                    SO::put(gp_srcu, a);
+                }
+                o.each(o.row(rcu_rscs, i), [&](std::size_t j) { so.set(rcu_rscsi, at[j], a); });
+                o.each(o.row(srcu_rscs, i), [&](std::size_t j) { so.set(srcu_rscsi, at[j], a); });
+                // loc over the SRCU events (they carry their srcu_struct as location)
+                for (std::size_t b = 0; b < K; ++b)
+                    if (k.info[i].location >= 0 && k.info[i].location == k.info[S[b]].location) so.set(same_loc, a, b);
+                // rcu-link = po? ; hb* ; pb* ; prop ; po, the row of i
+                const auto m = k.mark();
+                Word *v = k.set(), *x = k.set();
+                std::memcpy(v, o.row(po, i), o.w * sizeof(Word));
+                Ops::put(v, i);
+                o.image(v, hb_star, x);
+                o.image(x, pb_star, v);
+                o.image(v, prop, x);
+                o.image(x, po, v);
+                o.each(v, [&](std::size_t j) {
+                    if (at[j] < K) so.set(link, a, at[j]);
+                });
+                k.release(m);
+            }
+            // rcu-order: the least fixed point, iterated as relations() does
+            auto srcu_part = [&](Word* x) {
+                for (std::size_t v = 0; v < K * so.w; ++v) x[v] &= same_loc[v];
+                return x;
+            };
+            // [S] ; x is x's rows of S, x ; [S] its columns; terms with no sync or no section are empty
+            const bool rcu_terms = !so.set_empty(gp_rcu) && !so.empty(rcu_rscsi);
+            const bool srcu_terms = !so.set_empty(gp_srcu) && !so.empty(srcu_rscsi);
+            auto gp_x_rscsi = [&](const Word* x, const Word* gp_set, const Word* rscsi) {
+                return so.seq(so.restricted(x, gp_set, nullptr), rscsi);
+            };
+            auto rscsi_x_gp = [&](const Word* x, const Word* gp_set, const Word* rscsi) {
+                Word* r = so.seq(rscsi, x);
+                so.restrict(r, nullptr, gp_set);
+                return r;
+            };
+            // dst |= the four terms (rcu-gp ; x ; rcu-rscsi), (rcu-rscsi ; x ; rcu-gp) and their SRCU twins
+            auto unite_gp_terms = [&](Word* dst, const Word* x) {
+                if (rcu_terms) {
+                    so.unite(dst, gp_x_rscsi(x, gp_rcu, rcu_rscsi));
+                    so.unite(dst, rscsi_x_gp(x, gp_rcu, rcu_rscsi));
+                }
+                if (srcu_terms) {
+                    so.unite(dst, srcu_part(gp_x_rscsi(x, gp_srcu, srcu_rscsi)));
+                    so.unite(dst, srcu_part(rscsi_x_gp(x, gp_srcu, srcu_rscsi)));
+                }
+            };
+            // the terms without rcu-order: rcu-gp | srcu-gp and the four with x = rcu-link
+            Word* fixed = so.either(rcu_gp, srcu_gp);
+            unite_gp_terms(fixed, link);
+            Word* order = so.either(rcu_gp, srcu_gp);
+            Word* next = s.rel();
+            for (const auto round = s.mark();; s.release(round)) {  // a round's temporaries go back
+                std::memcpy(next, fixed, K * so.w * sizeof(Word));
+                Word* order_link = so.seq(order, link);
+                unite_gp_terms(next, so.seq(link, order_link));  // x = rcu-link ; rcu-order ; rcu-link
+                so.unite(next, so.seq(order_link, order));       // rcu-order ; rcu-link ; rcu-order
+                so.unite(next, order);
+                if (std::memcmp(next, order, K * so.w * sizeof(Word)) == 0) break;
+                std::swap(next, order);
+            }
+            // rb = prop ; po ; rcu-order ; po? ; hb* ; pb* ; [Marked] is reflexive exactly when
+            // some s1 rcu-order s2 has s2 rcu-link s1 (prop starts at a Marked node), that is
+            // when rcu-order ; rcu-link is: enough unless a plain access needs rb itself
+            rb_reflexive = so.reflexive(so.seq(order, link));
+            return order;
+        };
+        Word* order = S.size() <= 64 ? small(Ops1(s)) : small(Ops0(s));
+        if (!has_plain) return !rb_reflexive;
+        Word* order_full = k.rel();
+        const std::size_t sw = (S.size() + 63) / 64;
+        for (std::size_t a = 0; a < S.size(); ++a)
+            for (std::size_t b = 0; b < S.size(); ++b)
+                if (Ops::has(order + a * sw, b)) o.set(order_full, S[a], S[b]);
+        // rcu-fence = po ; rcu-order ; po?
+        rcu_fence = o.seq(o.seq(po, order_full), o.opt(po));
+        // rb = prop ; rcu-fence ; hb* ; pb* ; [Marked]
+        rb = o.seq(o.seq(o.seq(prop, rcu_fence), hb_star), pb_star);
+        o.restrict(rb, nullptr, Marked);
+        return !o.reflexive(rb);
     };
     if (!rcu()) return false;
     if (!has_plain) return true;
@@ -508,7 +564,8 @@ bool check(const ExecutionGraph& g, Work& k) {
 }  // namespace
 
 bool consistent(const ExecutionGraph& g) {
-    thread_local Work k;
+    thread_local Work k, rcu;
+    k.rcu = &rcu;
     number(g, k);
     k.begin(k.event.size());
     // one or two words a row (up to 128 nodes: nearly every test) with the width a constant

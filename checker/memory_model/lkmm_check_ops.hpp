@@ -53,6 +53,9 @@ public:
     std::vector<std::pair<std::int64_t, std::size_t>> open;  ///< nesting()'s stack
     std::vector<std::uint32_t> in, order;                    ///< close_acyclic()'s
     std::vector<Word> loc_mask;                              ///< per location: its nodes
+    std::vector<std::uint32_t> rcu_nodes;  ///< the nodes rcu-order can relate, ascending
+    std::vector<std::uint32_t> rcu_at;     ///< per node: its index in rcu_nodes, or their count
+    Work* rcu = nullptr;                   ///< the buffers of the relations over rcu_nodes
 
 private:
     Word* take(std::size_t words) {
@@ -255,6 +258,14 @@ struct Ops : Width<W> {
             if (has(s, i)) next = i;
         }
         return r;
+    }
+    /// out = v ; a, for a set v (w words): the union of a's rows of v's nodes
+    void image(const Word* v, const Word* a, Word* out) const {
+        std::memset(out, 0, w * sizeof(Word));
+        each(v, [&](std::size_t j) {
+            const Word* o = row(a, j);
+            for (std::size_t x = 0; x < w; ++x) out[x] |= o[x];
+        });
     }
     /// [s] as a relation
     Word* id_on(const Word* s) const {

@@ -42,7 +42,7 @@ ExecutionGraph without_last(const ExecutionGraph& g, std::size_t t) {
 class Compared final : public MemoryModel {
 public:
     mutable std::uint64_t queries = 0, consistent_graphs = 0, differences = 0, inert_checked = 0, inert_broken = 0,
-                          plain_graphs = 0, plain_incoherent = 0;
+                          plain_graphs = 0, plain_incoherent = 0, rcu_graphs = 0, rcu_violations = 0;
     mutable std::string first_difference, first_inert_broken;
     std::string current;  ///< the test being explored
 
@@ -56,6 +56,8 @@ public:
         ++queries;
         if (r.has_plain) ++plain_graphs;
         if (violated == "plain-coherence") ++plain_incoherent;
+        if (violated == "rcu") ++rcu_violations;
+        if (!r.rcu_order.empty()) ++rcu_graphs;  // a grace period, or a critical section with one
         if (reference) ++consistent_graphs;
         if (fast != reference) {
             ++differences;
@@ -140,5 +142,10 @@ TEST_SUITE("lkmm-check") {
                                    << " violating plain-coherence only");
         CHECK(model.plain_graphs > 1000);
         CHECK(model.plain_incoherent > 10);
+        // graphs with grace periods and critical sections, some ruled out by the rcu axiom
+        MESSAGE(model.rcu_graphs << " graphs with a grace period, " << model.rcu_violations
+                                 << " violating the rcu axiom");
+        CHECK(model.rcu_graphs > 1000);
+        CHECK(model.rcu_violations > 10);
     }
 }
