@@ -110,7 +110,7 @@ Tagged GraphEngine::read(LocationId loc, MemoryOrder order) {
         Node& r = g_.at(id);
         set_rf(g_, r, writes[i]);
         r.rmax = i + 1 == writes.size();
-        if (!consistent(g_)) continue;
+        if (!(r.rmax && model_.inert_as_sink(r.ev)) && !consistent(g_)) continue;
         if (!chosen) {
             chosen = writes[i];
             continue;
@@ -145,7 +145,8 @@ void GraphEngine::write(LocationId loc, Value v, MemoryOrder order) {
     for (std::size_t p = count; p >= 1; --p) {
         g_.co[loc].insert(g_.co[loc].begin() + static_cast<std::ptrdiff_t>(p), id);
         g_.at(id).wmax = p == count;
-        const bool ok = consistent(g_);
+        // co-latest, and read by no read yet: a sink, as far as the model's relations go
+        const bool ok = (p == count && model_.inert_as_sink(g_.at(id).ev)) || consistent(g_);
         Graph before_ipr;
         const bool ipr = ok && in_place_revisits(id, before_ipr);
         backward_revisits(g_, id);

@@ -579,6 +579,14 @@ public:
         if (e.is_fence()) return ((lkmm_tags_of(e) | e.lkmm) & (lkmm::RcuUnlock | lkmm::SrcuUnlock)) == 0;
         return e.kind == EventKind::Read && !e.reads_from;
     }
+    /// Every relation of linux-kernel.cat leaves an access through po (fencerel, acq-po, ppo,
+    /// gp, rcu-link), rf, co or fr (com, prop, rfe), or through rmw; only the lock, unlock,
+    /// spin_is_locked, SRCU and RMW-family tags bring more (lock.cat's pairings, srcu-rscs,
+    /// the before/after-atomic fences' [RMW]), so those are always asked about.
+    bool inert_as_sink(const Event& e) const override {
+        if (e.kind != EventKind::Read && e.kind != EventKind::Write) return false;
+        return ((lkmm_tags_of(e) | e.lkmm) & ~(lkmm::Once | lkmm::Acquire | lkmm::Release)) == 0;
+    }
     std::optional<AxiomViolation> check(const ExecutionGraph& g) const override {
         if (auto wf = check_well_formed(g)) return wf;
         const lkmm::Relations r = lkmm::relations(g, lkmm::Depth::Axioms);

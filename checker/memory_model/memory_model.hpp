@@ -42,6 +42,13 @@ public:
     /// closes no cycle. The graph engine then does not ask consistent(). False (always ask)
     /// unless the model says otherwise.
     virtual bool inert_when_last(const Event& /*e*/) const { return false; }
+    /// True when `e`, a read or a write (no RMW) added as the last event of its thread to a
+    /// consistent graph, leaves it consistent whenever no rf, co or fr edge leads out of it: a
+    /// read of the co-latest write of its location, or a write placed co-latest that no read
+    /// reads. Every relation of the model then reaches it without leaving it, so it closes no
+    /// cycle. The graph engine then does not ask consistent() about that choice. False (always
+    /// ask) unless the model says otherwise.
+    virtual bool inert_as_sink(const Event& /*e*/) const { return false; }
     /// The first violated axiom, nullopt when consistent (slower; for messages and tests).
     virtual std::optional<AxiomViolation> check(const ExecutionGraph& g) const = 0;
     /// A data race of the consistent graph `g` as the model defines it, nullopt if none.

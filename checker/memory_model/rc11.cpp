@@ -245,6 +245,9 @@ public:
     bool consistent(const ExecutionGraph& g) const override { return rc11_consistent(g); }
     /// A fence orders only what follows it in its thread (sw, psc, hb all leave it through po).
     bool inert_when_last(const Event& e) const override { return e.is_fence(); }
+    /// RC11's relations (sb, rf, mo, rb = rf^-1 ; mo, and hb, eco, psc built from them and
+    /// [E]-restrictions) leave an event only through sb, rf, mo or rb.
+    bool inert_as_sink(const Event& e) const override { return e.kind == EventKind::Read || e.kind == EventKind::Write; }
     std::optional<AxiomViolation> check(const ExecutionGraph& g) const override { return check_rc11(g); }
     std::optional<std::pair<EventId, EventId>> race(const ExecutionGraph& g) const override { return rc11_race(g); }
 };

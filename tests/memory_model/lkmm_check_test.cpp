@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// `g` without the last event of graph thread `t` (a fence or a read: no co to mend).
+/// `g` without the last event of graph thread `t` (a fence, a read, or a write no read reads).
 ExecutionGraph without_last(const ExecutionGraph& g, std::size_t t) {
     ExecutionGraph out;
     std::vector<std::string> names;
@@ -34,13 +34,35 @@ ExecutionGraph without_last(const ExecutionGraph& g, std::size_t t) {
     for (std::size_t l = 0; l < g.location_count(); ++l) out.add_location(g.location_name(static_cast<LocationId>(l)));
     for (std::size_t u = 0; u < g.thread_count(); ++u)
         for (std::size_t i = 0; i + (u == t ? 1 : 0) < g.thread(u).size(); ++i) out.append(g.thread(u)[i]);
-    for (std::size_t l = 0; l < g.location_count(); ++l) out.set_co(static_cast<LocationId>(l), g.co(static_cast<LocationId>(l)));
+    const EventId last = g.thread(t).back().id;
+    for (std::size_t l = 0; l < g.location_count(); ++l) {
+        std::vector<EventId> co = g.co(static_cast<LocationId>(l));
+        std::erase(co, last);
+        out.set_co(static_cast<LocationId>(l), co);
+    }
     return out;
+}
+
+/// Whether no rf, co or fr edge leads out of the last event of graph thread `t`: a read (no
+/// RMW) of the co-latest write of its location, or a co-latest write (no RMW) that no read reads.
+bool sink(const ExecutionGraph& g, std::size_t t) {
+    const Event& e = g.thread(t).back();
+    if (e.kind == EventKind::Read) {
+        if (!e.reads_from || !e.location) return false;
+        return g.co(*e.location).back() == *e.reads_from;
+    }
+    if (e.kind != EventKind::Write || g.co(*e.location).back() != e.id) return false;
+    for (std::size_t u = 0; u < g.thread_count(); ++u)
+        for (const Event& r : g.thread(u))
+            if (r.is_read() && r.reads_from == e.id) return false;
+    return true;
 }
 
 /// LKMM whose consistent() asks both computations and counts where they differ.
 class Compared final : public MemoryModel {
 public:
+    mutable std::uint64_t sinks_checked = 0, sinks_broken = 0;
+    mutable std::string first_sink_broken;
     mutable std::uint64_t queries = 0, consistent_graphs = 0, differences = 0, inert_checked = 0, inert_broken = 0,
                           plain_graphs = 0, plain_incoherent = 0, rcu_graphs = 0, rcu_violations = 0;
     mutable std::string first_difference, first_inert_broken;
@@ -75,6 +97,16 @@ public:
                 ++inert_broken;
                 if (first_inert_broken.empty())
                     first_inert_broken = current + ": thread " + std::to_string(t) + "'s last event is not inert";
+            }
+        }
+        // likewise a last event that is a sink (inert_as_sink())
+        for (std::size_t t = 1; t < g.thread_count() && !reference; ++t) {
+            if (g.thread(t).empty() || !sink(g, t) || !lkmm_model().inert_as_sink(g.thread(t).back())) continue;
+            ++sinks_checked;
+            if (lkmm::consistent(without_last(g, t))) {
+                ++sinks_broken;
+                if (first_sink_broken.empty())
+                    first_sink_broken = current + ": thread " + std::to_string(t) + "'s last event is a sink, not inert";
             }
         }
         return reference;
@@ -133,6 +165,9 @@ TEST_SUITE("lkmm-check") {
         MESSAGE(model.inert_checked << " inconsistent graphs ending in an inert event checked");
         CHECK_MESSAGE(model.inert_broken == 0, model.first_inert_broken);
         CHECK(model.inert_checked > 100);
+        MESSAGE(model.sinks_checked << " inconsistent graphs ending in a sink access checked");
+        CHECK_MESSAGE(model.sinks_broken == 0, model.first_sink_broken);
+        CHECK(model.sinks_checked > 100);
         CHECK(explored > 150);
         // both answers were exercised many times
         CHECK(model.consistent_graphs > 10000);
