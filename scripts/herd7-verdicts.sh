@@ -12,6 +12,8 @@
 #   KERNEL_MM_DIR  the kernel's tools/memory-model (herd7 runs there with -conf linux-kernel.cfg)
 #   FILE|DIR       litmus files, or directories searched (recursively) for *.litmus
 #   TIMEOUT        environment: seconds allowed per test (default 60)
+#   MODEL_SOURCE   environment: where KERNEL_MM_DIR's files come from, for the header (default:
+#                  the installed linux-source-6.1 package), e.g. "herdtools7 catalogue/linux at COMMIT"
 #
 # One line per test, tab-separated, after '#' comment lines naming herd7's version, the kernel
 # source, the command and the date:
@@ -56,7 +58,7 @@ for arg in "$@"; do
 done > "$tmp/files"
 
 version=$("$herd" -version 2>&1 | head -n 1)
-kernel=$(dpkg-query -W -f '${Package} ${Version}' linux-source-6.1 2>/dev/null || echo 'linux-source-6.1 (version unknown)')
+kernel=${MODEL_SOURCE:-$(dpkg-query -W -f '${Package} ${Version}' linux-source-6.1 2>/dev/null || echo 'linux-source-6.1 (version unknown)')}
 printf '# herd7 %s\n' "$version"
 printf '# kernel model: %s, %s\n' "$kernel" "$mmdir"
 printf '# command: cd %s && timeout %s %s -I %s -conf linux-kernel.cfg FILE\n' "$mmdir" "$limit" "$herd" "$libdir"

@@ -58,6 +58,10 @@ EventId ExecutionGraph::append(Event e) {
 
 void ExecutionGraph::set_co(LocationId loc, std::vector<EventId> order) { co_.at(loc) = std::move(order); }
 
+void ExecutionGraph::assign_co(LocationId loc, const std::vector<EventId>& order) {
+    co_.at(loc).assign(order.begin(), order.end());
+}
+
 void ExecutionGraph::clear_events() {
     for (auto& t : threads_) t.clear();
     for (auto& c : co_) c.clear();

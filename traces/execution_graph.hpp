@@ -111,6 +111,8 @@ public:
     EventId append(Event e);
     /// Overrides the coherence order of one location (hand-built graphs, tests).
     void set_co(LocationId loc, std::vector<EventId> order);
+    /// The same, copying into the order's existing storage (the graph engine's hot path).
+    void assign_co(LocationId loc, const std::vector<EventId>& order);
     /// Drops every event; keeps locations' and threads' names and capacity.
     void clear_events();
     /// How Event::lkmm is spelled ("once+noreturn"): the memory model that defines the bits sets

@@ -49,7 +49,16 @@ bool GraphEngine::consistent(const Graph& g) {
 /// (cat_builtins.cpp). That orders less than the LKR it becomes, so no prefix of an execution is
 /// refused; the complete graph is judged with the LKR and LKW.
 static std::uint32_t model_tags(const Node& n) {
-    const std::uint32_t tags = lkmm_tags_of(n.ev) | n.ev.lkmm;
+    // lkmm_tags_of() compares the primitive's name with its table: done again only when
+    // something it reads changed since (a primitive's name never changes where it lives)
+    const std::uint32_t key = static_cast<std::uint32_t>(n.ev.kind) | static_cast<std::uint32_t>(n.ev.order) << 4 |
+                              (n.ev.weakened_from ? 1u : 0u) << 8 | (n.ev.read_value != 0 ? 1u : 0u) << 9 | 1u << 10;
+    if (n.tags_primitive != n.ev.primitive || n.tags_key != key) {
+        n.tags_primitive = n.ev.primitive;
+        n.tags_key = key;
+        n.tags = lkmm_tags_of(n.ev);
+    }
+    const std::uint32_t tags = n.tags | n.ev.lkmm;
     if (n.pending && (tags & (lkmm::LockFail | lkmm::LockRmw)) != 0) return lkmm::Once;
     return tags;
 }
@@ -125,7 +134,7 @@ void GraphEngine::to_execution_graph(const Graph& g, ExecutionGraph& out, bool w
         for (const auto& t : g.threads)
             for (const Node& n : t) out.append(n.ev);
     }
-    for (std::size_t l = 0; l < g.co.size(); ++l) out.set_co(static_cast<LocationId>(l), g.co[l]);
+    for (std::size_t l = 0; l < g.co.size(); ++l) out.assign_co(static_cast<LocationId>(l), g.co[l]);
 }
 
 }  // namespace oc::graph_detail

@@ -58,6 +58,9 @@ struct Node {
     /// never sees. Matched with a real write when the execution completes (complete_guessed()).
     bool guessed = false;
     RmwSpec spec;
+    /// lkmm_tags_of(ev), and what it was computed from (graph_state.cpp, model_tags())
+    mutable std::uint32_t tags = 0, tags_key = 0;
+    mutable const char* tags_primitive = nullptr;
     std::uint32_t write_stamp() const { return ev.kind == EventKind::Rmw ? wstamp : stamp; }
 };
 

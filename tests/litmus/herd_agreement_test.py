@@ -5,7 +5,7 @@ for every test herd7 judged, the same Observation (verdict, Positive, Negative) 
 Flag lines (the verdict and the Flag lines only where herd7 cut executions at its unroll bound:
 its TSV note says `Loop:`). Tests herd7 could not judge (an error or a timeout) are listed, not compared.
 
-  herd_agreement_test.py ORDERCHECK TSV BASE [--kernel-tarball TARBALL]
+  herd_agreement_test.py ORDERCHECK TSV BASE [--kernel-tarball TARBALL | --conf-env VAR]
 
 BASE is the directory the TSV's file column is relative to. With --kernel-tarball, BASE is
 tools/memory-model inside that tarball (Debian's linux-source-6.1), whose
@@ -13,6 +13,12 @@ tools/memory-model/litmus-tests and Documentation/litmus-tests (the TSV names th
 ../../Documentation/litmus-tests/...) are extracted into a temporary directory: the kernel's
 files (GPL-2.0) are never copied into the repository. The test is skipped (exit 77) when the
 tarball is not installed.
+
+With --conf-env VAR, ordercheck runs the model of the folder the environment variable VAR names
+(`litmus --conf $VAR/linux-kernel.cfg`: a kernel tree's tools/memory-model, or herdtools7's
+catalogue/linux/cfgs with its cats and bells beside), not its built-in LKMM: for verdicts herd7
+took with another model than Linux 6.1's. Skipped (exit 77) when VAR is unset, or names no
+linux-kernel.cfg.
 """
 import os
 import subprocess
@@ -22,6 +28,17 @@ import tempfile
 
 exe, tsv, base = sys.argv[1], sys.argv[2], sys.argv[3]
 tarball = sys.argv[5] if len(sys.argv) > 5 and sys.argv[4] == "--kernel-tarball" else None
+conf_env = sys.argv[5] if len(sys.argv) > 5 and sys.argv[4] == "--conf-env" else None
+# how ordercheck is asked for the memory model herd7 judged with
+MODEL = ["--model", "lkmm"]
+if conf_env is not None:
+    folder = os.environ.get(conf_env, "")
+    cfg = os.path.join(folder, "linux-kernel.cfg")
+    if not folder or not os.path.isfile(cfg):
+        print(f"skipped: set {conf_env} to the folder of the memory model these verdicts were taken with "
+              f"(its linux-kernel.cfg; the TSV's header names it)")
+        sys.exit(77)
+    MODEL = ["--conf", cfg]
 
 # Where ordercheck cannot give herd's answer: (file, what differs, why). Empty: none.
 KNOWN = {}
@@ -50,7 +67,7 @@ def herd_rows():
 
 def observe(path):
     """ordercheck's Observation and Flag lines for one file."""
-    p = subprocess.run([exe, "litmus", "--model", "lkmm", path], capture_output=True, text=True, timeout=600)
+    p = subprocess.run([exe, "litmus", *MODEL, path], capture_output=True, text=True, timeout=600)
     obs, flags = None, []
     for line in p.stdout.splitlines():
         if line.startswith("Observation "):
@@ -69,7 +86,7 @@ def main(root):
             if os.path.basename(file) in SLOW:
                 skipped.append(f"{file}: herd7 {verdict}; not run: {SLOW[os.path.basename(file)]}")
                 continue
-            p = subprocess.run([exe, "litmus", "--model", "lkmm", "-q", os.path.join(root, file)],
+            p = subprocess.run([exe, "litmus", *MODEL, "-q", os.path.join(root, file)],
                                capture_output=True, text=True, timeout=600)
             if os.path.basename(file) in BOUNDED_UNDER_LKMM and p.returncode == 3:
                 skipped.append(f"{file}: herd7 {verdict}; bounded under LKMM with no witness against its Result: line "
