@@ -91,7 +91,7 @@ while IFS= read -r f; do
     else
         verdict=error pos= neg=
         note=$(cat "$tmp/err" "$tmp/out" | grep -v '^[[:space:]]*$' | head -n 1 | tr '\t' ' ' |
-            awk -v p="$path" -v f="$f" '{ while ((i = index($0, p)) > 0) $0 = substr($0, 1, i - 1) f substr($0, i + length(p)); print }')
+            awk -v p="$path" -v f="$f" '{ out = ""; s = $0; while ((i = index(s, p)) > 0) { out = out substr(s, 1, i - 1) f; s = substr(s, i + length(p)) } print out s }')
         [ -n "$note" ] || note="herd7 exit status $rc, no output"
     fi
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$f" "$name" "$verdict" "$pos" "$neg" "$flags" "$secs" "$note"
