@@ -25,7 +25,7 @@ void Parser::condition() {
                     advance();
                     continue;
                 }
-                prog_.locations_clause.push_back(lhs_operand());
+                prog_.locations_clause.push_back(lhs_operand(true));
                 if (tok_.kind != Tok::RBracket) expect(Tok::Semi, "';' or ']' in the locations list");
             }
             advance();
@@ -163,8 +163,11 @@ std::int32_t Parser::prop_unary(unsigned depth) {
     return add_prop(p);
 }
 
-/// `N:reg` or a location name.
-Operand Parser::lhs_operand() {
+/// `N:reg` or a location name. In `locations [...]` (what a state shows, nothing it judges), a
+/// register the process does not declare is shown as herd7 shows it: an implicit register that
+/// keeps its initial value, 0 (paulmckrcu/litmus C-srcu-nest-6 lists 0:r1). In a condition or
+/// a filter it is an error: a misspelt register there would silently read 0.
+Operand Parser::lhs_operand(bool in_locations) {
     Operand o;
     o.pos = tok_.pos;
     if (tok_.kind == Tok::Int) {
@@ -175,8 +178,18 @@ Operand Parser::lhs_operand() {
         if (n < 0 || static_cast<std::size_t>(n) >= prog_.processes.size())
             error(o.pos, "P" + std::to_string(n) + " does not exist (the test has " +
                              std::to_string(prog_.processes.size()) + " processes)");
-        const Process& p = prog_.processes[static_cast<std::size_t>(n)];
+        Process& p = prog_.processes[static_cast<std::size_t>(n)];
         auto it = std::find_if(p.regs.begin(), p.regs.end(), [&](const Register& r) { return r.name == tok_.text; });
+        if (it == p.regs.end() && in_locations) {
+            check_register_room(tok_.pos);
+            Register r;
+            r.name = std::string(tok_.text);
+            r.full_name = std::to_string(n) + ":" + r.name;
+            r.declared = tok_.pos;
+            r.implicit = true;
+            p.regs.push_back(std::move(r));
+            it = p.regs.end() - 1;
+        }
         if (it == p.regs.end())
             error(tok_.pos, "unknown register " + std::to_string(n) + ":" + std::string(tok_.text) + ": P" +
                                 std::to_string(n) + " declares no register '" + std::string(tok_.text) + "'");

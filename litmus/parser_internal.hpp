@@ -286,7 +286,7 @@ private:
     std::int32_t prop_or(unsigned depth);
     std::int32_t prop_and(unsigned depth);
     std::int32_t prop_unary(unsigned depth);
-    Operand lhs_operand();
+    Operand lhs_operand(bool in_locations = false);
     Operand rhs_operand();
 
     // ---- annotations (parse_condition.cpp) ----

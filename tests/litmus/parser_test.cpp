@@ -681,6 +681,16 @@ TEST_SUITE("litmus parser") {
               "t.litmus:3:29: error: unknown identifier 'r7': not a parameter or a register declared in P0");
         CHECK(error_of("C t\n{ 0:x = 1; }\nP0(int *x) {}\nexists (x=1)") ==
               "t.litmus:2:3: error: unsupported: initialising parameter x (it points to location x)");
+        // `locations [...]` may list one (herd7 shows its initial value, 0); a condition or a
+        // filter may not, where a misspelt register would silently read 0
+        const Program q = parse("C t\n{}\nP0(int *x) { int r0; r0 = READ_ONCE(*x); }\nlocations [0:r1; x]\nexists (0:r0=1)", "t");
+        REQUIRE(q.processes[0].regs.size() == 3);  // x, r0, r1
+        CHECK(q.processes[0].regs[2].name == "r1");
+        CHECK(q.processes[0].regs[2].implicit);
+        CHECK(q.processes[0].regs[2].init == 0);
+        CHECK(q.locations_clause.size() == 2);
+        CHECK(error_of("C t\n{}\nP0(int *x) {}\nfilter (0:r7=1)\nexists (x=1)") ==
+              "t.litmus:4:11: error: unknown register 0:r7: P0 declares no register 'r7'");
     }
 
     TEST_CASE("herd7's constructs: spin_lock() on an int, nested accesses, (void)expr, ';' after the condition") {
