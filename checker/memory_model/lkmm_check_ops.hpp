@@ -52,7 +52,6 @@ public:
     std::vector<std::uint32_t> base;   ///< per graph thread: its first event in `first`
     std::vector<std::pair<std::int64_t, std::size_t>> open;  ///< nesting()'s stack
     std::vector<std::uint32_t> in, order;                    ///< close_acyclic()'s
-    std::vector<Word> loc_mask;                              ///< per location: its nodes
     std::vector<std::uint32_t> rcu_nodes;  ///< the nodes rcu-order can relate, ascending
     std::vector<std::uint32_t> rcu_at;     ///< per node: its index in rcu_nodes, or their count
     Work* rcu = nullptr;                   ///< the buffers of the relations over rcu_nodes
