@@ -178,18 +178,9 @@ Operand Parser::lhs_operand(bool in_locations) {
         if (n < 0 || static_cast<std::size_t>(n) >= prog_.processes.size())
             error(o.pos, "P" + std::to_string(n) + " does not exist (the test has " +
                              std::to_string(prog_.processes.size()) + " processes)");
-        Process& p = prog_.processes[static_cast<std::size_t>(n)];
+        const Process& p = prog_.processes[static_cast<std::size_t>(n)];
         auto it = std::find_if(p.regs.begin(), p.regs.end(), [&](const Register& r) { return r.name == tok_.text; });
-        if (it == p.regs.end() && in_locations) {
-            check_register_room(tok_.pos);
-            Register r;
-            r.name = std::string(tok_.text);
-            r.full_name = std::to_string(n) + ":" + r.name;
-            r.declared = tok_.pos;
-            r.implicit = true;
-            p.regs.push_back(std::move(r));
-            it = p.regs.end() - 1;
-        }
+        if (it == p.regs.end() && in_locations) it = undeclared_reg(static_cast<std::size_t>(n), tok_.text, tok_.pos);
         if (it == p.regs.end())
             error(tok_.pos, "unknown register " + std::to_string(n) + ":" + std::string(tok_.text) + ": P" +
                                 std::to_string(n) + " declares no register '" + std::string(tok_.text) + "'");

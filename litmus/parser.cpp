@@ -367,18 +367,9 @@ void Parser::apply_register_inits() {
             error(ri.pos, "register initialisation for P" + std::to_string(ri.proc) + ", which does not exist");
         Process& p = prog_.processes[ri.proc];
         auto it = std::find_if(p.regs.begin(), p.regs.end(), [&](const Register& r) { return r.name == ri.reg; });
-        if (it == p.regs.end()) {
-            // herd allows a register the process never declares nor uses (it is then 0:r1's
-            // initial and final value).
-            check_register_room(ri.pos);
-            Register r;
-            r.name = ri.reg;
-            r.full_name = std::to_string(ri.proc) + ":" + ri.reg;
-            r.declared = ri.pos;
-            r.implicit = true;
-            p.regs.push_back(std::move(r));
-            it = p.regs.end() - 1;
-        }
+        // herd allows a register the process never declares nor uses (it is then 0:r1's
+        // initial and final value)
+        if (it == p.regs.end()) it = undeclared_reg(ri.proc, ri.reg, ri.pos);
         if (it->is_param) error(ri.pos, "unsupported: initialising parameter " + ri.reg + " (it points to location " + ri.reg + ")");
         it->init = ri.value;
     }
@@ -432,6 +423,20 @@ int Parser::implicit_reg(std::string_view w, SourcePos pos) {
     const std::uint16_t r = add_reg(w, pos);
     proc().regs[r].implicit = true;
     return r;
+}
+
+/// Adds to process `proc` a register it never declares (implicit, initially 0): one the
+/// initial state sets, or one `locations [...]` lists.
+std::vector<Register>::iterator Parser::undeclared_reg(std::size_t proc, std::string_view name, SourcePos pos) {
+    check_register_room(pos);
+    Register r;
+    r.name = std::string(name);
+    r.full_name = std::to_string(proc) + ":" + r.name;
+    r.declared = pos;
+    r.implicit = true;
+    auto& regs = prog_.processes[proc].regs;
+    regs.push_back(std::move(r));
+    return regs.end() - 1;
 }
 
 bool Parser::initialised_in_state(std::string_view w) const {

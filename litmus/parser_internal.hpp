@@ -174,6 +174,7 @@ private:
     std::int32_t pending_block(std::size_t pending_before, std::int32_t last);  // parse_function.cpp
     void check_register_room(SourcePos pos) const;                           // parse_function.cpp
     int implicit_reg(std::string_view w, SourcePos pos);             // parser.cpp
+    std::vector<Register>::iterator undeclared_reg(std::size_t proc, std::string_view name, SourcePos pos);  // parser.cpp
     bool initialised_in_state(std::string_view w) const;             // parser.cpp
     std::string unknown_identifier(std::string_view w) const;        // parser.cpp
     std::int32_t plain_store();
