@@ -279,7 +279,8 @@ ExploreResult GraphEngine::run() {
                 matched = m;
                 return false;
             });
-        if (rt_->cut_pending()) rt_->settle_cuts(cut_counts(end, failure_matched));
+        // a run of the frontier is run by every shard and counts in shard 0 only, its cuts too
+        if (rt_->cut_pending()) rt_->settle_cuts(counted && cut_counts(end, failure_matched));
         if (guesses_ != nullptr && end != RunEnd::Complete && end != RunEnd::Dead && has_guesses(g_) && !failure_matched)
             end = RunEnd::Dead;
         if (end == RunEnd::Failed) {

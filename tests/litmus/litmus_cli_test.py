@@ -4,6 +4,7 @@
 error positions, herd-like output, timing and benchmark lines."""
 import json
 import os
+import re
 import sys
 import tempfile
 
@@ -91,6 +92,20 @@ with tempfile.TemporaryDirectory() as tmp:
         code, out, err = run("litmus", "--model", model, "--unroll", "5", count)
         expect(f"{model}: --unroll 5 completes it", code == 0 and "Observation count Always 1 0" in out
                and "Judgement count ok" in out, f"{code} {out}")
+    # Split over workers, the search counts each cut run once: the frontier every shard runs
+    # counts in shard 0 only (it counted in each shard: 16 cut runs for 2 with -j 2).
+    lb_loop = write("lb-loop.litmus", "C lb-loop\n{}\n"
+                    "P0(int *x, int *y) {\n\tint r0;\n\tint i;\n\tr0 = READ_ONCE(*x);\n"
+                    "\tfor (i = 0; i < 4; i = i + 1)\n\t\tWRITE_ONCE(*y, i);\n}\n"
+                    "P1(int *x, int *y) {\n\tint r1;\n\tr1 = READ_ONCE(*y);\n\tWRITE_ONCE(*x, 1);\n}\n"
+                    "exists (0:r0=1 /\\ 1:r1=1)\n")
+    code, out, err = run("litmus", "--model", "rc11", lb_loop)
+    cuts = re.search(r"Bounded lb-loop: (\d+) run\(s\) cut", out)
+    expect("lb-loop is bounded", code == 3 and cuts is not None, f"{code} {out} {err}")
+    for jobs in ("2", "4"):
+        code, out_j, err = run("litmus", "--model", "rc11", "-j", jobs, lb_loop)
+        expect(f"-j {jobs}: the same cut runs as one process", code == 3 and cuts is not None
+               and f"Bounded lb-loop: {cuts.group(1)} run(s) cut" in out_j, f"{code} {out_j} {err}")
     code, out, err = run("litmus", "--quiet", count, bad)
     expect("a mismatch outranks a bounded test", code == 1, f"{code} {out}")
     code, out, err = run("litmus", "--unroll", "0", count)
