@@ -46,9 +46,10 @@ int cmd_litmus(const std::vector<std::string>& args) {
         ("no-certify", "count executions without checking them against the memory model's axioms (RC11's certifier, LKMM's predicate)")
         ("no-por", "explore without partial-order reduction (--engine relacy)")
         ("jobs,j", po::value<std::string>()->default_value("1"),
-         "N worker processes (at most 256): several tests run N at a time, printed in order; one test's search "
-         "is split over them (shards, merged into one answer) under the graph engine with RC11 or SC, not under "
-         "LKMM or with Relacy (docs/performance.md)")
+         "N workers (at most 256): several tests run N at a time in worker processes, printed in order; one "
+         "test's search is split into shards merged into one answer (graph engine): in N processes under RC11 or "
+         "SC, on N threads under LKMM or a cat model, whose load-buffering rounds share what they learn; not with "
+         "Relacy (docs/performance.md)")
         ("quiet,q", "print only the judgement line of each test and the summary")
         ("time", "print how long parsing and the exhaustive run took, per test")
         ("repeat", po::value<std::string>()->default_value("0"),
@@ -102,15 +103,21 @@ int cmd_litmus(const std::vector<std::string>& args) {
     if (jobs > 1 && files.size() == 1) {
         // One test: its search in `jobs` worker processes, `shards_per_job` shards each (the shards' sizes
         // vary: more of them than workers keeps every worker busy), merged as `check --jobs` does.
-        // The graph engine's search only, and not under a model with kernel events (LKMM): there
-        // every shard would first run the whole load-buffering rounds, and a search with guesses
-        // is not split anyway (shard 0 runs it all). Relacy's shards may share executions, so
-        // their merged per-outcome counts would be upper bounds, not herd's counts. Those
-        // searches stay in this process (docs/performance.md, "Litmus tests in several processes").
+        // The graph engine's search only. Under a model with kernel events (LKMM) the search runs
+        // in load-buffering rounds that learn from one another: there it is split over `jobs`
+        // threads of this process instead (ExploreOptions::threads), which merge what each round
+        // learnt. Relacy's shards may share executions, so their merged per-outcome counts would
+        // be upper bounds, not herd's counts: Relacy stays on one thread (docs/performance.md,
+        // "Litmus tests in several processes").
         lo.runner = [jobs](const VariantDef& v, const CheckOptions& co) -> std::optional<Report> {
             const bool rounds = co.explore.memory_model != nullptr ? co.explore.memory_model->kernel_events()
                                                                    : co.explore.model == ModelKind::Lkmm;
-            if (co.explore.engine != EngineKind::Graph || rounds) return check(v, co);
+            if (co.explore.engine != EngineKind::Graph) return check(v, co);
+            if (rounds) {
+                CheckOptions threaded = co;
+                threaded.explore.threads = jobs;
+                return check(v, threaded);
+            }
             RunPlan plan;
             plan.jobs = jobs;
             plan.shards = shards_per_job * jobs;

@@ -92,6 +92,13 @@ struct ExploreOptions {
     /// unsharded search explores, each exactly once.
     unsigned shard_index = 0;
     unsigned shard_count = 1;
+    /// Graph engine, a model with kernel events (LKMM), unsharded, no max_executions: run the
+    /// search, its load-buffering rounds included, as this many shards on as many threads of
+    /// this process, merged into one answer (in_process_shards.hpp). 1: on the calling thread.
+    unsigned threads = 1;
+    /// In-process shards: the lowest shard that failed (set by the search); the shards after it
+    /// stop, their work being past the failure the search reports. Null: not such a shard.
+    const std::atomic<unsigned>* failed_shard = nullptr;
     /// Called about every `progress_interval` seconds while the search runs (host code; it may
     /// allocate but must not throw).
     ProgressSink progress;

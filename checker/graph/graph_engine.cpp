@@ -39,6 +39,8 @@ namespace graph_detail {
 
 bool GraphEngine::budget_exhausted() const {
     if (options_.max_executions != 0 && executions_ >= options_.max_executions) return true;
+    if (options_.failed_shard != nullptr && options_.failed_shard->load(std::memory_order_relaxed) < options_.shard_index)
+        return true;  // an in-process shard before this one failed: the search ends there
     if (stop_cause() != StopCause::None) return true;  // interrupted, or the command's deadline
     if (options_.timeout_seconds > 0) {
         const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start_;
@@ -104,7 +106,7 @@ GraphEngine::RunEnd GraphEngine::run_once(FinalState& fs, std::string& detail, s
     recorded_count_.assign(variant_.thread_count() + 1, 0);
     blocked_reads_.clear();
     finished_.assign(variant_.thread_count(), false);
-    alignas(std::max_align_t) static unsigned char storage[model_storage_size];
+    alignas(std::max_align_t) thread_local unsigned char storage[model_storage_size];  // per thread: in-process shards
     current_ = 0;
     ModelInstance* instance = variant_.construct(storage);
     struct Destroy {

@@ -68,6 +68,22 @@ struct Guesses {
     bool operator==(const Guesses&) const = default;
 };
 
+/// What one shard of a load-buffering round learns from the executions it finds (graph_explore()).
+struct Learner {
+    const VariantDef& variant;
+    std::size_t threads;  ///< graph threads: the model's and the initial one
+    Guesses now;
+    std::size_t locations = 0;  ///< the program's locations
+    /// per event: per graph thread, how many of its first events are porf-before the event (the
+    /// event's own thread: its po index + 1)
+    std::vector<std::vector<std::vector<std::uint32_t>>> pre;
+    void learn(const ExecutionGraph& g);
+};
+
+/// `into` learns what `from` learnt: `into` is then what one learner of both shards' executions
+/// learns (before close_under_copies() and close_under_links()).
+void merge_into(Guesses& into, const Guesses& from);
+
 class GraphEngine final : public Engine {
 public:
     /// `guesses`: per location, the values a read may guess (load buffering); nullptr: none.
@@ -78,6 +94,10 @@ public:
 
     void attach(Runtime& rt) { rt_ = &rt; }
     ExploreResult run();
+    /// After run(): the canonical hashes of the executions left out as out of thin air, and of
+    /// those kept with a cycle of copies (ExploreResult::thin_air, thin_air_copies).
+    const std::unordered_set<std::uint64_t>& thin_air_hashes() const { return thin_air_; }
+    const std::unordered_set<std::uint64_t>& thin_air_copy_hashes() const { return thin_air_copies_; }
 
     // ---- Engine ----
     void create_atomic(LocationId loc, Tagged init) override { init_write(loc, init, MemoryOrder::Relaxed); }

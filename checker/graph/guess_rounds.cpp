@@ -3,6 +3,7 @@
 // consistent matching of its guesses with writes, and graph_explore() learns, in rounds of
 // exploration, the values a read may guess, before the exploration proper.
 #include "checker/graph/graph_engine_internal.hpp"
+#include "checker/graph/in_process_shards.hpp"
 #include "checker/memory_model/lkmm.hpp"
 #include "checker/memory_model/lkmm_tags.hpp"
 
@@ -22,39 +23,6 @@
 
 namespace oc {
 namespace graph_detail {
-
-static bool porf_cyclic(const ExecutionGraph& g) {
-    // Kahn's algorithm over the threads' events, po and rf edges (initial writes have none in).
-    std::vector<std::size_t> base(g.thread_count() + 1, 0);
-    for (std::size_t t = 0; t < g.thread_count(); ++t) base[t + 1] = base[t] + g.thread(t).size();
-    std::vector<std::uint32_t> in(base.back(), 0);
-    std::vector<std::vector<std::size_t>> out(base.back());
-    for (std::size_t t = 1; t < g.thread_count(); ++t)
-        for (std::size_t i = 0; i < g.thread(t).size(); ++i) {
-            const std::size_t n = base[t] + i;
-            if (i + 1 < g.thread(t).size()) {
-                out[n].push_back(n + 1);
-                ++in[n + 1];
-            }
-            const Event& e = g.thread(t)[i];
-            if (e.is_read() && e.reads_from && e.reads_from->thread != 0) {
-                out[base[e.reads_from->thread] + e.reads_from->index].push_back(n);
-                ++in[n];
-            }
-        }
-    std::vector<std::size_t> ready;
-    for (std::size_t n = 0; n < in.size(); ++n)
-        if (in[n] == 0) ready.push_back(n);
-    std::size_t seen = 0;
-    while (!ready.empty()) {
-        const std::size_t n = ready.back();
-        ready.pop_back();
-        ++seen;
-        for (const std::size_t m : out[n])
-            if (--in[m] == 0) ready.push_back(m);
-    }
-    return seen != in.size();
-}
 
 /// Some thread may guess some value.
 static bool any_guessable(const Guesses& g) {
@@ -313,6 +281,113 @@ void GraphEngine::complete(const FinalState& fs) {
     });
 }
 
+void Learner::learn(const ExecutionGraph& g) {
+    if (now.writes.size() < g.location_count()) now.writes.resize(g.location_count());
+    locations = std::max(locations, g.location_count());
+    const std::size_t n = g.thread_count();
+    pre.resize(n);
+    for (std::size_t t = 0; t < n; ++t) pre[t].assign(g.thread(t).size(), std::vector<std::uint32_t>(n, 0));
+    for (bool changed = true; changed;) {  // a fixpoint: rf may point forward in this order
+        changed = false;
+        for (std::size_t t = 1; t < n; ++t)
+            for (std::size_t i = 0; i < g.thread(t).size(); ++i) {
+                const Event& e = g.thread(t)[i];
+                std::vector<std::uint32_t>& m = pre[t][i];
+                const auto join = [&](const std::vector<std::uint32_t>& o) {
+                    for (std::size_t u = 0; u < n; ++u)
+                        if (o[u] > m[u]) {
+                            m[u] = o[u];
+                            changed = true;
+                        }
+                };
+                if (i > 0) join(pre[t][i - 1]);
+                if (m[t] < i + 1) {
+                    m[t] = static_cast<std::uint32_t>(i + 1);
+                    changed = true;
+                }
+                if (e.is_read() && e.reads_from && e.reads_from->thread != 0)
+                    join(pre[e.reads_from->thread][e.reads_from->index]);
+            }
+    }
+    const std::vector<bool> only_plain = only_plain_of(g, variant.plain_only_locations);
+    for (std::size_t t = 1; t < n; ++t)
+        for (std::size_t i = 0; i < g.thread(t).size(); ++i) {
+            const Event& r = g.thread(t)[i];
+            if (!r.is_read() || !r.location || r.at_quiescence) continue;
+            auto& per_location = now.free_read[t];
+            if (per_location.size() <= *r.location) per_location.resize(*r.location + 1u, 0);
+            per_location[*r.location] |= free_writes_after(g.thread(t), i, only_plain);
+        }
+    for (std::size_t t = 1; t < n; ++t)
+        for (std::size_t i = 0; i < g.thread(t).size(); ++i) {
+            const Event& e = g.thread(t)[i];
+            if (e.is_write() && e.location && !e.at_quiescence) {
+                const auto learn_value = [&](Value v) {
+                    auto& prefix = now.writes[*e.location][{static_cast<std::uint16_t>(t), v}];
+                    prefix.resize(threads, 0);
+                    for (std::size_t u = 1; u < n; ++u) prefix[u] = std::max(prefix[u], pre[t][i][u]);
+                };
+                learn_value(e.written_value);
+                // a store that copies no read may store the site's other constants in
+                // an execution whose branches only a load-buffering cycle takes
+                // (crypto-control-data); a guess no write matches builds no execution
+                if (e.kind == EventKind::Write && e.data_deps == 0)
+                    for (const auto& site : variant.stored_constants)
+                        if (site.thread == t && site.line == e.where.line)
+                            for (const Value v : site.values) learn_value(v);
+                // a copy may store whatever its read's location holds
+                const std::size_t j = static_cast<std::size_t>(std::countr_zero(e.data_deps));
+                if (e.kind == EventKind::Write && e.data_copy && std::popcount(e.data_deps) == 1 &&
+                    j < g.thread(t).size() && g.thread(t)[j].location) {
+                    auto& prefix = now.copies[{static_cast<std::uint32_t>(*e.location), static_cast<std::uint32_t>(t),
+                                               static_cast<std::uint32_t>(*g.thread(t)[j].location)}];
+                    prefix.resize(threads, 0);
+                    for (std::size_t u = 1; u < n; ++u) prefix[u] = std::max(prefix[u], pre[t][i][u]);
+                }
+            }
+            if (e.is_read() && e.reads_from && e.reads_from->thread != 0 && e.reads_from->thread != t)
+                now.links.insert({static_cast<std::uint32_t>(e.reads_from->thread),
+                                  static_cast<std::uint32_t>(e.reads_from->index), static_cast<std::uint32_t>(t),
+                                  static_cast<std::uint32_t>(i)});
+            // A write and a marked read of another thread porf-before it, of one location:
+            // a link that would close a cycle, learnt when the writing thread may leave its
+            // step of the cycle unordered: the read is porf-before a read of t that the
+            // write is free_of(), so among k's first reach[k] events.
+            if (!e.is_write() || !e.location || e.at_quiescence) continue;
+            std::vector<std::uint32_t> reach(n, 0);
+            for (std::size_t j = 0; j < i; ++j)
+                if (g.thread(t)[j].is_read() && free_of(g.thread(t), j, i))
+                    for (std::size_t k = 1; k < n; ++k) reach[k] = std::max(reach[k], pre[t][j][k]);
+            for (std::size_t k = 1; k < n; ++k)
+                for (std::size_t b = 0; k != t && b < reach[k]; ++b) {
+                    const Event& r = g.thread(k)[b];
+                    if (r.is_read() && r.location == e.location && !r.at_quiescence && (lkmm_tags_of(r) | r.lkmm) != 0)
+                        now.closing.insert({static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(i),
+                                            static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(b)});
+                }
+        }
+}
+
+/// `into` learns what `from` learnt: what either learnt, as one learner of both shards' executions.
+void merge_into(Guesses& into, const Guesses& from) {
+    const auto max_into = [](std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
+        if (a.size() < b.size()) a.resize(b.size(), 0);
+        for (std::size_t i = 0; i < b.size(); ++i) a[i] = std::max(a[i], b[i]);
+    };
+    if (into.writes.size() < from.writes.size()) into.writes.resize(from.writes.size());
+    for (std::size_t l = 0; l < from.writes.size(); ++l)
+        for (const auto& [uv, prefix] : from.writes[l]) max_into(into.writes[l][uv], prefix);
+    into.links.insert(from.links.begin(), from.links.end());
+    into.closing.insert(from.closing.begin(), from.closing.end());
+    if (into.free_read.size() < from.free_read.size()) into.free_read.resize(from.free_read.size());
+    for (std::size_t t = 0; t < from.free_read.size(); ++t) {
+        auto& mine = into.free_read[t];
+        if (mine.size() < from.free_read[t].size()) mine.resize(from.free_read[t].size(), 0);
+        for (std::size_t l = 0; l < from.free_read[t].size(); ++l) mine[l] |= from.free_read[t][l];
+    }
+    for (const auto& [key, prefix] : from.copies) max_into(into.copies[key], prefix);
+}
+
 }  // namespace graph_detail
 
 using graph_detail::GraphEngine;
@@ -333,17 +408,16 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
     if (variant.thread_count() < 1 || variant.thread_count() > max_threads)
         throw std::runtime_error("ordercheck: model " + variant.id() + " has " + std::to_string(variant.thread_count()) +
                                  " threads; the graph engine runs 1 to " + std::to_string(max_threads));
-    auto run = [&](const ExecutionSink& s, const Guesses* guesses, const ExploreOptions& o) {
-        GraphEngine engine(variant, o, s, model, guesses);
-        Runtime runtime(engine);
-        runtime.set_capture(o.capture);
-        runtime.set_mutation(o.mutation);
-        runtime.set_lkmm(model.kernel_events());
-        RuntimeInstallation installation(runtime);
-        engine.attach(runtime);
-        return engine.run();
-    };
-    if (!model.kernel_events()) return run(sink, nullptr, options);
+    if (!model.kernel_events())
+        return graph_detail::run_search(variant, options, model, nullptr, 1, [&](unsigned) { return sink; });
+
+    // In-process shards (ExploreOptions::threads): every round, and the exploration proper, is
+    // split over `ways` threads; what the shards of a round learn is merged before the next.
+    const unsigned ways = options.threads > 1 && options.shard_count == 1 && options.max_executions == 0 &&
+                                  model.concurrent()
+                              ? options.threads
+                              : 1;
+    const unsigned shards = graph_detail::shard_count(ways);
 
     // Load buffering: a read may guess any value some write of its location writes in some
     // execution. Those values are found by exploring (always with the graphs captured): first
@@ -373,113 +447,26 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
     Guesses found;
     found.free_read.assign(threads, {});
     bool settled = false;
-    std::size_t locations = 0;  // the program's locations
     for (int round = 0; round < 4 && !settled; ++round) {
-        Guesses now = found;
-        // per event: per graph thread, how many of its first events are porf-before the event
-        // (the event's own thread: its po index + 1)
-        std::vector<std::vector<std::vector<std::uint32_t>>> pre;
-        std::vector<std::pair<ExecutionGraph, FinalState>> kept;
-        std::size_t kept_size = 0;  // their events
-        bool kept_all = reusable;
-        const ExecutionSink collect = [&](const ExecutionGraph& g, const FinalState& fs) {
-            if (kept_all) {
-                for (std::size_t t = 0; t < g.thread_count(); ++t) kept_size += g.thread(t).size();
-                if (kept_size > options.guess_round_kept_events) {  // too many to keep: the proper run redoes them
-                    kept_all = false;
-                    kept.clear();
-                    kept.shrink_to_fit();
-                }
-            }
-            if (kept_all) kept.emplace_back(g, fs);
-            if (now.writes.size() < g.location_count()) now.writes.resize(g.location_count());
-            locations = std::max(locations, g.location_count());
-            const std::size_t n = g.thread_count();
-            pre.resize(n);
-            for (std::size_t t = 0; t < n; ++t) pre[t].assign(g.thread(t).size(), std::vector<std::uint32_t>(n, 0));
-            for (bool changed = true; changed;) {  // a fixpoint: rf may point forward in this order
-                changed = false;
-                for (std::size_t t = 1; t < n; ++t)
-                    for (std::size_t i = 0; i < g.thread(t).size(); ++i) {
-                        const Event& e = g.thread(t)[i];
-                        std::vector<std::uint32_t>& m = pre[t][i];
-                        const auto join = [&](const std::vector<std::uint32_t>& o) {
-                            for (std::size_t u = 0; u < n; ++u)
-                                if (o[u] > m[u]) {
-                                    m[u] = o[u];
-                                    changed = true;
-                                }
-                        };
-                        if (i > 0) join(pre[t][i - 1]);
-                        if (m[t] < i + 1) {
-                            m[t] = static_cast<std::uint32_t>(i + 1);
-                            changed = true;
-                        }
-                        if (e.is_read() && e.reads_from && e.reads_from->thread != 0)
-                            join(pre[e.reads_from->thread][e.reads_from->index]);
-                    }
-            }
-            const std::vector<bool> only_plain = graph_detail::only_plain_of(g, variant.plain_only_locations);
-            for (std::size_t t = 1; t < n; ++t)
-                for (std::size_t i = 0; i < g.thread(t).size(); ++i) {
-                    const Event& r = g.thread(t)[i];
-                    if (!r.is_read() || !r.location || r.at_quiescence) continue;
-                    auto& per_location = now.free_read[t];
-                    if (per_location.size() <= *r.location) per_location.resize(*r.location + 1u, 0);
-                    per_location[*r.location] |= graph_detail::free_writes_after(g.thread(t), i, only_plain);
-                }
-            for (std::size_t t = 1; t < n; ++t)
-                for (std::size_t i = 0; i < g.thread(t).size(); ++i) {
-                    const Event& e = g.thread(t)[i];
-                    if (e.is_write() && e.location && !e.at_quiescence) {
-                        const auto learn = [&](Value v) {
-                            auto& prefix = now.writes[*e.location][{static_cast<std::uint16_t>(t), v}];
-                            prefix.resize(threads, 0);
-                            for (std::size_t u = 1; u < n; ++u) prefix[u] = std::max(prefix[u], pre[t][i][u]);
-                        };
-                        learn(e.written_value);
-                        // a store that copies no read may store the site's other constants in
-                        // an execution whose branches only a load-buffering cycle takes
-                        // (crypto-control-data); a guess no write matches builds no execution
-                        if (e.kind == EventKind::Write && e.data_deps == 0)
-                            for (const auto& site : variant.stored_constants)
-                                if (site.thread == t && site.line == e.where.line)
-                                    for (const Value v : site.values) learn(v);
-                        // a copy may store whatever its read's location holds
-                        const std::size_t j = static_cast<std::size_t>(std::countr_zero(e.data_deps));
-                        if (e.kind == EventKind::Write && e.data_copy && std::popcount(e.data_deps) == 1 &&
-                            j < g.thread(t).size() && g.thread(t)[j].location) {
-                            auto& prefix = now.copies[{static_cast<std::uint32_t>(*e.location), static_cast<std::uint32_t>(t),
-                                                       static_cast<std::uint32_t>(*g.thread(t)[j].location)}];
-                            prefix.resize(threads, 0);
-                            for (std::size_t u = 1; u < n; ++u) prefix[u] = std::max(prefix[u], pre[t][i][u]);
-                        }
-                    }
-                    if (e.is_read() && e.reads_from && e.reads_from->thread != 0 && e.reads_from->thread != t)
-                        now.links.insert({static_cast<std::uint32_t>(e.reads_from->thread),
-                                          static_cast<std::uint32_t>(e.reads_from->index), static_cast<std::uint32_t>(t),
-                                          static_cast<std::uint32_t>(i)});
-                    // A write and a marked read of another thread porf-before it, of one location:
-                    // a link that would close a cycle, learnt when the writing thread may leave its
-                    // step of the cycle unordered: the read is porf-before a read of t that the
-                    // write is free_of(), so among k's first reach[k] events.
-                    if (!e.is_write() || !e.location || e.at_quiescence) continue;
-                    std::vector<std::uint32_t> reach(n, 0);
-                    for (std::size_t j = 0; j < i; ++j)
-                        if (g.thread(t)[j].is_read() && graph_detail::free_of(g.thread(t), j, i))
-                            for (std::size_t k = 1; k < n; ++k) reach[k] = std::max(reach[k], pre[t][j][k]);
-                    for (std::size_t k = 1; k < n; ++k)
-                        for (std::size_t b = 0; k != t && b < reach[k]; ++b) {
-                            const Event& r = g.thread(k)[b];
-                            if (r.is_read() && r.location == e.location && !r.at_quiescence && (lkmm_tags_of(r) | r.lkmm) != 0)
-                                now.closing.insert({static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(i),
-                                                    static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(b)});
-                        }
-                }
-        };
-        ExploreResult dry = run(collect, round == 0 ? nullptr : &found, remaining(dry_options));
+        std::vector<graph_detail::Learner> learners(shards, graph_detail::Learner{variant, threads, found, 0, {}});
+        graph_detail::ShardDelivery kept(sink, shards, reusable ? options.guess_round_kept_events : 0,
+                                         graph_detail::ShardDelivery::Overflow::Drop);
+        ExploreResult dry = graph_detail::run_search(
+            variant, remaining(dry_options), model, round == 0 ? nullptr : &found, ways, [&](unsigned i) -> ExecutionSink {
+                return [&, i](const ExecutionGraph& g, const FinalState& fs) {
+                    if (reusable) kept.keep(i, g, fs);
+                    learners[i].learn(g);
+                };
+            });
         dry_seconds += dry.seconds;
         if (!dry.completed) break;  // the exploration proper meets the same failure or budget
+        Guesses now = std::move(learners[0].now);
+        std::size_t locations = learners[0].locations;  // the program's locations
+        for (unsigned i = 1; i < shards; ++i) {
+            merge_into(now, learners[i].now);
+            locations = std::max(locations, learners[i].locations);
+        }
+        learners.clear();
         close_under_copies(now);
         close_under_links(now);
         // A po | rf cycle on one location is a coherence cycle (po-loc and rf are in LKMM's
@@ -492,15 +479,17 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
         // with guesses); after a later one: if it learnt nothing new
         settled = round == 0 ? !any_guessable(now) : now == found;
         found = std::move(now);
-        if (settled && kept_all) {
-            for (const auto& [g, fs] : kept) sink(g, fs);
+        if (settled && reusable && kept.complete()) {
+            dry.executions = kept.finish();
+            dry.interleavings = dry.executions;
             dry.seconds = dry_seconds;
             return dry;
         }
     }
     // With guesses, one execution can be built on two branches (each a different set of guessed
-    // reads); within one search the canonical hash hands it on once, but two shards cannot see
-    // each other's. So a sharded search with guesses is not split: shard 0 searches it all.
+    // reads); within one search the canonical hash hands it on once, but two shards in other
+    // processes cannot see each other's (in-process shards can: ShardDelivery). So a search with
+    // guesses is not split over processes: shard 0 searches it all.
     ExploreOptions proper = remaining(options);
     const bool whole = any_guessable(found) && options.shard_count > 1;
     if (whole) {
@@ -513,8 +502,16 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
         result.model = options.model;
         result.completed = true;
         result.fraction = 1;
+    } else if (ways > 1) {
+        graph_detail::ShardDelivery delivery(sink, shards, options.guess_round_kept_events,
+                                             graph_detail::ShardDelivery::Overflow::HandOn);
+        result = graph_detail::run_search(variant, proper, model, &found, ways, [&](unsigned i) -> ExecutionSink {
+            return [&, i](const ExecutionGraph& g, const FinalState& fs) { delivery.keep(i, g, fs); };
+        });
+        result.executions = delivery.finish();
+        result.interleavings = result.executions + (result.failure ? 1 : 0);
     } else {
-        result = run(sink, &found, proper);
+        result = graph_detail::run_search(variant, proper, model, &found, 1, [&](unsigned) { return sink; });
     }
     if (whole) {
         result.shard_index = options.shard_index;

@@ -8,7 +8,8 @@
 namespace oc {
 
 namespace {
-Runtime* g_runtime = nullptr;
+// one per thread: the graph engine may run shards of one search on several threads of a process
+thread_local Runtime* g_runtime = nullptr;
 
 /// Brackets host-side bookkeeping (see Engine::enter_host).
 class HostScope {
@@ -34,7 +35,7 @@ Runtime& runtime() {
 }
 
 RuntimeInstallation::RuntimeInstallation(Runtime& rt) {
-    if (g_runtime != nullptr) throw std::logic_error("ordercheck: one exploration at a time per process");
+    if (g_runtime != nullptr) throw std::logic_error("ordercheck: one exploration at a time per thread");
     g_runtime = &rt;
 }
 RuntimeInstallation::~RuntimeInstallation() { g_runtime = nullptr; }

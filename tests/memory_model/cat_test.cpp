@@ -92,9 +92,10 @@ struct Run {
 };
 
 /// `v` explored under `model`; with `max_executions` the search stops there (Run::cut_short).
-Run explore_under(const VariantDef& v, const MemoryModel& model, std::uint64_t max_executions = 0) {
+Run explore_under(const VariantDef& v, const MemoryModel& model, std::uint64_t max_executions = 0, unsigned threads = 1) {
     ExploreOptions o;
     o.max_executions = max_executions;
+    o.threads = threads;
     o.engine = EngineKind::Graph;
     o.model = ModelKind::Lkmm;
     o.race_ends_execution = false;
@@ -312,5 +313,30 @@ TEST_SUITE("cat") {
         CHECK(agree == compared);
         CHECK(refused >= 5);  // atomic_andnot, atomic_or, atomic_fetch_or_acquire, srcu_down_read, ...
         CHECK(compared > 100);
+    }
+
+    TEST_CASE("linux-kernel.cat (6.1) on several threads: what one thread finds") {
+        // The cat model says it may be evaluated on several threads at once (concurrent()):
+        // load-buffering tests searched on 3 threads give what one gives.
+        const std::string dir = kernel_model_dir();
+        if (dir.empty()) {
+            MESSAGE("skipped: linux-source 6.1's tools/memory-model is not installed");
+            return;
+        }
+        const auto model = cat::CatModel::load(dir + "/linux-kernel.cat", dir + "/linux-kernel.bell");
+        REQUIRE(model->concurrent());
+        for (const char* name : {"LB+poonceonces", "LB+branch-pointer", "LB+xchg_relaxeds", "desc-reserve+3", "RCU+deferred-free+plain"}) {
+            CAPTURE(name);
+            const VariantDef v = litmus::make_variant(
+                litmus::compile(litmus::parse_file(std::string(OC_SOURCE_ROOT "/litmus/tests/") + name + ".litmus")),
+                litmus::RunMode::RaceCheck);
+            const Run one = explore_under(v, *model), three = explore_under(v, *model, 0, 3);
+            CHECK(one.executions > 0);
+            CHECK(three.executions == one.executions);
+            CHECK(three.bad == one.bad);
+            CHECK(three.blocked == one.blocked);
+            CHECK(three.flags == one.flags);
+            CHECK(three.failure == one.failure);
+        }
     }
 }

@@ -54,6 +54,8 @@ public:
     std::vector<std::string> flags(const ExecutionGraph& g) const override;
     /// True when the model declares the kernel's event tags (a bell file's enums: LKMM).
     bool kernel_events() const override { return kernel_; }
+    /// Each evaluation builds its own environment from the immutable parsed files.
+    bool concurrent() const override { return true; }
     /// The names the model's `let`s bind to values and herd's built-in relations.
     std::vector<std::string> relation_names() const override;
     /// The value of `name` at the end of the model, when it is a relation.

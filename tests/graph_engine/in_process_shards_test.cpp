@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: MIT
+// One search under LKMM split over threads of the process (ExploreOptions::threads): the same
+// executions, each once, as on one thread, with the load-buffering rounds learning across shards.
+#include <doctest/doctest.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "checker/driver/check.hpp"
+#include "checker/graph/graph_engine.hpp"
+#include "checker/graph/graph_engine_internal.hpp"
+#include "checker/memory_model/memory_model.hpp"
+#include "checker/memory_model/rc11_certify.hpp"
+#include "checker/model/kernel.hpp"
+#include "checker/model/model.hpp"
+#include "checker/model/primitives.hpp"
+#include "litmus/interpreter.hpp"
+#include "litmus/parser.hpp"
+#include "litmus/run.hpp"
+#include "tests/test_support.hpp"
+
+using namespace oc;
+
+namespace {
+
+struct Search {
+    std::multiset<std::uint64_t> hashes;  ///< every execution the sink received
+    std::vector<std::uint64_t> order;     ///< ... in the order it received them
+    std::uint64_t bad = 0;
+    std::uint64_t cyclic = 0;  ///< executions with a po | rf cycle (load buffering)
+    ExploreResult result;
+};
+
+Search search(const VariantDef& v, unsigned threads, std::size_t kept_events = std::size_t{1} << 20) {
+    ExploreOptions o;
+    o.engine = EngineKind::Graph;
+    o.model = ModelKind::Lkmm;
+    o.race_ends_execution = false;
+    o.threads = threads;
+    o.guess_round_kept_events = kept_events;
+    Search s;
+    s.result = graph_explore(v, o, [&](const ExecutionGraph& g, const FinalState& fs) {
+        s.hashes.insert(canonical_hash(g));
+        s.order.push_back(canonical_hash(g));
+        if (fs.bad_outcome) ++s.bad;
+        if (const auto v2 = check_rc11(g); v2 && v2->axiom == "no-thin-air") ++s.cyclic;
+    });
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("graph engine under LKMM: a search on several threads hands on what one thread does, each once") {
+    // Every corpus test, on 3 threads (12 shards): the same executions (as a multiset: none
+    // twice, though an execution built with guesses can be built in two shards), the same
+    // counts. With a budget of 10 events kept, the rounds run again and the search proper hands
+    // its executions on as they come: the same again.
+    std::size_t compared = 0, with_cycles = 0;
+    for (const auto& file : oc::test::litmus_corpus()) {
+        CAPTURE(file);
+        const VariantDef v = litmus::make_variant(litmus::load(file), litmus::RunMode::RaceCheck);
+        const Search one = search(v, 1);
+        for (const std::size_t kept : {std::size_t{1} << 20, std::size_t{10}}) {
+            CAPTURE(kept);
+            const Search three = search(v, 3, kept);
+            CHECK(three.result.completed == one.result.completed);
+            CHECK(three.result.failure == one.result.failure);
+            if (!one.result.completed) continue;  // a failure: what came before it depends on the order
+            CHECK(three.hashes == one.hashes);
+            CHECK(three.result.executions == one.result.executions);
+            CHECK(three.result.interleavings == one.result.interleavings);
+            CHECK(three.result.blocked == one.result.blocked);
+            CHECK(three.result.thin_air == one.result.thin_air);
+            CHECK(three.result.thin_air_copies == one.result.thin_air_copies);
+            CHECK(three.bad == one.bad);
+        }
+        with_cycles += one.cyclic > 0;
+        compared += one.result.completed;
+    }
+    MESSAGE(compared << " corpus tests, " << with_cycles << " with load buffering");
+    CHECK(compared >= 140);
+    CHECK(with_cycles >= 10);
+}
+
+TEST_CASE("graph engine under LKMM: threads hand executions on in shard order, the same every time") {
+    // desc-reserve+3+mb-after-head: load buffering through RMW reads, 252 executions (herd7).
+    const VariantDef v = litmus::make_variant(
+        litmus::load(OC_SOURCE_ROOT "/litmus/tests/desc-reserve+3+mb-after-head.litmus"), litmus::RunMode::RaceCheck);
+    const Search a = search(v, 2), b = search(v, 2), one = search(v, 1);
+    CHECK(a.order == b.order);
+    CHECK(a.hashes == one.hashes);
+    CHECK(a.hashes.size() == 252);
+    CHECK(a.bad == 54);
+}
+
+namespace {
+/// LB whose load-buffering execution alone fails an assertion (as in graph_engine_test.cpp).
+struct LbAssertThreads {
+    struct Config {};
+    explicit LbAssertThreads(const Config&) {}
+    Atomic<int> x{"x", 0};
+    Atomic<int> y{"y", 0};
+    void p0() { kernel::WRITE_ONCE(y, kernel::READ_ONCE(x) + 1); }
+    void p1() {
+        const int r1 = kernel::READ_ONCE(y);
+        kernel::WRITE_ONCE(x, 1);
+        require(r1 != 2, "P1 read y = 2: P0 read x = 1 from P1's later write");
+    }
+    bool bad_outcome() const { return false; }
+    static constexpr std::array<Thread<LbAssertThreads>, 2> threads{
+        {{"P0", &LbAssertThreads::p0}, {"P1", &LbAssertThreads::p1}}};
+};
+}  // namespace
+
+TEST_CASE("graph engine under LKMM: a failure found on several threads is reported") {
+    const ModelDef m = define<LbAssertThreads>("LbAssertThreads", "test", "LB failing an assertion",
+                                               {{"plain", {}, expect::failure(EngineFailure::AssertFailed, "")}});
+    CheckOptions o;
+    o.explore.engine = EngineKind::Graph;
+    o.explore.model = ModelKind::Lkmm;
+    o.explore.threads = 2;
+    const Report r = check(m.variants[0], o);
+    CHECK(r.finding == Finding{EngineFailure::AssertFailed});
+    REQUIRE(r.witness.has_value());
+    bool p0_reads_p1 = false;
+    for (const Event& e : r.witness->thread(EventId::of_model_thread(0)))
+        if (e.is_read() && e.reads_from && e.reads_from->thread == EventId::of_model_thread(1)) p0_reads_p1 = true;
+    CHECK(p0_reads_p1);
+}
+
+TEST_CASE("load-buffering rounds: what shards learn, merged, is what one learner of all their executions learns") {
+    // The executions of each corpus test, learnt by one learner, and split
+    // over three (execution i to learner i % 3, and in blocks): merged, the same Guesses.
+    std::size_t compared = 0, informative = 0;
+    for (const auto& file : oc::test::litmus_corpus()) {
+        if (file.find("desc-reserve+4") != std::string::npos) continue;  // the 3-CPU one is enough
+        CAPTURE(file);
+        const VariantDef v = litmus::make_variant(litmus::load(file), litmus::RunMode::RaceCheck);
+        std::vector<ExecutionGraph> executions;
+        ExploreOptions o;
+        o.engine = EngineKind::Graph;
+        o.model = ModelKind::Lkmm;
+        o.race_ends_execution = false;
+        graph_explore(v, o, [&](const ExecutionGraph& g, const FinalState&) { executions.push_back(g); });
+        if (executions.size() < 3) continue;
+        const std::size_t threads = v.thread_count() + 1;
+        graph_detail::Guesses start;
+        start.free_read.assign(threads, {});
+        graph_detail::Learner all{v, threads, start, 0, {}};
+        for (const auto& g : executions) all.learn(g);
+        for (const bool blocks : {false, true}) {
+            std::vector<graph_detail::Learner> part(3, graph_detail::Learner{v, threads, start, 0, {}});
+            for (std::size_t i = 0; i < executions.size(); ++i)
+                part[blocks ? i * 3 / executions.size() : i % 3].learn(executions[i]);
+            graph_detail::Guesses merged = part[2].now;
+            graph_detail::merge_into(merged, part[0].now);
+            graph_detail::merge_into(merged, part[1].now);
+            CHECK(merged == all.now);
+            // the parts learnt different things: the merge had work to do
+            informative += !(part[0].now == all.now && part[1].now == all.now && part[2].now == all.now);
+        }
+        ++compared;
+    }
+    MESSAGE(compared << " corpus tests, " << informative << " splits whose parts learnt less than the whole");
+    CHECK(compared >= 100);
+    CHECK(informative >= 40);
+}
