@@ -9,9 +9,10 @@ when given (it is not a dependency: built from https://github.com/herd/herdtools
 beside LKMM where the test means the same under both (no RCU). Prints a Markdown table
 (docs/performance.md, "LKMM").
 
-  bench/lkmm_bench.py [BUILD_DIR] [--repeat N] [--kernel-mm DIR] [--herd7 HERD7 LIBDIR] [--skip-slow]
+  bench/lkmm_bench.py [BUILD_DIR] [--repeat N] [--kernel-mm DIR] [--herd7 HERD7 LIBDIR] [--skip-slow] [--jobs N]
 
---skip-slow leaves out the 12-process ring.
+--skip-slow leaves out the 12-process ring. --jobs N also times each single test with
+`litmus --jobs N` (its LKMM search on N threads), in a column of its own.
 """
 import glob
 import os
@@ -26,6 +27,7 @@ repeat = int(args[args.index("--repeat") + 1]) if "--repeat" in args else 3
 kernel_mm = args[args.index("--kernel-mm") + 1] if "--kernel-mm" in args else None
 herd = args[args.index("--herd7") + 1: args.index("--herd7") + 3] if "--herd7" in args else None
 skip_slow = "--skip-slow" in args
+jobs = int(args[args.index("--jobs") + 1]) if "--jobs" in args else None
 exe = os.path.join(build, "cli", "ordercheck")
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -83,7 +85,7 @@ if kernel_mm:
     if herd:
         hw, _ = fastest([herd[0], "-I", herd[1], "-conf", "linux-kernel.cfg", *tests], cwd=kernel_mm)
         herd_wall = f"{hw:.3f} s"
-    rows.append((f"kernel litmus-tests ({len(tests)} tests, one process)", f"{wall:.3f} s", "-", herd_wall,
+    rows.append((f"kernel litmus-tests ({len(tests)} tests, one process)", f"{wall:.3f} s", "-", "-", herd_wall,
                  p.stdout.strip().splitlines()[-1]))
 tmp = tempfile.mkdtemp(prefix="ordercheck-lkmm-bench-")
 cases = [(n, os.path.join(root, "litmus", "tests", n + ".litmus"))
@@ -98,6 +100,12 @@ for name, kinds in (("RCU-ring-9", "GGRRRRGGR"), ("RCU-ring-10", "GGRRRRGGRG"), 
     cases.append((f"{name} ({kinds})", path))
 for name, path in cases:
     wall, p = fastest([exe, "litmus", "--model", "lkmm", path], timeout=300)
+    threaded = "-"
+    if jobs:
+        wj, pj = fastest([exe, "litmus", "--model", "lkmm", "-j", str(jobs), path], timeout=300)
+        threaded = timed(wj, pj)
+        if pj is not None and p is not None and observation(pj.stdout) != observation(p.stdout):
+            threaded += f" (other result: {observation(pj.stdout)})"
     rc11 = "-"
     if not name.startswith("RCU"):  # under RC11, RCU is urcu with spin loops: another program
         w11, p11 = fastest([exe, "litmus", "--model", "rc11", path], timeout=300)
@@ -108,21 +116,21 @@ for name, path in cases:
         herd_wall = timed(hw, None)
     elif name.startswith("desc"):
         herd_wall = "279 s (desc-reserve+3, litmus/herd7-verdicts.tsv)" if name.endswith("3") else "> 60 s (timeout)"
-    rows.append((name, timed(wall, p), rc11, herd_wall, observation(p.stdout) if p else ""))
+    rows.append((name, timed(wall, p), threaded, rc11, herd_wall, observation(p.stdout) if p else ""))
 
 # The seed twins whose load-buffering search was the longest (a kworker loop in a helper function).
 for path in [os.path.join(root, "models", "c", "vmalloc_purge", f) for f in ("v2_in_progress_guard.litmus", "v5_18.litmus")]:
     wall, p = fastest([exe, "litmus", "--model", "lkmm", path])
-    rows.append((os.path.relpath(path, root), f"{wall:.3f} s", "-", "- (helper functions)", observation(p.stdout)))
+    rows.append((os.path.relpath(path, root), f"{wall:.3f} s", "-", "-", "- (helper functions)", observation(p.stdout)))
 
 # The catalogue with load buffering explored for every variant (C++ models included, whether or
 # not they state dependencies), and the default run (auto: LKMM for the kernel-primitive models).
 for label, extra in (("catalogue, --model lkmm (load buffering for every variant)", ["--model", "lkmm"]),
                      ("catalogue, default (auto: LKMM for kernel-primitive models)", [])):
     wall, p = fastest([exe, "check", "--all", *extra])
-    rows.append((label, f"{wall:.3f} s", "-", "-", p.stdout.strip().splitlines()[-1]))
+    rows.append((label, f"{wall:.3f} s", "-", "-", "-", p.stdout.strip().splitlines()[-1]))
 
-print("| LKMM | ordercheck | ordercheck --model rc11 | herd7 7.57 | ordercheck's result (LKMM) |")
-print("|---|---|---|---|---|")
+print(f"| LKMM | ordercheck | ordercheck -j {jobs or 'N'} (threads) | ordercheck --model rc11 | herd7 7.57 | ordercheck's result (LKMM) |")
+print("|---|---|---|---|---|---|")
 for r in rows:
     print("| " + " | ".join(r) + " |")

@@ -77,7 +77,8 @@ int cmd_check(const std::vector<std::string>& args, const cli::Program& program)
          "litmus files: iterations a loop that is not an await may run (herd7's -unroll); a run that needs more is "
          "cut, and a search that cut any is bounded, never a proof (exit 3)")
         ("jobs,j", po::value<std::string>()->default_value("1"),
-         "explore in N worker processes (variants and shards; at most 256)")
+         "explore in N worker processes (variants and shards; at most 256); with fewer variants than N, a "
+         "variant searched under LKMM or a cat model takes the spare workers as threads, unsplit into shards")
         ("shards", po::value<std::string>(), "split each variant's search into N shards and merge them (default: 1; "
                                           "with --jobs and fewer variants than jobs, 4 per job)")
         ("shard", po::value<std::string>(), "explore only shard I/N of each variant's search; combine the JSON "

@@ -110,10 +110,8 @@ int cmd_litmus(const std::vector<std::string>& args) {
         // be upper bounds, not herd's counts: Relacy stays on one thread (docs/performance.md,
         // "Litmus tests in several processes").
         lo.runner = [jobs](const VariantDef& v, const CheckOptions& co) -> std::optional<Report> {
-            const bool rounds = co.explore.memory_model != nullptr ? co.explore.memory_model->kernel_events()
-                                                                   : co.explore.model == ModelKind::Lkmm;
             if (co.explore.engine != EngineKind::Graph) return check(v, co);
-            if (rounds) {
+            if (searched_in_rounds(v, co)) {
                 CheckOptions threaded = co;
                 threaded.explore.threads = jobs;
                 return check(v, threaded);

@@ -364,11 +364,15 @@ std::vector<Report> finished_only(const std::vector<Task>& tasks, std::vector<st
     return out;
 }
 
-std::vector<Task> make_tasks(const std::vector<const VariantDef*>& variants, const RunPlan& plan) {
+std::vector<Task> make_tasks(const std::vector<const VariantDef*>& variants, const RunPlan& plan,
+                             const CheckOptions& options) {
     std::vector<Task> tasks;
     for (const VariantDef* v : variants) {
         if (plan.only_shard) {
             tasks.push_back(Task{v, plan.only_shard->first, plan.only_shard->second});
+        } else if (plan.shards > 1 && searched_in_rounds(*v, options)) {
+            // one task: its search is split over the threads of its worker (ExploreOptions::threads)
+            tasks.push_back(Task{v, 0, 1});
         } else {
             for (unsigned s = 0; s < plan.shards; ++s) tasks.push_back(Task{v, s, plan.shards});
         }
@@ -562,13 +566,19 @@ RunOutcome run_checks(const std::vector<const VariantDef*>& variants, const Chec
     }
     RunOutcome out;
     out.total = variants.size();
-    const std::vector<Task> tasks = make_tasks(variants, plan);
+    // Fewer variants than workers: a search in load-buffering rounds (LKMM) takes the spare
+    // workers as threads of its own.
+    CheckOptions threaded = options;
+    if (plan.jobs > variants.size() && !plan.only_shard && !variants.empty())
+        threaded.explore.threads = plan.jobs / static_cast<unsigned>(variants.size());
+    const CheckOptions& opts = threaded;
+    const std::vector<Task> tasks = make_tasks(variants, plan, opts);
     ProgressLine line(plan.progress);
     if (plan.jobs <= 1) {
         std::vector<std::optional<Report>> results(tasks.size());
         for (std::size_t i = 0; i < tasks.size(); ++i) {
             if (stop_cause() != StopCause::None) break;
-            Report r = run_here(tasks[i], options, line);
+            Report r = run_here(tasks[i], opts, line);
             if (stop_cause() != StopCause::None && r.exploration == Exploration::CutShort) break;  // no result
             results[i] = std::move(r);
         }
@@ -580,7 +590,7 @@ RunOutcome run_checks(const std::vector<const VariantDef*>& variants, const Chec
         return out;
     }
     out.processes = plan.jobs;
-    auto results = run_in_workers(tasks, options, plan.jobs, hook, line, out.stopped);
+    auto results = run_in_workers(tasks, opts, plan.jobs, hook, line, out.stopped);
     out.reports = combine(finished_only(tasks, results, out.finished), plan);
     return out;
 }

@@ -130,6 +130,21 @@ expect("--jobs 2 splits a single variant into shards and merges them",
        code == 0 and g.get("interleavings") == 181602 and g.get("exploration") == "exhaustive" and
        (g.get("shard") or {}).get("count") == 8, g)
 
+# A single variant under LKMM: not split into shards (each would run every load-buffering round
+# whole), but searched on the workers' threads in one process: the report one process gives.
+desc = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "litmus", "tests",
+                    "desc-reserve+3+mb-after-head.litmus")
+serial_code, serial, _ = check_json(desc)
+code, par, err = check_json(desc, "--jobs", "2")
+s = next(iter(by_id(serial).values()), {})
+p = next(iter(by_id(par).values()), {})
+expect("--jobs 2, one LKMM variant: one process's report, searched unsplit",
+       code == serial_code and all(p.get(k) == s.get(k) for k in
+                                   ("verdict", "exploration", "status", "distinct_executions", "positive",
+                                    "negative", "outcomes")) and
+       s.get("distinct_executions") == 252 and (p.get("shard") or {}).get("count", 1) == 1,
+       (p.get("shard"), s.get("distinct_executions"), p.get("distinct_executions")))
+
 # ---- progress ----
 def progress_lines(err):  # sanitizer builds add their own warnings on stderr
     return [l for l in err.splitlines() if l.startswith("ordercheck: ")]

@@ -281,6 +281,13 @@ Report check(const VariantDef& variant, const CheckOptions& options) {
     return check_one_engine(variant, options);
 }
 
+bool searched_in_rounds(const VariantDef& variant, const CheckOptions& options) {
+    if (options.explore.engine != EngineKind::Graph || options.cross_check) return false;
+    if (options.explore.memory_model != nullptr) return options.explore.memory_model->kernel_events();
+    if (options.model_per_variant) return default_memory_model(variant, EngineKind::Graph) == ModelKind::Lkmm;
+    return options.explore.model == ModelKind::Lkmm;
+}
+
 bool written_with_kernel_primitives(const VariantDef& variant) {
     auto kernel = [](const ExecutionGraph& g) {
         for (std::size_t t = 1; t < g.thread_count(); ++t)

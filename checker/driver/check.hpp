@@ -206,6 +206,12 @@ struct CheckOptions {
 /// are), plain accesses aside. A model that uses C++11 atomics or fences directly is not.
 bool written_with_kernel_primitives(const VariantDef& variant);
 
+/// Whether the graph engine searches `variant` under `options` in load-buffering rounds (a model
+/// with kernel events: LKMM, or a cat model with the kernel's tags). Such a search is split over
+/// threads of one process (ExploreOptions::threads), not into shards in several: each shard would
+/// run every round whole, and the search proper would not be split anyway.
+bool searched_in_rounds(const VariantDef& variant, const CheckOptions& options);
+
 /// The memory model `--model auto` judges a variant under: LKMM for a variant written with the
 /// kernel's primitives, RC11 for one written with C++11 atomics; RC11 (the C++11 mapping) under
 /// Relacy, which has no LKMM.
