@@ -109,15 +109,35 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
     std::unordered_map<std::uint64_t, bool> distinct;
     const bool certify = options.certify && options.explore.capture;
 
+    // What the sink needs of an execution that depends on the graph alone: done by the search's
+    // threads when it runs on several (ExploreOptions::prepare), else here.
+    struct Prepared {
+        std::uint64_t hash = 0;
+        std::optional<AxiomViolation> violation;  ///< when certifying
+        std::vector<std::string> flags;           ///< of an execution the filter keeps
+    };
+    const auto prepare = [certify, axioms](const ExecutionGraph& graph, const FinalState& state) {
+        auto p = std::make_shared<Prepared>();
+        p->hash = canonical_hash(graph);
+        // RC11: the independent certifier (rc11_certify.hpp); LKMM: the model's own predicate (its
+        // independent reference is herd7's verdicts, recorded in litmus/); a cat model: its own
+        if (certify) p->violation = axioms ? axioms->check(graph) : check_rc11(graph);
+        // herd7 raises a flag only on executions its filter keeps (a filtered execution is
+        // not one the test asks about: paulmckrcu/litmus C-AlanStern.2018.01.11a)
+        if (axioms && !state.filtered_out) p->flags = axioms->flags(graph);
+        return p;
+    };
     const ExecutionSink sink = [&](const ExecutionGraph& graph, const FinalState& state) {
         bool first_time = !options.explore.capture;  // without capture every execution counts
         if (options.explore.capture) {
-            auto [it, fresh] = distinct.try_emplace(canonical_hash(graph), true);
+            const Prepared* pre = static_cast<const Prepared*>(state.prepared.get());
+            const std::uint64_t hash = pre ? pre->hash : canonical_hash(graph);
+            auto [it, fresh] = distinct.try_emplace(hash, true);
             first_time = fresh;
+            std::shared_ptr<const Prepared> made;  // computed here, for a fresh execution only
+            if (fresh && !pre) pre = (made = prepare(graph, state)).get();
             if (fresh && certify) {
-                // RC11: the independent certifier (rc11_certify.hpp); LKMM: the model's own predicate (its
-                // independent reference is herd7's verdicts, recorded in litmus/); a cat model: its own
-                if (auto violation = axioms ? axioms->check(graph) : check_rc11(graph)) {
+                if (const auto& violation = pre->violation) {
                     it->second = false;
                     if (!report.rejected_graph) {
                         report.first_rejection = describe(graph, *violation);
@@ -130,12 +150,10 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
                 return;
             }
             if (fresh && options.collect_sites) collect_sites(graph, report.sites);
-            // herd7 raises a flag only on executions its filter keeps (a filtered execution is
-            // not one the test asks about: paulmckrcu/litmus C-AlanStern.2018.01.11a)
-            if (fresh && axioms && !state.filtered_out)
-                for (std::string& f : axioms->flags(graph))
+            if (fresh)
+                for (const std::string& f : pre->flags)
                     if (std::find(report.flags.begin(), report.flags.end(), f) == report.flags.end()) {
-                        report.flags.push_back(std::move(f));
+                        report.flags.push_back(f);
                         std::sort(report.flags.begin(), report.flags.end());
                     }
         }
@@ -166,6 +184,7 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
     };
 
     ExploreOptions explore_options = options.explore;
+    if (options.explore.capture && (axioms == nullptr || axioms->concurrent())) explore_options.prepare = prepare;
     if (options.progress) {
         explore_options.progress = [&](const ExploreProgress& p) {
             CheckProgress c;

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -60,6 +61,8 @@ struct ExploreProgress {
 };
 using ProgressSink = std::function<void(const ExploreProgress&)>;
 
+struct FinalState;
+
 struct ExploreOptions {
     EngineKind engine = EngineKind::Relacy;
     ModelKind model = ModelKind::Rc11;
@@ -99,6 +102,11 @@ struct ExploreOptions {
     /// In-process shards: the lowest shard that failed (set by the search); the shards after it
     /// stop, their work being past the failure the search reports. Null: not such a shard.
     const std::atomic<unsigned>* failed_shard = nullptr;
+    /// With `threads` > 1: called on a shard's thread for every execution it hands on (the sink
+    /// itself runs on one thread, after the search). The sink's own work on an execution that
+    /// depends on the execution alone (its canonical hash, the model's verdict and flags), done
+    /// in parallel; the result reaches the sink as FinalState::prepared. Must be thread-safe.
+    std::function<std::shared_ptr<const void>(const ExecutionGraph&, const FinalState&)> prepare;
     /// Called about every `progress_interval` seconds while the search runs (host code; it may
     /// allocate but must not throw).
     ProgressSink progress;
@@ -160,6 +168,9 @@ struct FinalState {
     /// spin_yield() calls in this execution: failed iterations of spin loops. The graph engine
     /// never runs one (a failed iteration blocks the thread); Relacy does.
     unsigned spin_failures = 0;
+    /// What ExploreOptions::prepare made of this execution on the search's thread; null when it
+    /// was not called.
+    std::shared_ptr<const void> prepared;
 };
 
 /// Receives every completed execution. Called inside the exploration, between two executions'

@@ -411,13 +411,35 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
     if (!model.kernel_events())
         return graph_detail::run_search(variant, options, model, nullptr, 1, [&](unsigned) { return sink; });
 
+    // Shards in several processes: the rounds learn from the whole search, and one execution
+    // built with guesses can be built in two shards, which those shards cannot tell apart: shard
+    // 0 searches it all, the others nothing.
+    if (options.shard_count > 1) {
+        ExploreOptions whole = options;
+        whole.shard_index = 0;
+        whole.shard_count = 1;
+        whole.threads = 1;
+        ExploreResult result;
+        if (options.shard_index == 0) {
+            result = graph_explore(variant, whole, sink, model);
+        } else {
+            result.engine = EngineKind::Graph;
+            result.model = options.model;
+            result.completed = true;
+            result.fraction = 1;
+        }
+        result.shard_index = options.shard_index;
+        result.shard_count = options.shard_count;
+        result.whole_tree_in_shard_zero = true;
+        result.whole_tree_why = "LKMM: the load-buffering rounds learn from the whole search, and one execution built "
+                                "with guesses can be built in two shards";
+        return result;
+    }
     // In-process shards (ExploreOptions::threads): every round, and the exploration proper, is
     // split over `ways` threads; what the shards of a round learn is merged before the next.
-    const unsigned ways = options.threads > 1 && options.shard_count == 1 && options.max_executions == 0 &&
-                                  model.concurrent()
-                              ? options.threads
-                              : 1;
+    const unsigned ways = options.threads > 1 && options.max_executions == 0 && model.concurrent() ? options.threads : 1;
     const unsigned shards = graph_detail::shard_count(ways);
+    using graph_detail::ShardDelivery;
 
     // Load buffering: a read may guess any value some write of its location writes in some
     // execution. Those values are found by exploring (always with the graphs captured): first
@@ -426,40 +448,64 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
     // never guessed: with its dependencies stated exactly LKMM forbids it (the dependency orders
     // the read before the write), and for a model that states none, the model's own control flow
     // on the values it reads is such a dependency in the code it stands for.
-    // The values come from the whole search, whichever shard this one is.
-    // A round that turns out to be the exploration proper (nothing to guess after the first, or
-    // the values settled) is not run again: its executions, kept while their events number at
-    // most options.guess_round_kept_events (some 70 bytes each: 1M events, the default, about
-    // 70 MB), go to the sink. Its time, and that of the rounds before, counts in the result and
-    // in the timeout. (When at most 4,096 executions were kept, desc-reserve+4+mb-after-head's
-    // 10,304 were explored twice: 49.5 s, against 26.1 s.)
+    // The first round, without guesses, finds every execution without a po | rf cycle: they go
+    // to the sink as it finds them. A later round, and the exploration proper, finds those
+    // again (with guesses, a matching without a cycle is dropped: for_each_matching()), and
+    // hands on only the executions with a cycle. A round that turns out to be the exploration
+    // proper (the values settled) is not run again: its executions with a cycle, kept while
+    // their events number at most options.guess_round_kept_events (some 70 bytes each: 1M
+    // events, the default, about 70 MB), go to the sink. The rounds' time counts in the result
+    // and in the timeout. (When the first round's executions were kept instead of handed on,
+    // a test with more of them than that ran its search twice: paulmckrcu/litmus
+    // auto/C-RR-G+RR-G+RR-G+RR-G+RR-G+RR-G+RR-G+RR-G, 65,535 executions, 8.7 s, against 6.1 s.)
     ExploreOptions dry_options = options;
     dry_options.capture = true;
-    dry_options.shard_index = 0;
-    dry_options.shard_count = 1;
-    const bool reusable = options.capture && options.shard_count == 1;
     double dry_seconds = 0;
     auto remaining = [&](ExploreOptions o) {  // what is left of the timeout
         if (options.timeout_seconds > 0) o.timeout_seconds = std::max(options.timeout_seconds - dry_seconds, 1e-9);
         return o;
     };
+    // what the sink gets: the graph, unless the caller asked for none
+    const ExecutionSink handed = [&](const ExecutionGraph& g, const FinalState& fs) {
+        if (options.capture)
+            sink(g, fs);
+        else
+            sink(ExecutionGraph{}, fs);
+    };
     const std::size_t threads = variant.thread_count() + 1;
     Guesses found;
     found.free_read.assign(threads, {});
     bool settled = false;
+    std::uint64_t acyclic = 0;  // executions handed on by the first round
     for (int round = 0; round < 4 && !settled; ++round) {
         std::vector<graph_detail::Learner> learners(shards, graph_detail::Learner{variant, threads, found, 0, {}});
-        graph_detail::ShardDelivery kept(sink, shards, reusable ? options.guess_round_kept_events : 0,
-                                         graph_detail::ShardDelivery::Overflow::Drop);
+        // the first round hands its executions on; a later one keeps those with a cycle
+        ShardDelivery delivery(handed, shards, options.guess_round_kept_events,
+                               round == 0 ? ShardDelivery::Overflow::HandOn : ShardDelivery::Overflow::Drop,
+                               options.prepare);
         ExploreResult dry = graph_detail::run_search(
             variant, remaining(dry_options), model, round == 0 ? nullptr : &found, ways, [&](unsigned i) -> ExecutionSink {
                 return [&, i](const ExecutionGraph& g, const FinalState& fs) {
-                    if (reusable) kept.keep(i, g, fs);
                     learners[i].learn(g);
+                    if (round == 0 && ways == 1)
+                        handed(g, fs);
+                    else if (round == 0 || graph_detail::porf_cyclic(g))
+                        delivery.keep(i, g, fs);
                 };
             });
         dry_seconds += dry.seconds;
-        if (!dry.completed) break;  // the exploration proper meets the same failure or budget
+        if (round == 0) {
+            acyclic = ways == 1 ? dry.executions : delivery.finish();
+            // A failure, the timeout or the budget: the search proper would meet it at the same
+            // place, having learnt nothing to guess yet.
+            if (!dry.completed) {
+                dry.executions = acyclic;
+                dry.interleavings = dry.executions + (dry.failure ? 1 : 0);
+                return dry;
+            }
+        } else if (!dry.completed) {
+            break;  // the exploration proper meets the same failure or budget
+        }
         Guesses now = std::move(learners[0].now);
         std::size_t locations = learners[0].locations;  // the program's locations
         for (unsigned i = 1; i < shards; ++i) {
@@ -479,46 +525,33 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
         // with guesses); after a later one: if it learnt nothing new
         settled = round == 0 ? !any_guessable(now) : now == found;
         found = std::move(now);
-        if (settled && reusable && kept.complete()) {
-            dry.executions = kept.finish();
+        if (settled && (round == 0 || delivery.complete())) {
+            dry.executions = acyclic + (round == 0 ? 0 : delivery.finish());
             dry.interleavings = dry.executions;
             dry.seconds = dry_seconds;
             return dry;
         }
     }
-    // With guesses, one execution can be built on two branches (each a different set of guessed
-    // reads); within one search the canonical hash hands it on once, but two shards in other
-    // processes cannot see each other's (in-process shards can: ShardDelivery). So a search with
-    // guesses is not split over processes: shard 0 searches it all.
+    // The exploration proper: its executions with a cycle.
     ExploreOptions proper = remaining(options);
-    const bool whole = any_guessable(found) && options.shard_count > 1;
-    if (whole) {
-        proper.shard_index = 0;
-        proper.shard_count = 1;
-    }
-    ExploreResult result;
-    if (whole && options.shard_index != 0) {
-        result.engine = EngineKind::Graph;
-        result.model = options.model;
-        result.completed = true;
-        result.fraction = 1;
-    } else if (ways > 1) {
-        graph_detail::ShardDelivery delivery(sink, shards, options.guess_round_kept_events,
-                                             graph_detail::ShardDelivery::Overflow::HandOn);
-        result = graph_detail::run_search(variant, proper, model, &found, ways, [&](unsigned i) -> ExecutionSink {
-            return [&, i](const ExecutionGraph& g, const FinalState& fs) { delivery.keep(i, g, fs); };
+    proper.capture = true;
+    ShardDelivery delivery(handed, shards, options.guess_round_kept_events, ShardDelivery::Overflow::HandOn,
+                           options.prepare);
+    std::uint64_t cyclic = 0;  // handed on by the exploration proper on this thread
+    ExploreResult result =
+        graph_detail::run_search(variant, proper, model, &found, ways, [&](unsigned i) -> ExecutionSink {
+            return [&, i](const ExecutionGraph& g, const FinalState& fs) {
+                if (!graph_detail::porf_cyclic(g)) return;  // handed on by the first round
+                if (ways == 1) {
+                    ++cyclic;
+                    handed(g, fs);
+                } else {
+                    delivery.keep(i, g, fs);
+                }
+            };
         });
-        result.executions = delivery.finish();
-        result.interleavings = result.executions + (result.failure ? 1 : 0);
-    } else {
-        result = graph_detail::run_search(variant, proper, model, &found, 1, [&](unsigned) { return sink; });
-    }
-    if (whole) {
-        result.shard_index = options.shard_index;
-        result.shard_count = options.shard_count;
-        result.whole_tree_in_shard_zero = true;
-        result.whole_tree_why = "load buffering under LKMM: with guessed reads one execution can be built in two shards";
-    }
+    result.executions = acyclic + (ways > 1 ? delivery.finish() : cyclic);
+    result.interleavings = result.executions + (result.failure ? 1 : 0);
     result.seconds += dry_seconds;
     if (!settled && result.completed) {
         // the values read by guesses did not settle in 4 rounds: the search may miss executions

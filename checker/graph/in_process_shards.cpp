@@ -160,8 +160,10 @@ ExploreResult run_search(const VariantDef& variant, const ExploreOptions& option
     return r;
 }
 
-ShardDelivery::ShardDelivery(const ExecutionSink& sink, unsigned shards, std::size_t cap, Overflow overflow)
-    : sink_(sink), cap_(cap), overflow_(overflow), dedup_(shards > 1), kept_(shards) {}
+ShardDelivery::ShardDelivery(
+    const ExecutionSink& sink, unsigned shards, std::size_t cap, Overflow overflow,
+    const std::function<std::shared_ptr<const void>(const ExecutionGraph&, const FinalState&)>& prepare)
+    : sink_(sink), cap_(cap), overflow_(overflow), dedup_(shards > 1), prepare_(prepare), kept_(shards) {}
 
 void ShardDelivery::hand_on(const ExecutionGraph& g, const FinalState& fs) {
     if (dedup_ && porf_cyclic(g) && !cyclic_.insert(canonical_hash(g)).second) return;
@@ -179,17 +181,19 @@ void ShardDelivery::keep(unsigned i, const ExecutionGraph& g, const FinalState& 
         for (std::size_t t = 0; t < g.thread_count(); ++t) n += g.thread(t).size();
         if (events_.fetch_add(n, std::memory_order_relaxed) + n > cap_) past_cap_.store(true, std::memory_order_relaxed);
     }
-    if (past_cap_.load(std::memory_order_relaxed)) {
-        if (overflow_ == Overflow::Drop) {
-            dropped_.store(true, std::memory_order_relaxed);
-            std::vector<Kept>().swap(kept_[i]);
-        } else {
-            const std::lock_guard<std::mutex> lock(m_);
-            hand_on(g, fs);
-        }
+    if (past_cap_.load(std::memory_order_relaxed) && overflow_ == Overflow::Drop) {
+        dropped_.store(true, std::memory_order_relaxed);
+        std::vector<Kept>().swap(kept_[i]);
         return;
     }
-    kept_[i].push_back(Kept{g, fs});
+    FinalState f = fs;
+    if (dedup_ && prepare_) f.prepared = prepare_(g, f);  // on this shard's thread
+    if (past_cap_.load(std::memory_order_relaxed)) {
+        const std::lock_guard<std::mutex> lock(m_);
+        hand_on(g, f);
+        return;
+    }
+    kept_[i].push_back(Kept{g, std::move(f)});
 }
 
 std::uint64_t ShardDelivery::finish() {

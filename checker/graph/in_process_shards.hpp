@@ -47,7 +47,9 @@ ExploreResult run_search(const VariantDef& variant, const ExploreOptions& option
 class ShardDelivery {
 public:
     enum class Overflow { Drop, HandOn };
-    ShardDelivery(const ExecutionSink& sink, unsigned shards, std::size_t cap, Overflow overflow);
+    /// `prepare` (ExploreOptions::prepare), when set and there are several shards, runs in keep().
+    ShardDelivery(const ExecutionSink& sink, unsigned shards, std::size_t cap, Overflow overflow,
+                  const std::function<std::shared_ptr<const void>(const ExecutionGraph&, const FinalState&)>& prepare);
     ShardDelivery(const ShardDelivery&) = delete;
     ShardDelivery& operator=(const ShardDelivery&) = delete;
     /// Shard `i`'s sink; called on shard i's thread only.
@@ -68,6 +70,7 @@ private:
     const std::size_t cap_;
     const Overflow overflow_;
     const bool dedup_;  ///< more than one shard
+    const std::function<std::shared_ptr<const void>(const ExecutionGraph&, const FinalState&)>& prepare_;
     std::atomic<std::size_t> events_{0};
     std::atomic<bool> dropped_{false}, past_cap_{false};
     std::vector<std::vector<Kept>> kept_;
