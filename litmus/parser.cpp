@@ -115,10 +115,12 @@ void Parser::type_location(int loc, LocType t, SourcePos pos) {
         return x == LocType::Lock || x == LocType::Srcu || x == LocType::Mutex || x == LocType::StaticKey;
     };
     const auto type_name = [](LocType x) {
-        return std::string(x == LocType::Lock    ? "a spinlock_t"
-                           : x == LocType::Mutex ? "a struct mutex"
+        return std::string(x == LocType::Lock        ? "a spinlock_t"
+                           : x == LocType::Mutex     ? "a struct mutex"
                            : x == LocType::StaticKey ? "a static key"
-                                                 : "a struct srcu_struct");
+                           : x == LocType::Srcu      ? "a struct srcu_struct"
+                           : x == LocType::Atomic    ? "an atomic_t"
+                                                     : "an int");
     };
     if (t == LocType::StaticKey && key_true_) l.init = 1;  // DEFINE_STATIC_KEY_TRUE: enabled
     // herd7 takes spin_lock() on any location: a spinlock_t may be declared `int *` elsewhere
@@ -131,8 +133,8 @@ void Parser::type_location(int loc, LocType t, SourcePos pos) {
         return;
     }
     if (ti.any && (special(ti.type) || special(t)) && ti.type != t)
-        error(pos, "location '" + l.name + "' is " + (special(ti.type) ? type_name(ti.type) : "not " + type_name(t)) + " at " +
-                       pos_text(ti.pos) + " but " + (special(t) ? type_name(t) : "not " + type_name(ti.type)) + " here");
+        error(pos, "location '" + l.name + "' is " + type_name(ti.type) + " at " + pos_text(ti.pos) + " but " + type_name(t) +
+                       " here");
     if (!ti.any || t == LocType::Atomic) {
         if (!ti.any) ti.pos = pos;
         ti.type = t;

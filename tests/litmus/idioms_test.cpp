@@ -111,7 +111,7 @@ TEST_SUITE("litmus kernel idioms") {
              "t.litmus:3:36: error: 'm' is a struct mutex: only mutex_lock(), mutex_unlock(), mutex_trylock() and "
              "mutex_is_locked() may use it"},
             {"C t\n{}\nP0(struct mutex *m) {}\nP1(int *m) {}\nexists (m=0)",
-             "t.litmus:4:4: error: location 'm' is a struct mutex at 3:4 but not a struct mutex here"},
+             "t.litmus:4:4: error: location 'm' is a struct mutex at 3:4 but an int here"},
             {"C t\n{ struct mutex m = 1; }\nP0(struct mutex *m) {}\nexists (m=0)",
              "t.litmus:2:18: error: unsupported: an initial value for a struct mutex (it starts unlocked)"},
             {"C t\n{}\nP0(int *k) { static_branch_inc(k); }\nexists (k=0)",

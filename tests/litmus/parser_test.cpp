@@ -168,7 +168,9 @@ TEST_SUITE("litmus parser") {
             {"C t\n{}\nP0(int *x) { int r0 = (int *x; }\nexists (x=1)",
              "t.litmus:3:29: error: expected ')' to close the cast, found 'x'"},
             {"C t\n{}\nP0(struct srcu_struct *s) {}\nP1(int *s) {}\nexists (s=0)",
-             "t.litmus:4:4: error: location 's' is a struct srcu_struct at 3:4 but not a struct srcu_struct here"},
+             "t.litmus:4:4: error: location 's' is a struct srcu_struct at 3:4 but an int here"},
+            {"C t\n{}\nP0(int *s) {}\nP1(struct srcu_struct *s) {}\nexists (s=0)",
+             "t.litmus:4:4: error: location 's' is an int at 3:4 but a struct srcu_struct here"},
             {"C t\n{}\nP0(spinlock_t *s) {}\nP1(struct srcu_struct *s) {}\nexists (s=0)",
              "t.litmus:4:4: error: location 's' is a spinlock_t at 3:4 but a struct srcu_struct here"},
             {"C t\n{}\nP0(int *x) { int r0; r0 = READ_ONCE(x); }\nexists (x=1)",
@@ -201,7 +203,7 @@ TEST_SUITE("litmus parser") {
             {std::string("C t\n{}\nP0(int *x) { \0 }", sizeof("C t\n{}\nP0(int *x) { \0 }") - 1),
              "t.litmus:3:14: error: unexpected NUL character"},
             {"C t\n{}\nP0(spinlock_t *x) {}\nP1(atomic_t *x) {}\nexists (x=1)",
-             "t.litmus:4:4: error: location 'x' is a spinlock_t at 3:4 but not a spinlock_t here"},
+             "t.litmus:4:4: error: location 'x' is a spinlock_t at 3:4 but an atomic_t here"},
         };
         for (const Case& c : cases) {
             CAPTURE(c.source);
