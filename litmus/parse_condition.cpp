@@ -38,6 +38,17 @@ void Parser::condition() {
         }
         break;
     }
+    if (tok_.kind == Tok::End) {
+        // herd7 takes a test without a final condition as `forall (true)` (paulmckrcu/litmus
+        // manual/locked/self-deadlock): every execution satisfies it
+        Prop t;
+        t.kind = PropKind::True;
+        t.pos = tok_.pos;
+        prog_.quantifier = Quantifier::Forall;
+        prog_.condition = add_prop(t);
+        prog_.observed = prog_.locations_clause;
+        return;
+    }
     if (tok_.kind == Tok::Tilde || is_word("not")) {  // herd's lexer reads `not` as `~`
         advance();
         if (!is_word("exists")) unexpected("'exists' after '~'");

@@ -116,6 +116,13 @@ TEST_SUITE("litmus parser") {
         CHECK(format_prop(d, d.condition) == "~(0:r0=1 /\\ ~x=1)");
         const Program e = parse(with_body("r0 = READ_ONCE(*x);", "not exists (0:r0=1)"), "t");
         CHECK(e.quantifier == Quantifier::NotExists);
+        // no final condition: herd7's `forall (true)` (paulmckrcu/litmus manual/locked/self-deadlock)
+        for (const char* tail : {"", "locations [x;]", "filter (x=1)"}) {
+            CAPTURE(tail);
+            const Program f = parse(with_body("r0 = READ_ONCE(*x);", tail), "t");
+            CHECK(f.quantifier == Quantifier::Forall);
+            CHECK(format_prop(f, f.condition) == "true");
+        }
     }
 
     TEST_CASE("a test name ending in .litmus loses it, as herd's Misc.clean_name does") {
@@ -158,7 +165,7 @@ TEST_SUITE("litmus parser") {
              "t.litmus:3:32: error: expected ';' after the call, found '}'"},
             {"C t\n{}\nP0(int *x) {}\nP2(int *x) {}\nexists (x=1)",
              "t.litmus:4:1: error: expected process P1 (processes are numbered from P0 in order), found 'P2'"},
-            {"C t\n{}\nP0(int *x) {}\n", "t.litmus:4:1: error: expected the final condition (exists, ~exists or forall), 'locations [...]' or 'filter', found end of file"},
+            {"C t\n{}\nP0(int *x) {}\nexists", "t.litmus:4:7: error: expected a register (0:r0) or a location name, found end of file"},
             {"C t\n{}\nP0(int *x) {}\nexists (x=1) junk",
              "t.litmus:4:14: error: expected end of file after the final condition, found 'junk'"},
             {"C t\n{}\nP0(int *x) { int r0 = r9; }\nexists (x=1)",
