@@ -2,6 +2,7 @@
 // One search as shards on threads of this process (in_process_shards.hpp).
 #include "checker/graph/in_process_shards.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
 #include <limits>
@@ -110,6 +111,12 @@ ExploreResult run_search(const VariantDef& variant, const ExploreOptions& option
     std::vector<ShardRun> runs(shards);
     const auto body = [&] {
         for (unsigned i = next++; i < shards && i <= failed.load(); i = next++) {
+            // the timeout is the whole search's: a shard begun late gets what is left of it
+            if (options.timeout_seconds > 0)
+                opts[i].timeout_seconds = std::max(
+                    options.timeout_seconds -
+                        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                    1e-9);
             try {
                 run_shard(variant, opts[i], model, guesses, sinks[i], runs[i]);
                 if (runs[i].result.failure) fail(i);

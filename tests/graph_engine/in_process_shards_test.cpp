@@ -3,6 +3,7 @@
 // executions, each once, as on one thread, with the load-buffering rounds learning across shards.
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <map>
 #include <set>
 #include <string>
@@ -167,4 +168,43 @@ TEST_CASE("load-buffering rounds: what shards learn, merged, is what one learner
     MESSAGE(compared << " corpus tests, " << informative << " splits whose parts learnt less than the whole");
     CHECK(compared >= 100);
     CHECK(informative >= 40);
+}
+
+namespace {
+/// The 12-process RCU ring of bench/lkmm_bench.py (GGRRRRGGRGGR): some seconds of search.
+std::string rcu_ring_12() {
+    const std::string kinds = "GGRRRRGGRGGR";
+    const std::size_t n = kinds.size();
+    std::string src = "C RCU-ring-12\n\n{}\n\n";
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::string a = "x" + std::to_string(i), b = "x" + std::to_string((i + 1) % n);
+        src += "P" + std::to_string(i) + "(int *" + a + ", int *" + b + ")\n{\n\tint r1;\n\n";
+        if (kinds[i] == 'R')
+            src += "\trcu_read_lock();\n\tr1 = READ_ONCE(*" + a + ");\n\tWRITE_ONCE(*" + b + ", 1);\n\trcu_read_unlock();\n";
+        else
+            src += "\tr1 = READ_ONCE(*" + a + ");\n\tsynchronize_rcu();\n\tWRITE_ONCE(*" + b + ", 1);\n";
+        src += "}\n\n";
+    }
+    src += "exists (0:r1=1)\n";
+    return src;
+}
+}  // namespace
+
+TEST_CASE("graph engine under LKMM: the timeout bounds a search on several threads, not each shard") {
+    // 8 shards on 2 threads: were each shard given the whole timeout, a shard begun late would
+    // run on past it (on RCU-ring-12 2 s and more for a timeout of 1 s).
+    const VariantDef v = litmus::make_variant(litmus::compile(litmus::parse(rcu_ring_12(), "ring.litmus")),
+                                              litmus::RunMode::RaceCheck);
+    ExploreOptions o;
+    o.engine = EngineKind::Graph;
+    o.model = ModelKind::Lkmm;
+    o.race_ends_execution = false;
+    o.threads = 2;
+    o.timeout_seconds = 1.0;
+    const auto start = std::chrono::steady_clock::now();
+    const ExploreResult r = graph_explore(v, o, [](const ExecutionGraph&, const FinalState&) {});
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    CHECK(r.cut_short);
+    CHECK(!r.completed);
+    CHECK(wall < 1.6);
 }
