@@ -260,6 +260,9 @@ std::string format_text(const std::vector<Report>& reports, const RunSettings& s
         if (r.blocked > 0)
             out << "    blocked: " << r.blocked << " execution(s) ended with a thread waiting at a spin loop whose "
                 << "value another execution changes (not complete; not counted above)\n";
+        if (r.livelocked > 0)
+            out << "    waiting forever: " << r.livelocked << " run(s) in which a thread waits forever, no execution as "
+                << "herd7 counts them (not counted above); the first: " << r.livelock_detail << "\n";
         if (r.cross_check) {
             const CrossCheck& c = *r.cross_check;
             out << "    cross-check with Relacy (" << c.relacy_exploration << "): " << c.relacy_distinct
@@ -347,6 +350,8 @@ std::string format_json(const std::vector<Report>& reports, const RunSettings& s
         v["memory_model"] = r.memory_model;
         if (r.engine == EngineKind::Graph) v["memory_model_role"] = std::string(to_string(r.model_kind));
         v["blocked_executions"] = r.blocked;
+        v["livelocked_runs"] = r.livelocked;
+        if (r.livelocked > 0) v["livelock"] = r.livelock_detail;
         v["thin_air_executions"] = r.thin_air;
         v["copy_cycle_executions"] = r.thin_air_copies;
         if (r.unroll > 0) {
@@ -521,6 +526,8 @@ std::vector<Report> parse_json(const std::string& text,
             r.model_kind = role == "LKMM" ? ModelKind::Lkmm : role == "SC" ? ModelKind::Sc : ModelKind::Rc11;
             r.expect = expectation_for(def->expect, r.engine, r.model_kind);
             r.blocked = v.value("blocked_executions", std::uint64_t{0});
+            r.livelocked = v.value("livelocked_runs", std::uint64_t{0});
+            r.livelock_detail = v.value("livelock", std::string());
             r.thin_air = v.value("thin_air_executions", std::uint64_t{0});
             r.thin_air_copies = v.value("copy_cycle_executions", std::uint64_t{0});
             r.unroll = v.value("unroll", 0u);

@@ -198,6 +198,9 @@ LitmusResult run(const std::shared_ptr<const Compiled>& test, const LitmusOption
     co.explore.model = options.model;
     co.explore.memory_model = options.memory_model;
     co.explore.race_ends_execution = options.model != ModelKind::Lkmm;
+    // herd7's semantics: a run in which a thread waits forever (a lock never released) is no
+    // execution; the test deadlocks when no run completes (graph engine; Relacy stops there)
+    co.explore.livelock_ends_search = false;
     LoopBound bound;
     bound.unroll = options.unroll;
     bound.cuts = std::make_shared<std::atomic<std::uint64_t>>(0);
@@ -229,6 +232,8 @@ LitmusResult run(const std::shared_ptr<const Compiled>& test, const LitmusOption
         else r.error = std::string(to_string(f)) + ": " + rep->failure_detail;
     } else {
         fold_outcomes(p, *rep, r);
+        // every run waited forever: herd7's Never 0 0, judged as a deadlock
+        if (rep->livelocked > 0 && rep->executions == 0 && rep->exploration != Exploration::CutShort) r.deadlock = true;
     }
     if (rep->rejected > 0 && r.error.empty())
         r.error = std::to_string(rep->rejected) + " execution(s) the engine reported are not " + rep->memory_model +
@@ -282,8 +287,13 @@ std::string format_herd(const LitmusResult& r) {
     else
         out << "Observation " << p.name << ' ' << to_string(r.observation) << ' ' << r.positive << ' ' << r.negative
             << '\n';
-    // Not herd7 lines: where a value comes back to itself through data dependencies (docs/lkmm.md).
+    // Not herd7 lines: where a value comes back to itself through data dependencies (docs/lkmm.md),
+    // and runs that wait forever where other runs complete.
     const Report& judged = r.outcome_report ? *r.outcome_report : r.report;
+    if (judged.livelocked > 0 && !r.deadlock)
+        out << "Waiting " << p.name << ": " << judged.livelocked
+            << " run(s) in which a thread waits forever, no executions as herd7 counts them; the first: "
+            << judged.livelock_detail << '\n';
     if (judged.thin_air > 0)
         out << "Thin-air " << p.name << ": " << judged.thin_air
             << " execution(s) left out: a value comes back to itself through data dependencies and a computation "

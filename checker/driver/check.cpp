@@ -211,6 +211,8 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
 
     report.executions = executions;
     report.blocked = r.blocked;
+    report.livelocked = r.livelocked;
+    report.livelock_detail = r.livelock_detail;
     report.thin_air = r.thin_air;
     report.thin_air_copies = r.thin_air_copies;
     report.positive = positive;
@@ -485,6 +487,8 @@ Report merge_shards(const std::vector<Report>& shards) {
         if (m.shard.whole_tree_why.empty()) m.shard.whole_tree_why = r->shard.whole_tree_why;
         m.executions += r->executions;
         m.blocked += r->blocked;
+        m.livelocked += r->livelocked;
+        if (m.livelock_detail.empty()) m.livelock_detail = r->livelock_detail;
         m.thin_air += r->thin_air;
         m.thin_air_copies += r->thin_air_copies;
         m.unroll = r->unroll;

@@ -103,6 +103,10 @@ struct Report {
     /// Graph engine: executions that ended with a thread waiting at an await whose value could
     /// still change in another branch (not complete executions; not in `executions`).
     std::uint64_t blocked = 0;
+    /// Graph engine with ExploreOptions::livelock_ends_search off (litmus tests): runs in which
+    /// a thread waited forever, no executions (herd7 counts none), and what the first one said.
+    std::uint64_t livelocked = 0;
+    std::string livelock_detail;
     /// Graph engine under LKMM: executions left out as out of thin air, and those kept with a
     /// cycle of copies (ExploreResult::thin_air, thin_air_copies).
     std::uint64_t thin_air = 0, thin_air_copies = 0;

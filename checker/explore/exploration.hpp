@@ -81,6 +81,11 @@ struct ExploreOptions {
     /// EngineFailure::DataRace. Off: the execution counts and the race is a flag (herd's LKMM
     /// semantics for litmus tests; Report::flags).
     bool race_ends_execution = true;
+    /// Graph engine: a run in which a thread waits forever (its spin iteration read the last
+    /// writes, which no thread can change: a deadlock or livelock) ends the search with
+    /// EngineFailure::Livelock. Off: the run is no execution, as herd7 counts none for it; it is
+    /// counted in ExploreResult::livelocked and the search goes on (litmus tests).
+    bool livelock_ends_search = true;
     /// Graph engine under LKMM: how many events of a load-buffering round's executions are kept,
     /// so that a round that turns out to be the search proper is not run again (guess_rounds.cpp).
     /// Past it, the search proper runs that round again. (Tests set it low to take that path.)
@@ -185,6 +190,10 @@ struct ExploreResult {
     /// iteration) while the awaited value could still change in another branch. Not complete
     /// executions: not handed to the sink, counted apart.
     std::uint64_t blocked = 0;
+    /// Graph engine with ExploreOptions::livelock_ends_search off: runs in which a thread waited
+    /// forever (no executions), and what the first one said.
+    std::uint64_t livelocked = 0;
+    std::string livelock_detail;
     /// Graph engine under LKMM: complete executions left out because a guessed read's value
     /// comes back to it through rf and data dependencies and some write on the way computes it
     /// (a value out of thin air; herd7 builds none either), counted once each.

@@ -285,6 +285,12 @@ ExploreResult GraphEngine::run() {
         if (rt_->cut_pending()) rt_->settle_cuts(counted && cut_counts(end, failure_matched));
         if (guesses_ != nullptr && end != RunEnd::Complete && end != RunEnd::Dead && has_guesses(g_) && !failure_matched)
             end = RunEnd::Dead;
+        if (end == RunEnd::Failed && failure == EngineFailure::Livelock && !options_.livelock_ends_search) {
+            // herd7's semantics (litmus tests): a run in which a thread waits forever is no
+            // execution; the search goes on
+            if (counted && livelocked_++ == 0) livelock_detail_ = detail;
+            continue;
+        }
         if (end == RunEnd::Failed) {
             if (!counted) continue;
             result.failure = failure;
@@ -324,6 +330,8 @@ ExploreResult GraphEngine::run() {
     }
     result.executions = executions_;
     result.blocked = blocked_;
+    result.livelocked = livelocked_;
+    result.livelock_detail = livelock_detail_;
     result.thin_air = thin_air_.size();
     result.thin_air_copies = thin_air_copies_.size();
     // Explored: the complete executions visited (and a failing one); blocked ones are counted apart.

@@ -269,6 +269,8 @@ private:
     bool has_plain_ = false;        ///< the model has Plain locations: check each execution for races
     std::chrono::steady_clock::time_point start_;
     std::uint64_t executions_ = 0, blocked_ = 0, runs_ = 0;
+    std::uint64_t livelocked_ = 0;     ///< runs in which a thread waits forever (livelock_ends_search off)
+    std::string livelock_detail_;      ///< ... the first one's
     std::vector<std::string> observable_names_, metric_names_;
 };
 

@@ -138,12 +138,16 @@ ExploreResult run_search(const VariantDef& variant, const ExploreOptions& option
     std::unordered_set<std::uint64_t> thin_air, copies;
     r.executions = 0;
     r.blocked = 0;
+    r.livelocked = 0;
+    r.livelock_detail.clear();
     r.cut_short = false;
     r.shard_prefixes = 0;
     for (unsigned i = 0; i <= last; ++i) {
         const ExploreResult& s = runs[i].result;
         r.executions += s.executions;
         r.blocked += s.blocked;
+        r.livelocked += s.livelocked;
+        if (r.livelock_detail.empty()) r.livelock_detail = s.livelock_detail;
         r.cut_short = r.cut_short || s.cut_short;
         r.shard_prefixes += s.shard_prefixes;
         thin_air.insert(runs[i].thin_air.begin(), runs[i].thin_air.end());

@@ -92,6 +92,19 @@ with tempfile.TemporaryDirectory() as tmp:
         code, out, err = run("litmus", "--model", model, "--unroll", "5", count)
         expect(f"{model}: --unroll 5 completes it", code == 0 and "Observation count Always 1 0" in out
                and "Judgement count ok" in out, f"{code} {out}")
+    # A run in which a thread waits forever is no execution (herd7's Never 0 1), said on a line of
+    # its own; when every run waits, the test deadlocks.
+    code, out, err = run("litmus", os.path.join(corpus, "lock+never-released.litmus"))
+    expect("a run that waits forever is no execution", code == 0 and "Observation lock+never-released Never 0 1" in out
+           and "Waiting lock+never-released: 1 run(s) in which a thread waits forever" in out
+           and "Judgement lock+never-released ok" in out, f"{code} {out} {err}")
+    for model in ("lkmm", "rc11"):  # split over threads (LKMM) and worker processes (RC11: the JSON reports)
+        code, out, err = run("litmus", "--model", model, "-j", "2", os.path.join(corpus, "lock+never-released.litmus"))
+        expect(f"-j 2 under {model}: the run that waits counted once", code == 0 and "Never 0 1" in out
+               and "Waiting lock+never-released: 1 run(s)" in out, f"{code} {out} {err}")
+    code, out, err = run("litmus", os.path.join(corpus, "lock+self-deadlock.litmus"))
+    expect("every run waits: a deadlock, no Waiting line", code == 0 and "Never 0 0" in out and "Waiting" not in out
+           and "ok: DEADLOCK as expected" in out, f"{code} {out} {err}")
     # Split over workers, the search counts each cut run once: the frontier every shard runs
     # counts in shard 0 only (it counted in each shard: 16 cut runs for 2 with -j 2).
     lb_loop = write("lb-loop.litmus", "C lb-loop\n{}\n"
