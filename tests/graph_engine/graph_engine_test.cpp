@@ -325,17 +325,22 @@ struct LbAssert {
 TEST_CASE("graph engine under LKMM: an assertion that only a load-buffering execution fails is found") {
     const ModelDef m = define<LbAssert>("LbAssert", "test", "LB failing an assertion",
                                         {{"plain", {}, expect::failure(EngineFailure::AssertFailed, "")}});
-    CheckOptions lkmm = graph_options();
-    lkmm.explore.model = ModelKind::Lkmm;
-    const Report r = check(m.variants[0], lkmm);
-    REQUIRE(r.finding.has_value());
-    CHECK(r.finding == Finding{EngineFailure::AssertFailed});
-    // the failing execution is drawn with the guess matched: P0's read reads P1's write
-    bool p0_reads_p1 = false;
-    REQUIRE(r.witness.has_value());
-    for (const Event& e : r.witness->thread(EventId::of_model_thread(0)))
-        if (e.is_read() && e.reads_from && e.reads_from->thread == EventId::of_model_thread(1)) p0_reads_p1 = true;
-    CHECK(p0_reads_p1);
+    // on one thread, and split over two (ExploreOptions::threads)
+    for (const unsigned threads : {1u, 2u}) {
+        CAPTURE(threads);
+        CheckOptions lkmm = graph_options();
+        lkmm.explore.model = ModelKind::Lkmm;
+        lkmm.explore.threads = threads;
+        const Report r = check(m.variants[0], lkmm);
+        REQUIRE(r.finding.has_value());
+        CHECK(r.finding == Finding{EngineFailure::AssertFailed});
+        // the failing execution is drawn with the guess matched: P0's read reads P1's write
+        bool p0_reads_p1 = false;
+        REQUIRE(r.witness.has_value());
+        for (const Event& e : r.witness->thread(EventId::of_model_thread(0)))
+            if (e.is_read() && e.reads_from && e.reads_from->thread == EventId::of_model_thread(1)) p0_reads_p1 = true;
+        CHECK(p0_reads_p1);
+    }
     // under RC11 po | rf is acyclic: no execution fails
     CHECK(check(m.variants[0], graph_options()).finding == Finding{Verdict::Never});
 }

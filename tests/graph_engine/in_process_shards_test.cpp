@@ -10,14 +10,11 @@
 #include <tuple>
 #include <vector>
 
-#include "checker/driver/check.hpp"
 #include "checker/graph/graph_engine.hpp"
 #include "checker/graph/graph_engine_internal.hpp"
 #include "checker/memory_model/memory_model.hpp"
 #include "checker/memory_model/rc11_certify.hpp"
-#include "checker/model/kernel.hpp"
 #include "checker/model/model.hpp"
-#include "checker/model/primitives.hpp"
 #include "litmus/interpreter.hpp"
 #include "litmus/parser.hpp"
 #include "litmus/run.hpp"
@@ -95,79 +92,6 @@ TEST_CASE("graph engine under LKMM: threads hand executions on in shard order, t
     CHECK(a.hashes == one.hashes);
     CHECK(a.hashes.size() == 252);
     CHECK(a.bad == 54);
-}
-
-namespace {
-/// LB whose load-buffering execution alone fails an assertion (as in graph_engine_test.cpp).
-struct LbAssertThreads {
-    struct Config {};
-    explicit LbAssertThreads(const Config&) {}
-    Atomic<int> x{"x", 0};
-    Atomic<int> y{"y", 0};
-    void p0() { kernel::WRITE_ONCE(y, kernel::READ_ONCE(x) + 1); }
-    void p1() {
-        const int r1 = kernel::READ_ONCE(y);
-        kernel::WRITE_ONCE(x, 1);
-        require(r1 != 2, "P1 read y = 2: P0 read x = 1 from P1's later write");
-    }
-    bool bad_outcome() const { return false; }
-    static constexpr std::array<Thread<LbAssertThreads>, 2> threads{
-        {{"P0", &LbAssertThreads::p0}, {"P1", &LbAssertThreads::p1}}};
-};
-}  // namespace
-
-TEST_CASE("graph engine under LKMM: a failure found on several threads is reported") {
-    const ModelDef m = define<LbAssertThreads>("LbAssertThreads", "test", "LB failing an assertion",
-                                               {{"plain", {}, expect::failure(EngineFailure::AssertFailed, "")}});
-    CheckOptions o;
-    o.explore.engine = EngineKind::Graph;
-    o.explore.model = ModelKind::Lkmm;
-    o.explore.threads = 2;
-    const Report r = check(m.variants[0], o);
-    CHECK(r.finding == Finding{EngineFailure::AssertFailed});
-    REQUIRE(r.witness.has_value());
-    bool p0_reads_p1 = false;
-    for (const Event& e : r.witness->thread(EventId::of_model_thread(0)))
-        if (e.is_read() && e.reads_from && e.reads_from->thread == EventId::of_model_thread(1)) p0_reads_p1 = true;
-    CHECK(p0_reads_p1);
-}
-
-TEST_CASE("load-buffering rounds: what shards learn, merged, is what one learner of all their executions learns") {
-    // The executions of each corpus test, learnt by one learner, and split
-    // over three (execution i to learner i % 3, and in blocks): merged, the same Guesses.
-    std::size_t compared = 0, informative = 0;
-    for (const auto& file : oc::test::litmus_corpus()) {
-        if (file.find("desc-reserve+4") != std::string::npos) continue;  // the 3-CPU one is enough
-        CAPTURE(file);
-        const VariantDef v = litmus::make_variant(litmus::load(file), litmus::RunMode::RaceCheck);
-        std::vector<ExecutionGraph> executions;
-        ExploreOptions o;
-        o.engine = EngineKind::Graph;
-        o.model = ModelKind::Lkmm;
-        o.race_ends_execution = false;
-        graph_explore(v, o, [&](const ExecutionGraph& g, const FinalState&) { executions.push_back(g); });
-        if (executions.size() < 3) continue;
-        const std::size_t threads = v.thread_count() + 1;
-        graph_detail::Guesses start;
-        start.free_read.assign(threads, {});
-        graph_detail::Learner all{v, threads, start, 0, {}};
-        for (const auto& g : executions) all.learn(g);
-        for (const bool blocks : {false, true}) {
-            std::vector<graph_detail::Learner> part(3, graph_detail::Learner{v, threads, start, 0, {}});
-            for (std::size_t i = 0; i < executions.size(); ++i)
-                part[blocks ? i * 3 / executions.size() : i % 3].learn(executions[i]);
-            graph_detail::Guesses merged = part[2].now;
-            graph_detail::merge_into(merged, part[0].now);
-            graph_detail::merge_into(merged, part[1].now);
-            CHECK(merged == all.now);
-            // the parts learnt different things: the merge had work to do
-            informative += !(part[0].now == all.now && part[1].now == all.now && part[2].now == all.now);
-        }
-        ++compared;
-    }
-    MESSAGE(compared << " corpus tests, " << informative << " splits whose parts learnt less than the whole");
-    CHECK(compared >= 100);
-    CHECK(informative >= 40);
 }
 
 namespace {
