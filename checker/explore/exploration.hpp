@@ -102,7 +102,8 @@ struct ExploreOptions {
     unsigned shard_count = 1;
     /// Graph engine, a model with kernel events (LKMM), unsharded, no max_executions: run the
     /// search, its load-buffering rounds included, as this many shards on as many threads of
-    /// this process, merged into one answer (in_process_shards.hpp). 1: on the calling thread.
+    /// this process, merged into one answer (in_process_shards.hpp); `progress` is then not
+    /// called. 1: on the calling thread.
     unsigned threads = 1;
     /// In-process shards: the lowest shard that failed (set by the search); the shards after it
     /// stop, their work being past the failure the search reports. Null: not such a shard.

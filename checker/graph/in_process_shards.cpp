@@ -105,7 +105,9 @@ ExploreResult run_search(const VariantDef& variant, const ExploreOptions& option
         opts[i].shard_count = shards;
         opts[i].threads = 1;
         opts[i].failed_shard = &failed;
-        if (i != 0) opts[i].progress = nullptr;  // shard 0 reports progress (its own)
+        // no progress lines: the caller's callback reads what its sink builds, which the sink may
+        // be building on another thread (ShardDelivery past its cap)
+        opts[i].progress = nullptr;
         sinks.push_back(sink_of(i));
     }
     std::vector<ShardRun> runs(shards);
