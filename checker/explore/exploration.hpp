@@ -174,6 +174,9 @@ struct FinalState {
     /// spin_yield() calls in this execution: failed iterations of spin loops. The graph engine
     /// never runs one (a failed iteration blocks the thread); Relacy does.
     unsigned spin_failures = 0;
+    /// Graph engine under LKMM: built by matching load-buffering guesses, so its po | rf has a
+    /// cycle (the search's first round, without guesses, finds every execution without one).
+    bool load_buffering = false;
     /// What ExploreOptions::prepare made of this execution on the search's thread; null when it
     /// was not called.
     std::shared_ptr<const void> prepared;

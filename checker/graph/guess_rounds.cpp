@@ -24,6 +24,39 @@
 namespace oc {
 namespace graph_detail {
 
+static bool porf_cyclic(const ExecutionGraph& g) {
+    // Kahn's algorithm over the threads' events, po and rf edges (initial writes have none in).
+    std::vector<std::size_t> base(g.thread_count() + 1, 0);
+    for (std::size_t t = 0; t < g.thread_count(); ++t) base[t + 1] = base[t] + g.thread(t).size();
+    std::vector<std::uint32_t> in(base.back(), 0);
+    std::vector<std::vector<std::size_t>> out(base.back());
+    for (std::size_t t = 1; t < g.thread_count(); ++t)
+        for (std::size_t i = 0; i < g.thread(t).size(); ++i) {
+            const std::size_t n = base[t] + i;
+            if (i + 1 < g.thread(t).size()) {
+                out[n].push_back(n + 1);
+                ++in[n + 1];
+            }
+            const Event& e = g.thread(t)[i];
+            if (e.is_read() && e.reads_from && e.reads_from->thread != 0) {
+                out[base[e.reads_from->thread] + e.reads_from->index].push_back(n);
+                ++in[n];
+            }
+        }
+    std::vector<std::size_t> ready;
+    for (std::size_t n = 0; n < in.size(); ++n)
+        if (in[n] == 0) ready.push_back(n);
+    std::size_t seen = 0;
+    while (!ready.empty()) {
+        const std::size_t n = ready.back();
+        ready.pop_back();
+        ++seen;
+        for (const std::size_t m : out[n])
+            if (--in[m] == 0) ready.push_back(m);
+    }
+    return seen != in.size();
+}
+
 /// Some thread may guess some value.
 static bool any_guessable(const Guesses& g) {
     for (const auto& per_location : g.writes)
@@ -272,10 +305,13 @@ bool GraphEngine::for_each_matching(ExecutionGraph& base, const std::function<bo
 }
 
 void GraphEngine::complete(const FinalState& fs) {
+    // with guessed reads, every matching handed on has a po | rf cycle (for_each_matching())
+    FinalState state = fs;
+    state.load_buffering = has_guesses(g_);
     for_each_matching(out_, [&](const ExecutionGraph& g) {
         if (delivered_.insert(canonical_hash(g)).second) {
             ++executions_;
-            sink_(g, fs);
+            sink_(g, state);
         }
         return true;
     });
@@ -489,7 +525,7 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
                     learners[i].learn(g);
                     if (round == 0 && ways == 1)
                         handed(g, fs);
-                    else if (round == 0 || graph_detail::porf_cyclic(g))
+                    else if (round == 0 || fs.load_buffering)
                         delivery.keep(i, g, fs);
                 };
             });
@@ -541,7 +577,7 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
     ExploreResult result =
         graph_detail::run_search(variant, proper, model, &found, ways, [&](unsigned i) -> ExecutionSink {
             return [&, i](const ExecutionGraph& g, const FinalState& fs) {
-                if (!graph_detail::porf_cyclic(g)) return;  // handed on by the first round
+                if (!fs.load_buffering) return;  // handed on by the first round
                 if (ways == 1) {
                     ++cyclic;
                     handed(g, fs);

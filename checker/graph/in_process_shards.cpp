@@ -14,39 +14,6 @@
 
 namespace oc::graph_detail {
 
-bool porf_cyclic(const ExecutionGraph& g) {
-    // Kahn's algorithm over the threads' events, po and rf edges (initial writes have none in).
-    std::vector<std::size_t> base(g.thread_count() + 1, 0);
-    for (std::size_t t = 0; t < g.thread_count(); ++t) base[t + 1] = base[t] + g.thread(t).size();
-    std::vector<std::uint32_t> in(base.back(), 0);
-    std::vector<std::vector<std::size_t>> out(base.back());
-    for (std::size_t t = 1; t < g.thread_count(); ++t)
-        for (std::size_t i = 0; i < g.thread(t).size(); ++i) {
-            const std::size_t n = base[t] + i;
-            if (i + 1 < g.thread(t).size()) {
-                out[n].push_back(n + 1);
-                ++in[n + 1];
-            }
-            const Event& e = g.thread(t)[i];
-            if (e.is_read() && e.reads_from && e.reads_from->thread != 0) {
-                out[base[e.reads_from->thread] + e.reads_from->index].push_back(n);
-                ++in[n];
-            }
-        }
-    std::vector<std::size_t> ready;
-    for (std::size_t n = 0; n < in.size(); ++n)
-        if (in[n] == 0) ready.push_back(n);
-    std::size_t seen = 0;
-    while (!ready.empty()) {
-        const std::size_t n = ready.back();
-        ready.pop_back();
-        ++seen;
-        for (const std::size_t m : out[n])
-            if (--in[m] == 0) ready.push_back(m);
-    }
-    return seen != in.size();
-}
-
 namespace {
 
 /// Shards per thread. The shards of one search differ widely in size; four per thread, each
@@ -71,8 +38,10 @@ void run_shard(const VariantDef& variant, const ExploreOptions& options, const M
     RuntimeInstallation installation(runtime);
     engine.attach(runtime);
     out.result = engine.run();
-    out.thin_air = engine.thin_air_hashes();
-    out.thin_air_copies = engine.thin_air_copy_hashes();
+    if (options.shard_count > 1) {  // merged over the shards by run_search()
+        out.thin_air = engine.thin_air_hashes();
+        out.thin_air_copies = engine.thin_air_copy_hashes();
+    }
 }
 
 }  // namespace
@@ -179,7 +148,7 @@ ShardDelivery::ShardDelivery(
     : sink_(sink), cap_(cap), overflow_(overflow), dedup_(shards > 1), prepare_(prepare), kept_(shards) {}
 
 void ShardDelivery::hand_on(const ExecutionGraph& g, const FinalState& fs) {
-    if (dedup_ && porf_cyclic(g) && !cyclic_.insert(canonical_hash(g)).second) return;
+    if (dedup_ && fs.load_buffering && !cyclic_.insert(canonical_hash(g)).second) return;
     ++handed_;
     sink_(g, fs);
 }

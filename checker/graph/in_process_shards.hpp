@@ -23,9 +23,6 @@ namespace oc::graph_detail {
 
 struct Guesses;
 
-/// A po | rf cycle: only an execution built with a load-buffering guess has one.
-bool porf_cyclic(const ExecutionGraph& g);
-
 /// How many shards run_search() makes of a search on `ways` threads.
 unsigned shard_count(unsigned ways);
 
@@ -40,10 +37,11 @@ ExploreResult run_search(const VariantDef& variant, const ExploreOptions& option
                          const Guesses* guesses, unsigned ways, const std::function<ExecutionSink(unsigned)>& sink_of);
 
 /// Hands the executions of in-process shards on to one sink: shard after shard, each shard's in
-/// the order it found them, and each execution once (one built with guesses, a po | rf cycle,
-/// can be built in two shards: the canonical hash keeps the first). They are kept until
-/// finish(), up to `cap` events in all; past it, per `overflow`: dropped (a round that will run
-/// again if needed), or handed on at once, under a lock, in the order they come.
+/// the order it found them, and each execution once (one built with guesses,
+/// FinalState::load_buffering, can be built in two shards: the canonical hash keeps the
+/// first). They are kept until finish(), up to `cap` events in all; past it, per `overflow`:
+/// dropped (a round that will run again if needed), or handed on at once, under a lock, in
+/// the order they come.
 class ShardDelivery {
 public:
     enum class Overflow { Drop, HandOn };
@@ -75,7 +73,7 @@ private:
     std::atomic<bool> dropped_{false}, past_cap_{false};
     std::vector<std::vector<Kept>> kept_;
     std::mutex m_;
-    std::unordered_set<std::uint64_t> cyclic_;  ///< canonical hashes of the po | rf cyclic ones handed on
+    std::unordered_set<std::uint64_t> cyclic_;  ///< canonical hashes of the load-buffering ones handed on
     std::uint64_t handed_ = 0;
 };
 
