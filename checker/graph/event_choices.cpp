@@ -96,7 +96,10 @@ Tagged GraphEngine::read(LocationId loc, MemoryOrder order) {
     const bool acquire_bound = acquire && guesses_ != nullptr && id.thread < guesses_->free_read.size() &&
                                (loc >= guesses_->free_read[id.thread].size() ||
                                 (guesses_->free_read[id.thread][loc] & Guesses::free_after_acquire) == 0);
-    for (const Value v : acquire_bound ? std::vector<Value>{} : guessable_values(id, loc)) {
+    // A read the program's text shows ordered before every write of its thread guesses nothing
+    // (VariantDef::ordered_reads; its guesses would all end with the thread).
+    const bool no_guess = acquire_bound || (guesses_ != nullptr && !options_.guess_ordered_reads && ordered_read(id));
+    for (const Value v : no_guess ? std::vector<Value>{} : guessable_values(id, loc)) {
         Graph h = g_;
         guess(h, id, loc, v);
         Event seen = h.at(id).ev;  // as the model sees it: no rf

@@ -219,8 +219,21 @@ bool GraphEngine::guess_can_close_a_cycle(std::uint16_t gt) const {
             free_write = !ordered;
         }
         if (!free_write && i < 64) return false;
+        if (ordered_read(r.id))
+            throw std::logic_error("ordercheck: internal error: " + variant_.id() + ": the read at " + r.where.file + ":" +
+                                   std::to_string(r.where.line) +
+                                   " was found ordered before every later write of its thread, yet its guess "
+                                   "survived the thread's end");
     }
     return true;
+}
+
+bool GraphEngine::ordered_read(EventId id) const {
+    if (&model_ != &lkmm_model() || id.index >= 64) return false;
+    const std::uint32_t line = g_.at(id).ev.where.line;
+    for (const auto& o : variant_.ordered_reads)
+        if (o.thread == id.thread && o.line == line) return true;
+    return false;
 }
 
 /// How the value `start` reads comes back to it, if it does, through rf and data dependencies:

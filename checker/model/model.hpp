@@ -182,6 +182,19 @@ struct VariantDef {
         std::vector<Value> values;
     };
     std::vector<StoredConstants> stored_constants;
+    /// Load buffering under the built-in LKMM: the reads that need not guess, as (graph thread,
+    /// source line) pairs. Every read event of that thread made at that line has, on every path
+    /// of the program, each write of its thread po-after it ordered after it (a dependency, a
+    /// strong fence between, a release write, an acquire read) and no assertion after it, so a
+    /// guess there could never close a cycle: the engine would drop it when the thread ends
+    /// (docs/lkmm.md, "Load buffering"). A litmus test finds them from its text
+    /// (litmus/ordered_reads.cpp). Empty: none known, so every read guesses and its thread's
+    /// end decides.
+    struct OrderedRead {
+        unsigned thread = 0;
+        std::uint32_t line = 0;
+    };
+    std::vector<OrderedRead> ordered_reads;
     /// Non-empty: the variant is exact only under a memory model that reads LKMM's tags (the
     /// graph engine under LKMM or a kernel cat model), and this says why, with the place in the
     /// source; under RC11 or Relacy check() refuses it with this text (EngineFailure::Other).

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: MIT
+// Load buffering: the reads of a test after which LKMM orders every write of their process, found
+// from the program text (VariantDef::ordered_reads). A read guesses a value under LKMM only to
+// take part in a po | rf cycle, and the engine drops the guess when its thread ends with every
+// write after the read ordered after it (GraphEngine::guess_can_close_a_cycle()). Where the text
+// shows that on every path, the guess need not be made at all.
+#include "litmus/ordered_reads.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace oc::litmus {
+namespace {
+
+using Sites = std::set<std::int32_t>;  // access sites (indexes into Program::accesses)
+
+/// What holds for a read site once it has run, on every path to the current point.
+struct Open {
+    bool fenced = false;  ///< a strong fence (smp_mb(), synchronize_rcu(), synchronize_srcu()) since
+    bool free = false;    ///< on some path, a write since that the rules below do not order
+};
+
+/// The abstract state at a point of one process.
+struct State {
+    std::vector<Sites> deps;      ///< per register: the sites its value came from on every path
+    std::map<std::int32_t, Open> open;
+    bool operator==(const State&) const = default;
+};
+
+/// The state where two paths meet: what holds on both (fences, dependencies), and what happened
+/// on either (a free write). A read that ran on one path only keeps that path's facts.
+State join(const State& a, const State& b) {
+    State j;
+    j.deps.resize(a.deps.size());
+    for (std::size_t r = 0; r < a.deps.size(); ++r)
+        std::set_intersection(a.deps[r].begin(), a.deps[r].end(), b.deps[r].begin(), b.deps[r].end(),
+                              std::inserter(j.deps[r], j.deps[r].end()));
+    j.open = a.open;
+    for (const auto& [site, o] : b.open) {
+        const auto it = j.open.find(site);
+        if (it == j.open.end()) {
+            j.open.emplace(site, o);
+        } else {
+            it->second.fenced = it->second.fenced && o.fenced;
+            it->second.free = it->second.free || o.free;
+        }
+    }
+    return j;
+}
+
+bool loads(const Access& a) {  // a read event and nothing else
+    if (a.plain) return !a.plain_write;
+    switch (a.prim) {
+    case Prim::ReadOnce:
+    case Prim::LoadAcquire:
+    case Prim::RcuDereference:
+    case Prim::AtomicRead:
+    case Prim::AtomicReadAcquire: return true;
+    default: return false;
+    }
+}
+bool stores(const Access& a) {  // a marked write event and nothing else
+    if (a.plain) return false;
+    switch (a.prim) {
+    case Prim::WriteOnce:
+    case Prim::StoreRelease:
+    case Prim::RcuAssignPointer:
+    case Prim::AtomicSet:
+    case Prim::AtomicSetRelease: return true;
+    default: return false;
+    }
+}
+bool rmw(const Access& a) {  // a marked read-modify-write: a marked write when it writes
+    if (a.plain) return false;
+    switch (a.prim) {
+    case Prim::AtomicAdd: case Prim::AtomicSub: case Prim::AtomicInc: case Prim::AtomicDec:
+    case Prim::AtomicAnd: case Prim::AtomicOr: case Prim::AtomicXor: case Prim::AtomicAndnot:
+    case Prim::SetBit: case Prim::ClearBit: case Prim::TestAndSetBit: case Prim::TestAndClearBit:
+    case Prim::AddReturn: case Prim::SubReturn: case Prim::IncReturn: case Prim::DecReturn:
+    case Prim::FetchAdd: case Prim::FetchSub: case Prim::FetchInc: case Prim::FetchDec:
+    case Prim::FetchAnd: case Prim::FetchOr: case Prim::FetchXor: case Prim::FetchAndnot:
+    case Prim::AtomicXchg: case Prim::Xchg: case Prim::AtomicCmpxchg: case Prim::Cmpxchg:
+    case Prim::SubAndTest: case Prim::DecAndTest: case Prim::IncAndTest: case Prim::AddNegative: return true;
+    default: return false;
+    }
+}
+bool releases(const Access& a) {
+    return !a.plain && (a.prim == Prim::StoreRelease || a.prim == Prim::RcuAssignPointer || a.prim == Prim::AtomicSetRelease);
+}
+bool strong_fence(const Access& a) {
+    return !a.plain && (a.prim == Prim::Mb || a.prim == Prim::SynchronizeRcu || a.prim == Prim::SynchronizeSrcu);
+}
+bool makes_no_event_of_note(const Access& a) {  // fences that neither read, write nor order here
+    return !a.plain && (a.prim == Prim::Rmb || a.prim == Prim::Wmb || a.prim == Prim::Barrier);
+}
+
+class Walk {
+public:
+    Walk(const Program& p, const Process& proc) : p_(p), proc_(proc) {}
+
+    /// False when the process has code the walk does not follow (loops, jumps, conditional
+    /// accesses): then no read of it is listed.
+    bool run() {
+        State s;
+        s.deps.resize(proc_.regs.size());
+        stmt(proc_.body, s);
+        for (const auto& [site, o] : s.open)
+            if (o.free) free_.insert(site);
+        return ok_;
+    }
+    /// The load sites that ran, and of those the ones some write may follow unordered.
+    const Sites& opened() const { return opened_; }
+    const Sites& free() const { return free_; }
+
+private:
+    const Program& p_;
+    const Process& proc_;
+    bool ok_ = true;
+    Sites opened_, free_;
+    std::vector<Sites> ctrl_;  // the enclosing ifs' conditions
+
+    void stmt(std::int32_t si, State& s) {
+        if (si < 0 || !ok_) return;
+        const Stmt& st = p_.stmts[static_cast<std::size_t>(si)];
+        switch (st.kind) {
+        case StmtKind::Block:
+            for (std::uint32_t i = 0; i < st.count; ++i) stmt(p_.block_items[st.first + i], s);
+            return;
+        case StmtKind::Expr: (void)expr(st.expr, s); return;
+        case StmtKind::Assign: {
+            Sites d = expr(st.expr, s);
+            if (st.reg < s.deps.size()) s.deps[st.reg] = std::move(d);
+            return;
+        }
+        case StmtKind::Store: (void)run_access(st.access, s); return;
+        case StmtKind::If: {
+            const Sites cond = expr(st.expr, s);
+            State other = s;
+            ctrl_.push_back(cond);
+            stmt(st.then_stmt, s);
+            stmt(st.else_stmt, other);
+            ctrl_.pop_back();
+            s = join(s, other);
+            return;
+        }
+        case StmtKind::Inline:
+            if (st.may_return) ok_ = false;
+            stmt(st.then_stmt, s);
+            return;
+        case StmtKind::Loop:
+        case StmtKind::Break:
+        case StmtKind::Continue:
+        case StmtKind::Return: ok_ = false; return;
+        }
+    }
+
+    /// The sites the value of `e` came from on every path (a subset of the interpreter's taint).
+    Sites expr(std::int32_t e, State& s) {
+        if (e < 0 || !ok_) return {};
+        const Expr& x = p_.exprs[static_cast<std::size_t>(e)];
+        switch (x.kind) {
+        case ExprKind::Const: return {};
+        case ExprKind::Reg: return x.reg < s.deps.size() ? s.deps[x.reg] : Sites{};
+        case ExprKind::Unary: return expr(x.a, s);
+        case ExprKind::Binary: {
+            const auto op = static_cast<BinOp>(x.op);
+            if (op == BinOp::LogAnd || op == BinOp::LogOr) {
+                Sites left = expr(x.a, s);
+                if (has_access(x.b)) ok_ = false;  // an access that runs on one path only
+                return left;
+            }
+            Sites a = expr(x.a, s);
+            Sites b = expr(x.b, s);
+            if (op == BinOp::Index || op == BinOp::Field) return {};
+            a.insert(b.begin(), b.end());
+            return a;
+        }
+        case ExprKind::Ternary: {
+            Sites cond = expr(x.a, s);
+            if (has_access(x.b) || has_access(x.c)) ok_ = false;
+            return cond;
+        }
+        case ExprKind::Deref:
+        case ExprKind::Call: return run_access(x.a, s);
+        }
+        return {};
+    }
+    /// Access site `ai` with its operands, in the interpreter's order (values, then the
+    /// address); its value comes from its own read, if it makes one.
+    Sites run_access(std::int32_t ai, State& s) {
+        const Access& a = p_.accesses[static_cast<std::size_t>(ai)];
+        Sites data;
+        for (int i = 0; i < 2; ++i) {
+            Sites v = expr(a.vals[i], s);
+            if (written(a, i)) data.insert(v.begin(), v.end());
+        }
+        const Sites addr = expr(a.addr, s);
+        access(ai, s, addr, data);
+        return Sites{ai};
+    }
+    static bool written(const Access& a, int i) {  // as the interpreter's written_operand()
+        if (a.plain) return true;
+        switch (a.prim) {
+        case Prim::Cmpxchg:
+        case Prim::AtomicCmpxchg:
+        case Prim::TryCmpxchg: return i == 1;
+        case Prim::AddUnless: return i == 0;
+        default: return true;
+        }
+    }
+    bool has_access(std::int32_t e) const {
+        if (e < 0) return false;
+        const Expr& x = p_.exprs[static_cast<std::size_t>(e)];
+        if (x.kind == ExprKind::Deref || x.kind == ExprKind::Call) return true;
+        return has_access(x.a) || has_access(x.b) || has_access(x.c);
+    }
+
+    /// Access site `ai` runs, its address and written values coming from `addr` and `data`.
+    void access(std::int32_t ai, State& s, const Sites& addr, const Sites& data) {
+        const Access& a = p_.accesses[static_cast<std::size_t>(ai)];
+        if (makes_no_event_of_note(a)) return;
+        if (strong_fence(a)) {
+            for (auto& [site, o] : s.open) o.fenced = true;
+            return;
+        }
+        // Every other access may write (an RMW, a lock, an assertion's failure...), unless
+        // it only loads.
+        if (!loads(a))
+            for (auto& [site, o] : s.open)
+                if (!o.free && !ordered(site, o, a, addr, data)) o.free = true;
+        if (loads(a)) {
+            s.open[ai] = Open{};
+            opened_.insert(ai);
+        }
+    }
+    /// The write of `w` is ordered after load site `r` on this path: both marked, and `w`
+    /// depends on `r` (addr, data, ctrl), follows a strong fence, is a release, or `r` is an
+    /// acquire (the rules of GraphEngine::guess_can_close_a_cycle() under the built-in LKMM).
+    bool ordered(std::int32_t r, const Open& o, const Access& w, const Sites& addr, const Sites& data) const {
+        const Access& ra = p_.accesses[static_cast<std::size_t>(r)];
+        if (ra.plain || !(stores(w) || rmw(w))) return false;
+        if (addr.count(r) != 0 || data.count(r) != 0) return true;
+        for (const Sites& c : ctrl_)
+            if (c.count(r) != 0) return true;
+        if (o.fenced || releases(w)) return true;
+        return ra.prim == Prim::LoadAcquire || ra.prim == Prim::AtomicReadAcquire;
+    }
+};
+
+}  // namespace
+
+std::vector<OrderedRead> ordered_reads(const Program& p) {
+    std::vector<OrderedRead> out;
+    for (std::size_t proc = 0; proc < p.processes.size(); ++proc) {
+        Walk w(p, p.processes[proc]);
+        if (!w.run()) continue;
+        // By line (an event knows its line, not its site): a line is listed when every access of
+        // the process on it either makes no read or is a load the walk saw ordered.
+        std::map<std::uint32_t, std::pair<bool, bool>> lines;  // every access fits, some load does
+        for (std::size_t ai = 0; ai < p.accesses.size(); ++ai) {
+            const Access& a = p.accesses[ai];
+            if (a.process != proc) continue;
+            const auto site = static_cast<std::int32_t>(ai);
+            const bool reads_nothing = !a.plain ? (stores(a) || strong_fence(a) || makes_no_event_of_note(a)) : a.plain_write;
+            const bool ordered = loads(a) && !a.plain && w.opened().count(site) != 0 && w.free().count(site) == 0;
+            auto [it, inserted] = lines.emplace(a.pos.line, std::pair{true, false});
+            it->second.first = it->second.first && (reads_nothing || ordered);
+            it->second.second = it->second.second || ordered;
+        }
+        for (const auto& [line, fits] : lines)
+            if (fits.first && fits.second) out.push_back({static_cast<unsigned>(proc + 1), line});
+    }
+    return out;
+}
+
+}  // namespace oc::litmus

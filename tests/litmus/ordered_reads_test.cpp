@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+// The reads a litmus test's text shows ordered before every later write of their process
+// (litmus/ordered_reads.cpp, VariantDef::ordered_reads): which ones the analysis lists, and the
+// engine's own rule checking each claim on the whole corpus.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "checker/graph/graph_engine.hpp"
+#include "checker/memory_model/memory_model.hpp"
+#include "checker/model/model.hpp"
+#include "litmus/interpreter.hpp"
+#include "litmus/ordered_reads.hpp"
+#include "litmus/parser.hpp"
+#include "litmus/run.hpp"
+#include "tests/test_support.hpp"
+
+using namespace oc;
+
+namespace {
+
+/// The listed (process, line) pairs of a test whose P0 is `p0` (lines from 1 at `p0`'s first
+/// line) and whose P1 is a plain load-buffering partner.
+std::set<std::pair<unsigned, std::uint32_t>> listed(const std::string& p0) {
+    const std::string head = "C t\n{}\n";
+    const std::string src = head + "P0(int *x, int *y, int *z, spinlock_t *l)\n{\n" + p0 +
+                            "}\nP1(int *x, int *y)\n{\n\tint r1;\n\tr1 = READ_ONCE(*y);\n\tWRITE_ONCE(*x, 1);\n}\n"
+                            "exists (0:r0=1 /\\ 1:r1=1)\n";
+    const litmus::Program p = litmus::parse(src, "t.litmus");
+    std::set<std::pair<unsigned, std::uint32_t>> out;
+    for (const auto& o : litmus::ordered_reads(p))
+        if (o.thread == 1) out.insert({o.thread, o.line - 4});  // P0's body starts at line 5
+    return out;
+}
+const std::set<std::pair<unsigned, std::uint32_t>> none;
+const std::set<std::pair<unsigned, std::uint32_t>> first_line{{1u, 2u}};
+
+}  // namespace
+
+TEST_CASE("ordered reads: what the text shows ordered, on every path") {
+    // Line 1 declares r0, line 2 reads x.
+    CHECK(listed("\tint r0;\n\tr0 = READ_ONCE(*x);\n\tsmp_mb();\n\tWRITE_ONCE(*y, 1);\n") == first_line);
+    CHECK(listed("\tint r0;\n\tr0 = READ_ONCE(*x);\n\tWRITE_ONCE(*y, r0);\n") == first_line);  // data
+    CHECK(listed("\tint r0;\n\tr0 = READ_ONCE(*x);\n\tif (r0 == 1)\n\t\tWRITE_ONCE(*y, 1);\n") == first_line);  // ctrl
+    CHECK(listed("\tint r0;\n\tr0 = smp_load_acquire(x);\n\tWRITE_ONCE(*y, 1);\n") == first_line);  // acq-po
+    CHECK(listed("\tint r0;\n\tr0 = READ_ONCE(*x);\n\tsmp_store_release(y, 1);\n") == first_line);  // po-rel
+    CHECK(listed("\tint r0;\n\tr0 = READ_ONCE(*x);\n\tr0 = xchg_relaxed(y, r0);\n") == first_line);  // RMW, data
+    // Unordered, or ordered on one path only: not listed.
+    CHECK(listed("\tint r0;\n\tr0 = READ_ONCE(*x);\n\tWRITE_ONCE(*y, 1);\n") == none);
+    CHECK(listed("\tint r0;\n\tr0 = READ_ONCE(*x);\n\tsmp_wmb();\n\tWRITE_ONCE(*y, 1);\n") == none);
+    CHECK(listed("\tint r0;\n\tr0 = READ_ONCE(*x);\n\tif (r0 == 0)\n\t\tsmp_mb();\n\tWRITE_ONCE(*y, 1);\n") == none);
+    CHECK(listed("\tint r0;\n\tr0 = READ_ONCE(*x);\n\tif (r0 == 1)\n\t\tsmp_mb();\n\tWRITE_ONCE(*y, 1);\n") == none);
+    CHECK(listed("\tint r0;\n\tint r2;\n\tr0 = READ_ONCE(*x);\n\tif (r0 == 1)\n\t\tr2 = r0;\n\tWRITE_ONCE(*y, r2);\n") ==
+          none);  // a dependency on one path only
+    CHECK(listed("\tint r0;\n\tr0 = READ_ONCE(*x);\n\tif (r0 == 1)\n\t\tWRITE_ONCE(*z, 1);\n\tWRITE_ONCE(*y, 1);\n") ==
+          none);  // ctrl ends with the if
+    CHECK(listed("\tint r0;\n\tr0 = READ_ONCE(*x);\n\tWRITE_ONCE(*y, r0);\n\t*z = 1;\n") == none);  // a plain write
+    CHECK(listed("\tint r0;\n\tr0 = *x;\n\tsmp_mb();\n\tWRITE_ONCE(*y, 1);\n") == none);  // a plain read
+    CHECK(listed("\tint r0;\n\tr0 = READ_ONCE(*x);\n\tsmp_mb();\n\tBUG_ON(r0 == 2);\n\tWRITE_ONCE(*y, 1);\n") ==
+          none);  // an assertion may end the thread
+    CHECK(listed("\tint r0;\n\tr0 = READ_ONCE(*x);\n\tsmp_mb();\n\tspin_lock(l);\n") == none);  // a lock
+    // Code the walk does not follow lists nothing.
+    CHECK(listed("\tint r0;\n\tr0 = READ_ONCE(*x);\n\tsmp_mb();\n\twhile (READ_ONCE(*z) == 0)\n\t\t;\n\tWRITE_ONCE(*y, 1);\n") ==
+          none);
+}
+
+TEST_CASE("ordered reads: every claim on the corpus holds by the engine's own rule, and leaving them out changes nothing") {
+    // With ExploreOptions::guess_ordered_reads the listed reads guess as every read did before,
+    // and the engine throws when one's guess outlives its thread; without it they guess nothing.
+    // Both searches must give the same executions.
+    std::size_t listed_tests = 0, listed_reads = 0;
+    for (const auto& file : oc::test::litmus_corpus()) {
+        CAPTURE(file);
+        const VariantDef v = litmus::make_variant(litmus::load(file), litmus::RunMode::RaceCheck);
+        if (v.ordered_reads.empty()) continue;
+        ++listed_tests;
+        listed_reads += v.ordered_reads.size();
+        const auto run = [&](bool guess) {
+            ExploreOptions o;
+            o.engine = EngineKind::Graph;
+            o.model = ModelKind::Lkmm;
+            o.race_ends_execution = false;
+            o.guess_ordered_reads = guess;
+            std::multiset<std::uint64_t> hashes;
+            const ExploreResult r = graph_explore(v, o, [&](const ExecutionGraph& g, const FinalState&) {
+                hashes.insert(canonical_hash(g));
+            });
+            return std::pair{r, hashes};
+        };
+        std::pair<ExploreResult, std::multiset<std::uint64_t>> checked, pruned;
+        REQUIRE_NOTHROW(checked = run(true));
+        pruned = run(false);
+        CHECK(pruned.first.completed == checked.first.completed);
+        CHECK(pruned.first.failure == checked.first.failure);
+        CHECK(pruned.first.executions == checked.first.executions);
+        CHECK(pruned.first.thin_air == checked.first.thin_air);
+        if (checked.first.completed) CHECK(pruned.second == checked.second);
+    }
+    MESSAGE(listed_tests << " corpus tests list " << listed_reads << " ordered reads");
+    CHECK(listed_tests >= 50);
+}
