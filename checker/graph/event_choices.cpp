@@ -104,7 +104,10 @@ Tagged GraphEngine::read(LocationId loc, MemoryOrder order) {
         guess(h, id, loc, v);
         Event seen = h.at(id).ev;  // as the model sees it: no rf
         seen.reads_from.reset();
-        if (model_.inert_when_last(seen) || consistent(h)) push(std::move(h));
+        if (model_.inert_when_last(seen))
+            push(std::move(h));
+        else if (consistent(h))
+            push_checked(std::move(h));
     }
     // Forward choices: every write of the location, the co-latest first.
     const std::vector<EventId> writes = g_.co[loc];
@@ -113,12 +116,16 @@ Tagged GraphEngine::read(LocationId loc, MemoryOrder order) {
         Node& r = g_.at(id);
         set_rf(g_, r, writes[i]);
         r.rmax = i + 1 == writes.size();
-        if (!(r.rmax && model_.inert_as_sink(r.ev)) && !consistent(g_)) continue;
+        const bool inert = r.rmax && model_.inert_as_sink(r.ev);
+        if (!inert && !consistent(g_)) continue;
         if (!chosen) {
             chosen = writes[i];
             continue;
         }
-        push(Graph(g_));
+        if (inert)
+            push(Graph(g_));
+        else
+            push_checked(Graph(g_));
     }
     if (!chosen) throw DeadBranch{};
     Node& r = g_.at(id);
@@ -230,7 +237,7 @@ void GraphEngine::push_rmw_guesses(EventId id, LocationId loc) {
         if (r.spec.cas && v != r.spec.expected) {
             r.pending = false;
             r.ev.order = r.spec.failure;
-            if (consistent(g_)) push(Graph(g_));
+            if (consistent(g_)) push_checked(Graph(g_));
             continue;
         }
         if (is_acquire(r.spec.success) && (free & Guesses::free_after_acquire) == 0) continue;
@@ -302,7 +309,7 @@ std::pair<Tagged, bool> GraphEngine::update(LocationId loc, const RmwSpec& spec)
             chosen = writes[i];
             continue;
         }
-        push(Graph(g_));
+        push_checked(Graph(g_));  // add_write_part() or the line above found it consistent
     }
     if (!chosen) throw DeadBranch{};
     g_ = before;

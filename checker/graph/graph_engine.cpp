@@ -100,7 +100,8 @@ bool GraphEngine::may_supply_later(const Node& r, std::uint16_t u) const {
 
 GraphEngine::RunEnd GraphEngine::run_once(FinalState& fs, std::string& detail, std::optional<EngineFailure>& failure) {
     ++runs_;
-    if (!g_.threads.empty() && g_.threads.size() > 1 && !consistent(g_)) return RunEnd::Dead;
+    if (!g_.checked && !g_.threads.empty() && g_.threads.size() > 1 && !consistent(g_)) return RunEnd::Dead;
+    g_.checked = false;  // the run changes it
     Runtime& rt = *rt_;
     rt.begin_execution(variant_.thread_names);
     recorded_count_.assign(variant_.thread_count() + 1, 0);

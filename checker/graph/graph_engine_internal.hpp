@@ -183,7 +183,15 @@ private:
     void add_write_part(EventId id);
     /// Sets the write part of the RMW at `id` right after its rf source in co (no revisits).
     void place_write_part(EventId id);
-    void push(Graph&& g) { stack_.push_back(std::move(g)); }
+    void push(Graph&& g) {
+        g.checked = false;
+        stack_.push_back(std::move(g));
+    }
+    /// Pushes a graph the memory model has just found consistent, as it is.
+    void push_checked(Graph&& g) {
+        g.checked = true;
+        stack_.push_back(std::move(g));
+    }
     /// In-place revisits (as GenMC's IPR): every read of a waiting thread's failed spin iteration
     /// on a's location reads a instead, in the graph as it is (the waiting thread made no event
     /// since, and no event depends on a waiting read, so nothing is deleted); the thread resumes

@@ -68,6 +68,9 @@ struct Graph {
     std::vector<std::vector<Node>> threads{1};  ///< graph threads: 0 init, t+1 model thread t
     std::vector<std::vector<EventId>> co;       ///< per location, the writes in coherence order
     std::uint32_t next_stamp = 1;
+    /// The memory model found this graph consistent when it was pushed (GraphEngine::push_checked());
+    /// the run that pops it need not ask again.
+    bool checked = false;
 
     Node& at(EventId id) { return threads[id.thread][id.index]; }
     const Node& at(EventId id) const { return threads[id.thread][id.index]; }
