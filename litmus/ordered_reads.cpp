@@ -22,6 +22,7 @@ using Sites = std::set<std::int32_t>;  // access sites (indexes into Program::ac
 struct Open {
     bool fenced = false;  ///< a strong fence (smp_mb(), synchronize_rcu(), synchronize_srcu()) since
     bool free = false;    ///< on some path, a write since that the rules below do not order
+    bool free_of_deps = false;  ///< ... that no dependency orders
 };
 
 /// The abstract state at a point of one process.
@@ -47,6 +48,7 @@ State join(const State& a, const State& b) {
         } else {
             it->second.fenced = it->second.fenced && o.fenced;
             it->second.free = it->second.free || o.free;
+            it->second.free_of_deps = it->second.free_of_deps || o.free_of_deps;
         }
     }
     return j;
@@ -100,7 +102,7 @@ bool makes_no_event_of_note(const Access& a) {  // fences that neither read, wri
 
 class Walk {
 public:
-    Walk(const Program& p, const Process& proc) : p_(p), proc_(proc) {}
+    Walk(const Program& p, const Process& proc, bool plain_is_plain) : p_(p), proc_(proc), plain_is_plain_(plain_is_plain) {}
 
     /// False when the process has code the walk does not follow (loops, jumps, conditional
     /// accesses): then no read of it is listed.
@@ -108,19 +110,24 @@ public:
         State s;
         s.deps.resize(proc_.regs.size());
         stmt(proc_.body, s);
-        for (const auto& [site, o] : s.open)
+        for (const auto& [site, o] : s.open) {
             if (o.free) free_.insert(site);
+            if (o.free_of_deps) free_of_deps_.insert(site);
+        }
         return ok_;
     }
     /// The load sites that ran, and of those the ones some write may follow unordered.
     const Sites& opened() const { return opened_; }
     const Sites& free() const { return free_; }
+    /// ... and the ones some write may follow that no dependency orders.
+    const Sites& free_of_deps() const { return free_of_deps_; }
 
 private:
     const Program& p_;
     const Process& proc_;
+    const bool plain_is_plain_;
     bool ok_ = true;
-    Sites opened_, free_;
+    Sites opened_, free_, free_of_deps_;
     std::vector<Sites> ctrl_;  // the enclosing ifs' conditions
 
     void stmt(std::int32_t si, State& s) {
@@ -230,49 +237,75 @@ private:
         // Every other access may write (an RMW, a lock, an assertion's failure...), unless
         // it only loads.
         if (!loads(a))
-            for (auto& [site, o] : s.open)
-                if (!o.free && !ordered(site, o, a, addr, data)) o.free = true;
-        if (loads(a)) {
+            for (auto& [site, o] : s.open) {
+                if (!o.free && !ordered(site, o, a, addr, data, false)) o.free = true;
+                if (!o.free_of_deps && !ordered(site, o, a, addr, data, true)) o.free_of_deps = true;
+            }
+        if (loads(a) || rmw(a)) {
             s.open[ai] = Open{};
             opened_.insert(ai);
         }
     }
     /// The write of `w` is ordered after load site `r` on this path: both marked, and `w`
     /// depends on `r` (addr, data, ctrl), follows a strong fence, is a release, or `r` is an
-    /// acquire (the rules of GraphEngine::guess_can_close_a_cycle() under the built-in LKMM).
-    bool ordered(std::int32_t r, const Open& o, const Access& w, const Sites& addr, const Sites& data) const {
+    /// acquire (the rules of GraphEngine::guess_can_close_a_cycle() under the built-in LKMM;
+    /// `dependencies_only`: its rule under a cat model, the dependency alone); or `w` writes
+    /// plainly to a location no marked access reaches.
+    bool ordered(std::int32_t r, const Open& o, const Access& w, const Sites& addr, const Sites& data,
+                 bool dependencies_only) const {
         const Access& ra = p_.accesses[static_cast<std::size_t>(r)];
-        if (ra.plain || !(stores(w) || rmw(w))) return false;
+        if (ra.plain) return false;
+        // a plain write to a location no marked access reaches: the cycle through it goes on
+        // with a plain read, which guesses (VariantDef::plain_only_locations, in the runs that
+        // keep plain accesses plain)
+        if (w.plain && w.plain_write && plain_is_plain_ && w.target >= 0 &&
+            p_.locations[static_cast<std::size_t>(w.target)].only_plain)
+            return true;
+        if (!(stores(w) || rmw(w))) return false;
         if (addr.count(r) != 0 || data.count(r) != 0) return true;
         for (const Sites& c : ctrl_)
             if (c.count(r) != 0) return true;
+        if (dependencies_only) return false;  // a cat model's fences may order less
         if (o.fenced || releases(w)) return true;
-        return ra.prim == Prim::LoadAcquire || ra.prim == Prim::AtomicReadAcquire;
+        // acq-po; a compare-exchange that fails is a relaxed read, and a fully ordered RMW is
+        // left to the engine's rule
+        if (ra.prim == Prim::LoadAcquire || ra.prim == Prim::AtomicReadAcquire) return true;
+        return rmw(ra) && ra.order == Order::Acquire && ra.prim != Prim::Cmpxchg && ra.prim != Prim::AtomicCmpxchg;
     }
 };
 
 }  // namespace
 
-std::vector<OrderedRead> ordered_reads(const Program& p) {
+std::vector<OrderedRead> ordered_reads(const Program& p, bool plain_is_plain) {
     std::vector<OrderedRead> out;
     for (std::size_t proc = 0; proc < p.processes.size(); ++proc) {
-        Walk w(p, p.processes[proc]);
+        Walk w(p, p.processes[proc], plain_is_plain);
         if (!w.run()) continue;
-        // By line (an event knows its line, not its site): a line is listed when every access of
-        // the process on it either makes no read or is a load the walk saw ordered.
-        std::map<std::uint32_t, std::pair<bool, bool>> lines;  // every access fits, some load does
+        // By line (an event knows its line, not its site): a line is analysed when each access of
+        // the process on it makes no read or is a load or RMW the walk followed, and ordered
+        // when each of those is ordered.
+        struct Line {
+            bool analysed = true, reads = false, ordered = true, by_dependencies = true;
+        };
+        std::map<std::uint32_t, Line> lines;
         for (std::size_t ai = 0; ai < p.accesses.size(); ++ai) {
             const Access& a = p.accesses[ai];
             if (a.process != proc) continue;
             const auto site = static_cast<std::int32_t>(ai);
+            Line& l = lines[a.pos.line];
             const bool reads_nothing = !a.plain ? (stores(a) || strong_fence(a) || makes_no_event_of_note(a)) : a.plain_write;
-            const bool ordered = loads(a) && !a.plain && w.opened().count(site) != 0 && w.free().count(site) == 0;
-            auto [it, inserted] = lines.emplace(a.pos.line, std::pair{true, false});
-            it->second.first = it->second.first && (reads_nothing || ordered);
-            it->second.second = it->second.second || ordered;
+            if (reads_nothing) continue;
+            l.reads = true;
+            if (!(loads(a) || rmw(a)) || w.opened().count(site) == 0) {
+                l.analysed = false;
+                continue;
+            }
+            l.ordered = l.ordered && !a.plain && w.free().count(site) == 0;
+            l.by_dependencies = l.by_dependencies && !a.plain && w.free_of_deps().count(site) == 0;
         }
-        for (const auto& [line, fits] : lines)
-            if (fits.first && fits.second) out.push_back({static_cast<unsigned>(proc + 1), line});
+        for (const auto& [line, l] : lines)
+            if (l.analysed && l.reads)
+                out.push_back({static_cast<unsigned>(proc + 1), line, l.ordered, l.by_dependencies});
     }
     return out;
 }

@@ -96,9 +96,12 @@ Tagged GraphEngine::read(LocationId loc, MemoryOrder order) {
     const bool acquire_bound = acquire && guesses_ != nullptr && id.thread < guesses_->free_read.size() &&
                                (loc >= guesses_->free_read[id.thread].size() ||
                                 (guesses_->free_read[id.thread][loc] & Guesses::free_after_acquire) == 0);
-    // A read the program's text shows ordered before every write of its thread guesses nothing
-    // (VariantDef::ordered_reads; its guesses would all end with the thread).
-    const bool no_guess = acquire_bound || (guesses_ != nullptr && !options_.guess_ordered_reads && ordered_read(id));
+    // Where the program's text decides (VariantDef::ordered_reads), a read it shows ordered
+    // before every later write of its thread guesses nothing (its guesses would all end with the
+    // thread), and one it does not, guesses: the executions found so far may not show the path
+    // that leaves a write unordered (LB+mb-on-one-path+data).
+    const std::optional<bool> text = guesses_ != nullptr ? text_ordered(id) : std::nullopt;
+    const bool no_guess = text ? *text && !options_.guess_ordered_reads : acquire_bound;
     for (const Value v : no_guess ? std::vector<Value>{} : guessable_values(id, loc)) {
         Graph h = g_;
         guess(h, id, loc, v);
@@ -227,7 +230,12 @@ void GraphEngine::push_rmw_guesses(EventId id, LocationId loc) {
     // says so): for a model that states none every read looks free, and the RMW guesses then cost
     // 40 times the search of the catalogue under LKMM. There the RMW reads do not guess, which
     // docs/lkmm.md ("Limits") and every such report state.
-    if (!variant_.exact_dependencies || (free & Guesses::free_after_relaxed) == 0) return;
+    // Where the program's text decides (VariantDef::ordered_reads), it does instead: what the
+    // executions found so far show can miss the path on which a write follows unordered
+    // (LB+xchg-mb-on-one-path+data: the fence runs in every execution without the cycle).
+    if (!variant_.exact_dependencies) return;
+    const std::optional<bool> text = text_ordered(id);
+    if (text ? *text && !options_.guess_ordered_reads : (free & Guesses::free_after_relaxed) == 0) return;
     const std::vector<Value> guessable = guessable_values(id, loc);
     if (guessable.empty()) return;
     const Graph saved = g_;
@@ -240,7 +248,7 @@ void GraphEngine::push_rmw_guesses(EventId id, LocationId loc) {
             if (consistent(g_)) push_checked(Graph(g_));
             continue;
         }
-        if (is_acquire(r.spec.success) && (free & Guesses::free_after_acquire) == 0) continue;
+        if (is_acquire(r.spec.success) && !text && (free & Guesses::free_after_acquire) == 0) continue;
         r.pending = false;
         r.ev.order = r.spec.success;
         r.ev.kind = EventKind::Rmw;

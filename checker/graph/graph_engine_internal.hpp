@@ -241,9 +241,11 @@ private:
     /// acquire read) and by po-rel (a release write or unlock): all in ppo, and [Marked] ; ppo ;
     /// [Marked] in hb. (A cat model may order otherwise: there only dependencies count.)
     bool guess_can_close_a_cycle(std::uint16_t gt) const;
-    /// Whether read `id` is one VariantDef::ordered_reads lists (under the built-in LKMM, at po
-    /// index below 64, where dependencies are recorded): its guesses could close no cycle.
-    bool ordered_read(EventId id) const;
+    /// What VariantDef::ordered_reads says of read `id` (at po index below 64, where
+    /// dependencies are recorded; under a cat model, by dependencies alone): true, its guesses
+    /// could close no cycle; false, they may; nullopt, the text does not say (the rounds'
+    /// learnt rules decide).
+    std::optional<bool> text_ordered(EventId id) const;
     /// Whether no marked access reaches `loc` (VariantDef::plain_only_locations).
     bool plain_only(LocationId loc) const;
     mutable std::vector<bool> plain_only_;  ///< per location, filled on first use

@@ -219,7 +219,7 @@ bool GraphEngine::guess_can_close_a_cycle(std::uint16_t gt) const {
             free_write = !ordered;
         }
         if (!free_write && i < 64) return false;
-        if (ordered_read(r.id))
+        if (text_ordered(r.id) == true)
             throw std::logic_error("ordercheck: internal error: " + variant_.id() + ": the read at " + r.where.file + ":" +
                                    std::to_string(r.where.line) +
                                    " was found ordered before every later write of its thread, yet its guess "
@@ -228,12 +228,13 @@ bool GraphEngine::guess_can_close_a_cycle(std::uint16_t gt) const {
     return true;
 }
 
-bool GraphEngine::ordered_read(EventId id) const {
-    if (&model_ != &lkmm_model() || id.index >= 64) return false;
+std::optional<bool> GraphEngine::text_ordered(EventId id) const {
+    if (id.index >= 64) return std::nullopt;
+    const bool builtin = &model_ == &lkmm_model();  // else a cat model: dependencies alone order
     const std::uint32_t line = g_.at(id).ev.where.line;
     for (const auto& o : variant_.ordered_reads)
-        if (o.thread == id.thread && o.line == line) return true;
-    return false;
+        if (o.thread == id.thread && o.line == line) return builtin ? o.ordered : o.ordered_by_dependencies;
+    return std::nullopt;
 }
 
 /// How the value `start` reads comes back to it, if it does, through rf and data dependencies:
