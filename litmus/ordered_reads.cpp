@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 #include <vector>
@@ -23,6 +24,10 @@ struct Open {
     bool fenced = false;  ///< a strong fence (smp_mb(), synchronize_rcu(), synchronize_srcu()) since
     bool free = false;    ///< on some path, a write since that the rules below do not order
     bool free_of_deps = false;  ///< ... that no dependency orders
+    /// on some path, something since whose effect the walk does not know (an assertion, a
+    /// primitive it does not model, an await that may wait forever)
+    bool unknown = false;
+    bool operator==(const Open&) const = default;
 };
 
 /// The abstract state at a point of one process.
@@ -49,6 +54,7 @@ State join(const State& a, const State& b) {
             it->second.fenced = it->second.fenced && o.fenced;
             it->second.free = it->second.free || o.free;
             it->second.free_of_deps = it->second.free_of_deps || o.free_of_deps;
+            it->second.unknown = it->second.unknown || o.unknown;
         }
     }
     return j;
@@ -90,14 +96,23 @@ bool rmw(const Access& a) {  // a marked read-modify-write: a marked write when 
     default: return false;
     }
 }
+bool spinlock(const Access& a) {
+    return !a.plain && (a.prim == Prim::SpinLock || a.prim == Prim::SpinUnlock || a.prim == Prim::SpinTrylock);
+}
+/// A marked write whose tags the engine's rule reads as the walk does (the lock word's LKW, UL).
+bool marked_write(const Access& a) { return stores(a) || rmw(a) || spinlock(a); }
+/// Every write the walk judges: the marked ones and plain writes.
+bool known_write(const Access& a) { return marked_write(a) || (a.plain && a.plain_write); }
 bool releases(const Access& a) {
-    return !a.plain && (a.prim == Prim::StoreRelease || a.prim == Prim::RcuAssignPointer || a.prim == Prim::AtomicSetRelease);
+    return !a.plain && (a.prim == Prim::StoreRelease || a.prim == Prim::RcuAssignPointer || a.prim == Prim::AtomicSetRelease ||
+                        a.prim == Prim::SpinUnlock);
 }
 bool strong_fence(const Access& a) {
     return !a.plain && (a.prim == Prim::Mb || a.prim == Prim::SynchronizeRcu || a.prim == Prim::SynchronizeSrcu);
 }
 bool makes_no_event_of_note(const Access& a) {  // fences that neither read, write nor order here
-    return !a.plain && (a.prim == Prim::Rmb || a.prim == Prim::Wmb || a.prim == Prim::Barrier);
+    return !a.plain && (a.prim == Prim::Rmb || a.prim == Prim::Wmb || a.prim == Prim::Barrier ||
+                        a.prim == Prim::RcuReadLock || a.prim == Prim::RcuReadUnlock);
 }
 
 class Walk {
@@ -113,6 +128,7 @@ public:
         for (const auto& [site, o] : s.open) {
             if (o.free) free_.insert(site);
             if (o.free_of_deps) free_of_deps_.insert(site);
+            if (o.unknown) unknown_.insert(site);
         }
         return ok_;
     }
@@ -121,13 +137,15 @@ public:
     const Sites& free() const { return free_; }
     /// ... and the ones some write may follow that no dependency orders.
     const Sites& free_of_deps() const { return free_of_deps_; }
+    /// ... and the ones something the walk does not know may follow.
+    const Sites& unknown() const { return unknown_; }
 
 private:
     const Program& p_;
     const Process& proc_;
     const bool plain_is_plain_;
     bool ok_ = true;
-    Sites opened_, free_, free_of_deps_;
+    Sites opened_, free_, free_of_deps_, unknown_;
     std::vector<Sites> ctrl_;  // the enclosing ifs' conditions
 
     void stmt(std::int32_t si, State& s) {
@@ -158,11 +176,47 @@ private:
             if (st.may_return) ok_ = false;
             stmt(st.then_stmt, s);
             return;
-        case StmtKind::Loop:
+        case StmtKind::Loop: loop(st, s); return;
         case StmtKind::Break:
         case StmtKind::Continue:
         case StmtKind::Return: ok_ = false; return;
         }
+    }
+
+    /// A loop without jumps out of it: its head's state is what holds on entry and after every
+    /// iteration, found by iterating to a fixed point (dependencies and fences only shrink, free
+    /// writes and reads run only grow). It is left when its condition fails, at the head (a
+    /// `while`, a `for`) or after the body (a `do ... while`). An await may leave its thread
+    /// waiting forever, as an assertion may end it: what follows the reads before it is unknown.
+    void loop(const Stmt& st, State& s) {
+        if (st.await)
+            for (auto& [site, o] : s.open) o.unknown = true;
+        const State entry = s;
+        State head = entry;
+        for (int pass = 0; ok_; ++pass) {
+            State it = head;
+            if (!st.post_test) {
+                stmt(st.prelude, it);
+                (void)expr(st.expr, it);
+                s = it;  // the exit: the condition failed
+            }
+            stmt(st.then_stmt, it);
+            if (st.post_test) {
+                stmt(st.prelude, it);
+                (void)expr(st.expr, it);
+                s = it;
+            } else {
+                stmt(st.else_stmt, it);  // a for's step
+            }
+            State next = join(entry, it);
+            if (next == head || pass > 64) {
+                if (next != head) ok_ = false;  // no fixed point in sight: list nothing
+                break;
+            }
+            head = std::move(next);
+        }
+        if (st.await)
+            for (auto& [site, o] : s.open) o.unknown = true;
     }
 
     /// The sites the value of `e` came from on every path (a subset of the interpreter's taint).
@@ -234,15 +288,22 @@ private:
             for (auto& [site, o] : s.open) o.fenced = true;
             return;
         }
-        // Every other access may write (an RMW, a lock, an assertion's failure...), unless
-        // it only loads.
+        // A write (a store, an RMW, a spinlock operation, a plain write) is ordered after each
+        // read before it or not; what else may follow (an assertion, a primitive the walk does
+        // not model) leaves the reads before it unknown.
         if (!loads(a))
             for (auto& [site, o] : s.open) {
+                if (!known_write(a)) {
+                    o.unknown = true;
+                    continue;
+                }
                 if (!o.free && !ordered(site, o, a, addr, data, false)) o.free = true;
                 if (!o.free_of_deps && !ordered(site, o, a, addr, data, true)) o.free_of_deps = true;
             }
         if (loads(a) || rmw(a)) {
-            s.open[ai] = Open{};
+            // run again in a loop: the new read has no fence since it, and the earlier one's
+            // free writes still count against the site
+            s.open[ai].fenced = false;
             opened_.insert(ai);
         }
     }
@@ -261,7 +322,7 @@ private:
         if (w.plain && w.plain_write && plain_is_plain_ && w.target >= 0 &&
             p_.locations[static_cast<std::size_t>(w.target)].only_plain)
             return true;
-        if (!(stores(w) || rmw(w))) return false;
+        if (!marked_write(w)) return false;
         if (addr.count(r) != 0 || data.count(r) != 0) return true;
         for (const Sites& c : ctrl_)
             if (c.count(r) != 0) return true;
@@ -284,8 +345,10 @@ std::vector<OrderedRead> ordered_reads(const Program& p, bool plain_is_plain) {
         // By line (an event knows its line, not its site): a line is analysed when each access of
         // the process on it makes no read or is a load or RMW the walk followed, and ordered
         // when each of those is ordered.
+        // Per rule: some read of the line may leave a write unordered (it guesses); else one is
+        // not known (the rounds' learnt rules decide); else every one is ordered.
         struct Line {
-            bool analysed = true, reads = false, ordered = true, by_dependencies = true;
+            bool reads = false, free = false, free_of_deps = false, unknown = false;
         };
         std::map<std::uint32_t, Line> lines;
         for (std::size_t ai = 0; ai < p.accesses.size(); ++ai) {
@@ -297,15 +360,24 @@ std::vector<OrderedRead> ordered_reads(const Program& p, bool plain_is_plain) {
             if (reads_nothing) continue;
             l.reads = true;
             if (!(loads(a) || rmw(a)) || w.opened().count(site) == 0) {
-                l.analysed = false;
+                l.unknown = true;
                 continue;
             }
-            l.ordered = l.ordered && !a.plain && w.free().count(site) == 0;
-            l.by_dependencies = l.by_dependencies && !a.plain && w.free_of_deps().count(site) == 0;
+            l.free = l.free || a.plain || w.free().count(site) != 0;
+            l.free_of_deps = l.free_of_deps || a.plain || w.free_of_deps().count(site) != 0;
+            l.unknown = l.unknown || w.unknown().count(site) != 0;
         }
-        for (const auto& [line, l] : lines)
-            if (l.analysed && l.reads)
-                out.push_back({static_cast<unsigned>(proc + 1), line, l.ordered, l.by_dependencies});
+        const auto decide = [](bool free, bool unknown) -> std::optional<bool> {
+            if (free) return false;
+            if (unknown) return std::nullopt;
+            return true;
+        };
+        for (const auto& [line, l] : lines) {
+            if (!l.reads) continue;
+            const std::optional<bool> ordered = decide(l.free, l.unknown);
+            const std::optional<bool> by_dependencies = decide(l.free_of_deps, l.unknown);
+            if (ordered || by_dependencies) out.push_back({static_cast<unsigned>(proc + 1), line, ordered, by_dependencies});
+        }
     }
     return out;
 }

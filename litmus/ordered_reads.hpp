@@ -3,6 +3,7 @@
 // program text (litmus/ordered_reads.cpp; VariantDef::ordered_reads).
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "litmus/ast.hpp"
@@ -10,22 +11,24 @@
 namespace oc::litmus {
 
 /// A source line of a process (its graph thread: process index + 1) whose reads (loads and the
-/// read parts of value-returning and void RMWs; not locks) the walk followed. `ordered`: each
-/// has, on every path, every write of the process po-after it ordered after it under the
-/// built-in LKMM, and no assertion after it.
+/// read parts of value-returning and void RMWs; not locks) the walk followed. `ordered` true:
+/// each has, on every path, every write of the process po-after it ordered after it under the
+/// built-in LKMM, and nothing after it whose effect the walk does not know (an assertion, an
+/// await, a primitive it does not model); false: on some path one of them has a write after it
+/// that the rule does not show ordered; nullopt: neither is known.
 struct OrderedRead {
     unsigned thread = 0;
     std::uint32_t line = 0;
-    bool ordered = false;
+    std::optional<bool> ordered;
     /// The same by dependencies alone (a cat model's rule: its fences may order less).
-    bool ordered_by_dependencies = false;
+    std::optional<bool> ordered_by_dependencies;
 };
 
-/// The lines of `p` whose reads the walk followed, each said ordered or not. Conservative: a process with a loop, a jump (break, continue,
-/// return) or an access that runs on one path of an expression lists none, and only
-/// dependencies every path has count. `plain_is_plain`: the run keeps plain accesses plain
-/// (RunMode::RaceCheck), so a plain write to a location only plain accesses reach keeps no
-/// marked read's guess alive (VariantDef::plain_only_locations).
+/// The lines of `p` whose reads the walk followed, each said ordered or not. A process with a
+/// jump (break, continue, return) or an access that runs on one path of an expression lists
+/// none; only dependencies and fences every path has count. `plain_is_plain`: the run keeps
+/// plain accesses plain (RunMode::RaceCheck), so a plain write to a location only plain
+/// accesses reach keeps no marked read's guess alive (VariantDef::plain_only_locations).
 std::vector<OrderedRead> ordered_reads(const Program& p, bool plain_is_plain);
 
 }  // namespace oc::litmus

@@ -186,18 +186,19 @@ struct VariantDef {
     /// as (graph thread, source line) pairs. `ordered`: every read event of that thread made at
     /// that line has, on every path of the program, each write of its thread po-after it
     /// ordered after it (a dependency, a strong fence between, a release write, an acquire
-    /// read) and no assertion after it, so a guess there could never close a cycle (the engine
-    /// would drop it when the thread ends): it guesses nothing. Not `ordered`: some path may
-    /// leave a write unordered after it, so it guesses, whatever the executions found so far
-    /// show. A litmus test finds them from its text (litmus/ordered_reads.cpp). A read not
-    /// listed is left to what the rounds learn (docs/lkmm.md, "Load buffering").
+    /// read) and nothing after it the text cannot judge (an assertion, an await), so a guess
+    /// there could never close a cycle (the engine would drop it when the thread ends): it
+    /// guesses nothing. `ordered` false: some path may leave a write unordered after it, so it
+    /// guesses, whatever the executions found so far show. A litmus test finds them from its
+    /// text (litmus/ordered_reads.cpp). A read not listed, or listed with nullopt, is left to
+    /// what the rounds learn (docs/lkmm.md, "Load buffering").
     struct OrderedRead {
         unsigned thread = 0;
         std::uint32_t line = 0;
-        bool ordered = false;
+        std::optional<bool> ordered;
         /// The same by dependencies alone: the rule under a cat model, whose fences may order
         /// less than the built-in model's.
-        bool ordered_by_dependencies = false;
+        std::optional<bool> ordered_by_dependencies;
     };
     std::vector<OrderedRead> ordered_reads;
     /// Non-empty: the variant is exact only under a memory model that reads LKMM's tags (the
