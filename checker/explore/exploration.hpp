@@ -90,9 +90,9 @@ struct ExploreOptions {
     /// so that a round that turns out to be the search proper is not run again (guess_rounds.cpp).
     /// Past it, the search proper runs that round again. (Tests set it low to take that path.)
     std::size_t guess_round_kept_events = std::size_t{1} << 20;
-    /// Graph engine under the built-in LKMM: the reads VariantDef::ordered_reads lists guess
-    /// anyway, and a guess of one that survives its thread ends the search with an internal
-    /// error (tests: the static claim checked by the engine's own rule).
+    /// Graph engine under LKMM (or a kernel cat model): the reads VariantDef::ordered_reads says
+    /// are ordered guess anyway, and a guess of one that survives its thread ends the search with
+    /// an internal error (tests: the text's claim checked by the engine's own rule).
     bool guess_ordered_reads = false;
     std::optional<Mutation> mutation;      ///< weaken one ordering site (barrier necessity)
     /// Sleep-set partial-order reduction (Full search only): skip interleavings that only reorder

@@ -182,7 +182,8 @@ struct VariantDef {
         std::vector<Value> values;
     };
     std::vector<StoredConstants> stored_constants;
-    /// Load buffering under the built-in LKMM: the reads whose guesses the program text decides,
+    /// Load buffering under LKMM (`ordered`; under a cat model `ordered_by_dependencies`): the
+    /// reads whose guesses the program text decides,
     /// as (graph thread, source line) pairs. `ordered`: every read event of that thread made at
     /// that line has, on every path of the program, each write of its thread po-after it
     /// ordered after it (a dependency, a strong fence between, a release write, an acquire
