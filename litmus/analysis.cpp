@@ -286,17 +286,6 @@ private:
         }
         }
     }
-    static bool is_marked_read(const Access& a) {
-        if (a.plain) return false;
-        switch (a.prim) {
-        case Prim::ReadOnce:
-        case Prim::LoadAcquire:
-        case Prim::RcuDereference:
-        case Prim::AtomicRead:
-        case Prim::AtomicReadAcquire: return true;
-        default: return false;
-        }
-    }
     /// For `do { ... } while (cmpxchg(x, r, n) != r);` (either side of the !=, any cmpxchg
     /// variant, atomic_cmpxchg too): the cmpxchg's access; else -1. The condition holds exactly
     /// when the cmpxchg failed (it returns the old value, and succeeds when that is r), and the
@@ -480,7 +469,7 @@ private:
         bool reads = false;
         for (std::int32_t ai : acc) {
             const Access& a = p_.accesses[static_cast<std::size_t>(ai)];
-            if (ai == cas || is_marked_read(a)) {
+            if (ai == cas || is_marked_load(a)) {
                 if (a.target < 0 || p_.locations[static_cast<std::size_t>(a.target)].plain) return false;
                 reads = true;
             } else if (a.plain || a.prim != Prim::Barrier) {

@@ -217,6 +217,35 @@ struct Access {
     std::int32_t srcu_lock = -1; ///< srcu_read_unlock(): the srcu_read_lock() access whose index it is given
 };
 
+/// A marked access that makes one read event and nothing else: READ_ONCE(), smp_load_acquire(),
+/// rcu_dereference(), atomic_read(), atomic_read_acquire().
+inline bool is_marked_load(const Access& a) {
+    if (a.plain) return false;
+    switch (a.prim) {
+    case Prim::ReadOnce:
+    case Prim::LoadAcquire:
+    case Prim::RcuDereference:
+    case Prim::AtomicRead:
+    case Prim::AtomicReadAcquire: return true;
+    default: return false;
+    }
+}
+
+/// Whether value operand `i` of `a` is written (a data dependency of its write): every value
+/// operand but cmpxchg's expected value (herd: no dependency; S+wmb+cmpxchg-expected) and
+/// atomic_add_unless()'s `u`, its counterpart (unobservable in herd: atomic_add_unless() is
+/// fully ordered when it writes).
+inline bool written_operand(const Access& a, int i) {
+    if (a.plain) return true;
+    switch (a.prim) {
+    case Prim::Cmpxchg:
+    case Prim::AtomicCmpxchg:
+    case Prim::TryCmpxchg: return i == 1;
+    case Prim::AddUnless: return i == 0;
+    default: return true;
+    }
+}
+
 /// Loop: `while (c) s`, `do s while (c);` and the loop of `for (init; c; step) s` (a Block of
 /// the init statements and the Loop). Inline: the body of a helper function inlined at one call
 /// (docs/litmus.md, "Functions"): its Return statements end it (a Return assigns the value to

@@ -203,20 +203,6 @@ private:
         std::uint32_t first_;
     };
 
-    /// Whether value operand `i` of `a` is written (a data dependency of its write): every value
-    /// operand but cmpxchg's expected value (herd: no dependency, above) and atomic_add_unless()'s
-    /// `u`, its counterpart (unobservable in herd: atomic_add_unless() is fully ordered when it
-    /// writes).
-    static bool written_operand(const Access& a, int i) {
-        switch (a.prim) {
-        case Prim::Cmpxchg:
-        case Prim::AtomicCmpxchg:
-        case Prim::TryCmpxchg: return i == 1;
-        case Prim::AddUnless: return i == 0;
-        default: return true;
-        }
-    }
-
     /// Runs `fn` with the accesses it makes ctrl-dependent on `cond` too (a branch).
     template <class Fn> decltype(auto) under_condition(unsigned proc, const Taint& cond, Fn&& fn) {
         const Taint outer = ctrl_[proc];

@@ -60,17 +60,7 @@ State join(const State& a, const State& b) {
     return j;
 }
 
-bool loads(const Access& a) {  // a read event and nothing else
-    if (a.plain) return !a.plain_write;
-    switch (a.prim) {
-    case Prim::ReadOnce:
-    case Prim::LoadAcquire:
-    case Prim::RcuDereference:
-    case Prim::AtomicRead:
-    case Prim::AtomicReadAcquire: return true;
-    default: return false;
-    }
-}
+bool loads(const Access& a) { return (a.plain && !a.plain_write) || is_marked_load(a); }  // a read event only
 bool stores(const Access& a) {  // a marked write event and nothing else
     if (a.plain) return false;
     switch (a.prim) {
@@ -257,21 +247,11 @@ private:
         Sites data;
         for (int i = 0; i < 2; ++i) {
             Sites v = expr(a.vals[i], s);
-            if (written(a, i)) data.insert(v.begin(), v.end());
+            if (written_operand(a, i)) data.insert(v.begin(), v.end());
         }
         const Sites addr = expr(a.addr, s);
         access(ai, s, addr, data);
         return Sites{ai};
-    }
-    static bool written(const Access& a, int i) {  // as the interpreter's written_operand()
-        if (a.plain) return true;
-        switch (a.prim) {
-        case Prim::Cmpxchg:
-        case Prim::AtomicCmpxchg:
-        case Prim::TryCmpxchg: return i == 1;
-        case Prim::AddUnless: return i == 0;
-        default: return true;
-        }
     }
     bool has_access(std::int32_t e) const {
         if (e < 0) return false;
