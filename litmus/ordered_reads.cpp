@@ -3,7 +3,8 @@
 // from the program text (VariantDef::ordered_reads). A read guesses a value under LKMM only to
 // take part in a po | rf cycle, and the engine drops the guess when its thread ends with every
 // write after the read ordered after it (GraphEngine::guess_can_close_a_cycle()). Where the text
-// shows that on every path, the guess need not be made at all.
+// shows that on every path, the guess need not be made at all; where it shows a path that leaves
+// a write unordered, the read must guess, whatever the executions found so far show.
 #include "litmus/ordered_reads.hpp"
 
 #include <algorithm>
@@ -109,8 +110,8 @@ class Walk {
 public:
     Walk(const Program& p, const Process& proc, bool plain_is_plain) : p_(p), proc_(proc), plain_is_plain_(plain_is_plain) {}
 
-    /// False when the process has code the walk does not follow (loops, jumps, conditional
-    /// accesses): then no read of it is listed.
+    /// False when the process has code the walk does not follow (jumps, accesses on one path of
+    /// an expression): then no read of it is listed.
     bool run() {
         State s;
         s.deps.resize(proc_.regs.size());
@@ -122,7 +123,7 @@ public:
         }
         return ok_;
     }
-    /// The load sites that ran, and of those the ones some write may follow unordered.
+    /// The load and RMW sites that ran, and of those the ones some write may follow unordered.
     const Sites& opened() const { return opened_; }
     const Sites& free() const { return free_; }
     /// ... and the ones some write may follow that no dependency orders.
