@@ -113,30 +113,20 @@ public:
     /// False when the process has code the walk does not follow (jumps, accesses on one path of
     /// an expression): then no read of it is listed.
     bool run() {
-        State s;
-        s.deps.resize(proc_.regs.size());
-        stmt(proc_.body, s);
-        for (const auto& [site, o] : s.open) {
-            if (o.free) free_.insert(site);
-            if (o.free_of_deps) free_of_deps_.insert(site);
-            if (o.unknown) unknown_.insert(site);
-        }
+        end_.deps.resize(proc_.regs.size());
+        stmt(proc_.body, end_);
         return ok_;
     }
-    /// The load and RMW sites that ran, and of those the ones some write may follow unordered.
-    const Sites& opened() const { return opened_; }
-    const Sites& free() const { return free_; }
-    /// ... and the ones some write may follow that no dependency orders.
-    const Sites& free_of_deps() const { return free_of_deps_; }
-    /// ... and the ones something the walk does not know may follow.
-    const Sites& unknown() const { return unknown_; }
+    /// Per load and RMW site that may run, what may follow it (a read site, once run, stays in
+    /// every later state).
+    const std::map<std::int32_t, Open>& reads() const { return end_.open; }
 
 private:
     const Program& p_;
     const Process& proc_;
     const bool plain_is_plain_;
     bool ok_ = true;
-    Sites opened_, free_, free_of_deps_, unknown_;
+    State end_;  // at the end of the process
     std::vector<Sites> ctrl_;  // the enclosing ifs' conditions
 
     void stmt(std::int32_t si, State& s) {
@@ -180,8 +170,6 @@ private:
     /// `while`, a `for`) or after the body (a `do ... while`). An await may leave its thread
     /// waiting forever, as an assertion may end it: what follows the reads before it is unknown.
     void loop(const Stmt& st, State& s) {
-        if (st.await)
-            for (auto& [site, o] : s.open) o.unknown = true;
         const State entry = s;
         State head = entry;
         for (int pass = 0; ok_; ++pass) {
@@ -272,21 +260,17 @@ private:
         // A write (a store, an RMW, a spinlock operation, a plain write) is ordered after each
         // read before it or not; what else may follow (an assertion, a primitive the walk does
         // not model) leaves the reads before it unknown.
-        if (!loads(a))
+        if (known_write(a)) {
             for (auto& [site, o] : s.open) {
-                if (!known_write(a)) {
-                    o.unknown = true;
-                    continue;
-                }
                 if (!o.free && !ordered(site, o, a, addr, data, false)) o.free = true;
                 if (!o.free_of_deps && !ordered(site, o, a, addr, data, true)) o.free_of_deps = true;
             }
-        if (loads(a) || rmw(a)) {
-            // run again in a loop: the new read has no fence since it, and the earlier one's
-            // free writes still count against the site
-            s.open[ai].fenced = false;
-            opened_.insert(ai);
+        } else if (!loads(a)) {
+            for (auto& [site, o] : s.open) o.unknown = true;
         }
+        // run again in a loop: the new read has no fence since it, and the earlier one's free
+        // writes still count against the site
+        if (loads(a) || rmw(a)) s.open[ai].fenced = false;
     }
     /// The write of `w` is ordered after load site `r` on this path: both marked, and `w`
     /// depends on `r` (addr, data, ctrl), follows a strong fence, is a release, or `r` is an
@@ -323,11 +307,9 @@ std::vector<OrderedRead> ordered_reads(const Program& p, bool plain_is_plain) {
     for (std::size_t proc = 0; proc < p.processes.size(); ++proc) {
         Walk w(p, p.processes[proc], plain_is_plain);
         if (!w.run()) continue;
-        // By line (an event knows its line, not its site): a line is analysed when each access of
-        // the process on it makes no read or is a load or RMW the walk followed, and ordered
-        // when each of those is ordered.
-        // Per rule: some read of the line may leave a write unordered (it guesses); else one is
-        // not known (the rounds' learnt rules decide); else every one is ordered.
+        // By line (an event knows its line, not its site), per rule: some read of the line may
+        // leave a write unordered (it guesses); else one is not known, or is an access the walk
+        // does not judge (the rounds' learnt rules decide); else every one is ordered.
         struct Line {
             bool reads = false, free = false, free_of_deps = false, unknown = false;
         };
@@ -340,13 +322,15 @@ std::vector<OrderedRead> ordered_reads(const Program& p, bool plain_is_plain) {
             const bool reads_nothing = !a.plain ? (stores(a) || strong_fence(a) || makes_no_event_of_note(a)) : a.plain_write;
             if (reads_nothing) continue;
             l.reads = true;
-            if (!(loads(a) || rmw(a)) || w.opened().count(site) == 0) {
+            const auto it = w.reads().find(site);
+            if (it == w.reads().end()) {  // not a load or RMW, or never run
                 l.unknown = true;
                 continue;
             }
-            l.free = l.free || a.plain || w.free().count(site) != 0;
-            l.free_of_deps = l.free_of_deps || a.plain || w.free_of_deps().count(site) != 0;
-            l.unknown = l.unknown || w.unknown().count(site) != 0;
+            const Open& o = it->second;
+            l.free = l.free || a.plain || o.free;
+            l.free_of_deps = l.free_of_deps || a.plain || o.free_of_deps;
+            l.unknown = l.unknown || o.unknown;
         }
         const auto decide = [](bool free, bool unknown) -> std::optional<bool> {
             if (free) return false;
