@@ -158,7 +158,7 @@ private:
         Taint as_condition() const { return Taint{reads | via_branch, beyond || via_branch_beyond, 0, false, false}; }
     };
 
-    Taint& reg_taint(unsigned proc, std::size_t r) { return reg_taint_[reg_base_[proc] + r]; }
+    Taint& reg_taint(unsigned proc, std::size_t r) { return reg_taint_[reg_base_[proc] + r].taint; }
     /// Register `r` gets a value whose taint is `t`, under the enclosing branches' ctrl.
     void assign_taint(unsigned proc, std::size_t r, const Taint& t) {
         Taint& mine = reg_taint(proc, r);
@@ -253,7 +253,14 @@ private:
     LocationRef observed_[max_test_locations];
     // The registers of all processes, one after another: process p's from reg_base_[p].
     std::uint16_t reg_base_[max_processes] = {};
-    Taint reg_taint_[max_registers] = {};  ///< the reads each register's value came from
+    /// The reads each register's value came from. Only the test's registers are set, when a run
+    /// begins: a run builds an Instance, and clearing all max_registers would cost more than
+    /// many a short run.
+    union TaintSlot {
+        TaintSlot() {}
+        Taint taint;
+    };
+    TaintSlot reg_taint_[max_registers];
     Taint ctrl_[max_processes] = {};  ///< the reads the conditions of the enclosing branches came from
     alignas(Reg) unsigned char regs_[max_registers][sizeof(Reg)];
     alignas(kernel::rcu_domain) unsigned char rcu_[sizeof(kernel::rcu_domain)];

@@ -48,6 +48,7 @@ Instance::Instance(const Compiled& c, RunMode mode, unsigned threads, unsigned u
         reg_base_[pi] = static_cast<std::uint16_t>(next_reg);
         next_reg += p_.processes[pi].regs.size();
     }
+    for (std::size_t r = 0; r < next_reg; ++r) ::new (static_cast<void*>(&reg_taint_[r].taint)) Taint{};
     for (std::size_t pi = 0; pi < p_.processes.size(); ++pi)
         for (std::size_t r = 0; r < p_.processes[pi].regs.size(); ++r) {
             const Register& reg = p_.processes[pi].regs[r];
