@@ -49,18 +49,22 @@ bool GraphEngine::consistent(const Graph& g) {
 /// (cat_builtins.cpp). That orders less than the LKR it becomes, so no prefix of an execution is
 /// refused; the complete graph is judged with the LKR and LKW.
 static std::uint32_t model_tags(const Node& n) {
-    // lkmm_tags_of() compares the primitive's name with its table: done again only when
-    // something it reads changed since (a primitive's name never changes where it lives)
-    const std::uint32_t key = static_cast<std::uint32_t>(n.ev.kind) | static_cast<std::uint32_t>(n.ev.order) << 4 |
-                              (n.ev.weakened_from ? 1u : 0u) << 8 | (n.ev.read_value != 0 ? 1u : 0u) << 9 | 1u << 10;
-    if (n.tags_primitive != n.ev.primitive || n.tags_key != key) {
-        n.tags_primitive = n.ev.primitive;
-        n.tags_key = key;
-        n.tags = lkmm_tags_of(n.ev);
-    }
-    const std::uint32_t tags = n.tags | n.ev.lkmm;
+    const std::uint32_t tags = n.lkmm_tags();
     if (n.pending && (tags & (lkmm::LockFail | lkmm::LockRmw)) != 0) return lkmm::Once;
     return tags;
+}
+
+std::uint32_t Node::lkmm_tags() const {
+    // lkmm_tags_of() compares the primitive's name with its table: done again only when
+    // something it reads changed since (a primitive's name never changes where it lives)
+    const std::uint32_t key = static_cast<std::uint32_t>(ev.kind) | static_cast<std::uint32_t>(ev.order) << 4 |
+                              (ev.weakened_from ? 1u : 0u) << 8 | (ev.read_value != 0 ? 1u : 0u) << 9 | 1u << 10;
+    if (tags_primitive != ev.primitive || tags_key != key) {
+        tags_primitive = ev.primitive;
+        tags_key = key;
+        tags = lkmm_tags_of(ev);
+    }
+    return tags | ev.lkmm;
 }
 
 void GraphEngine::to_execution_graph(const Graph& g, ExecutionGraph& out, bool with_steps) {

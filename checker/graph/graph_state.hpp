@@ -58,9 +58,12 @@ struct Node {
     /// never sees. Matched with a real write when the execution completes (complete_guessed()).
     bool guessed = false;
     RmwSpec spec;
-    /// lkmm_tags_of(ev), and what it was computed from (graph_state.cpp, model_tags())
+    /// lkmm_tags_of(ev), and what it was computed from (lkmm_tags())
     mutable std::uint32_t tags = 0, tags_key = 0;
     mutable const char* tags_primitive = nullptr;
+    /// lkmm_tags_of(ev) | ev.lkmm: LKMM's tags of the event, its extra tags included, with
+    /// lkmm_tags_of() called again only when what it reads changed
+    std::uint32_t lkmm_tags() const;
     std::uint32_t write_stamp() const { return ev.kind == EventKind::Rmw ? wstamp : stamp; }
 };
 

@@ -186,12 +186,12 @@ bool GraphEngine::plain_only(LocationId loc) const {
 
 bool GraphEngine::guess_can_close_a_cycle(std::uint16_t gt) const {
     const bool lkmm = &model_ == &lkmm_model();
-    const auto tags = [](const Event& e) { return lkmm_tags_of(e) | e.lkmm; };
+    const auto tags = [](const Node& n) { return n.lkmm_tags(); };
     const auto& th = g_.threads[gt];
     for (std::size_t i = 0; i < th.size(); ++i) {
         if (!th[i].guessed) continue;
         const Event& r = th[i].ev;
-        const std::uint32_t rt = tags(r);
+        const std::uint32_t rt = tags(th[i]);
         const bool marked_read = rt != 0;
         // an acquire read part orders every marked access after it (acq-po); a failed
         // compare-exchange is a relaxed read whatever its order
@@ -201,7 +201,7 @@ bool GraphEngine::guess_can_close_a_cycle(std::uint16_t gt) const {
         for (std::size_t j = i + 1; j < th.size() && !free_write && i < 64; ++j) {
             const Event& w = th[j].ev;
             if (w.is_fence()) {
-                const std::uint32_t t = tags(w);
+                const std::uint32_t t = tags(th[j]);
                 if ((t & (lkmm::Mb | lkmm::SyncRcu | lkmm::SyncSrcu)) != 0 && (t & lkmm::IfRmwSucceeds) == 0)
                     strong_fence = true;
                 continue;
@@ -211,7 +211,7 @@ bool GraphEngine::guess_can_close_a_cycle(std::uint16_t gt) const {
             // as free_writes_after(): a dependency orders a marked read before a marked write
             // only, and so, under the built-in model, do strong-fence, acq-po and po-rel; a
             // write no marked read can read is left to the plain read that reads it
-            const std::uint32_t wt = tags(w);
+            const std::uint32_t wt = tags(th[j]);
             const bool release = (wt & (lkmm::Release | lkmm::Unlock)) != 0;
             const bool ordered =
                 marked_read && ((wt != 0 && ((deps >> i & 1u) != 0 || (lkmm && (strong_fence || acquire_read || release)))) ||

@@ -1,25 +1,58 @@
 // SPDX-License-Identifier: MIT
 #include "checker/memory_model/lkmm_tags.hpp"
 
-#include <cstring>
-#include <initializer_list>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 
 namespace oc {
 
 namespace {
 
-bool named(const char* primitive, std::initializer_list<const char*> names) {
-    for (const char* n : names)
-        if (std::strcmp(primitive, n) == 0) return true;
-    return false;
+/// What a primitive's name says of its events' tags, beyond their order (one lookup per event
+/// instead of a comparison with every name: this runs for every event the runtime records).
+enum class Named : std::uint8_t {
+    Other, Fence, Lock, Unlock, IsLocked, RcuDereference, SrcuReadLock, SrcuReadUnlock, Noreturn,
+};
+struct Meaning {
+    Named named = Named::Other;
+    std::uint32_t fence = 0;  ///< Named::Fence: its tag
+};
+
+Meaning meaning(const char* primitive) {
+    using namespace lkmm;
+    static const std::unordered_map<std::string_view, Meaning> table = {
+        {"smp_mb", {Named::Fence, Mb}}, {"smp_rmb", {Named::Fence, Rmb}}, {"smp_wmb", {Named::Fence, Wmb}},
+        {"barrier", {Named::Fence, Barrier}}, {"smp_mb__before_atomic", {Named::Fence, BeforeAtomic}},
+        {"smp_mb__after_atomic", {Named::Fence, AfterAtomic}}, {"smp_mb__after_spinlock", {Named::Fence, AfterSpinlock}},
+        {"smp_mb__after_unlock_lock", {Named::Fence, AfterUnlockLock}}, {"rcu_read_lock", {Named::Fence, RcuLock}},
+        {"rcu_read_unlock", {Named::Fence, RcuUnlock}}, {"synchronize_rcu", {Named::Fence, SyncRcu}},
+        // Linux 6.1's srcu events are fences; herd's lkmmv2 .def makes srcu_read_lock() and
+        // srcu_down_read() __load{srcu-lock}, srcu_read_unlock() and srcu_up_read()
+        // __store{srcu-unlock}: marked accesses of the srcu_struct's word tagged srcu-lock or
+        // srcu-unlock only (kernel_srcu.hpp)
+        {"srcu_read_lock", {Named::SrcuReadLock, SrcuLock}}, {"srcu_down_read", {Named::SrcuReadLock, SrcuLock}},
+        {"srcu_read_unlock", {Named::SrcuReadUnlock, SrcuUnlock}}, {"srcu_up_read", {Named::SrcuReadUnlock, SrcuUnlock}},
+        {"synchronize_srcu", {Named::Fence, SyncSrcu}}, {"synchronize_srcu_expedited", {Named::Fence, SyncSrcu}},
+        {"synchronize_rcu_expedited", {Named::Fence, SyncRcu}},
+        {"smp_mb__after_srcu_read_unlock", {Named::Fence, AfterSrcuReadUnlock}},
+        {"spin_lock", {Named::Lock}}, {"spin_trylock", {Named::Lock}}, {"mutex_lock", {Named::Lock}},
+        {"mutex_trylock", {Named::Lock}}, {"spin_unlock", {Named::Unlock}}, {"mutex_unlock", {Named::Unlock}},
+        {"spin_is_locked", {Named::IsLocked}}, {"mutex_is_locked", {Named::IsLocked}},
+        {"rcu_dereference", {Named::RcuDereference}},
+        {"atomic_add", {Named::Noreturn}}, {"atomic_sub", {Named::Noreturn}}, {"atomic_inc", {Named::Noreturn}},
+        {"atomic_dec", {Named::Noreturn}}, {"atomic_and", {Named::Noreturn}}, {"atomic_or", {Named::Noreturn}},
+        {"atomic_xor", {Named::Noreturn}}, {"atomic_andnot", {Named::Noreturn}}, {"set_bit", {Named::Noreturn}},
+        {"clear_bit", {Named::Noreturn}}, {"change_bit", {Named::Noreturn}}, {"clear_bit_unlock", {Named::Noreturn}},
+    };
+    const auto it = table.find(primitive);
+    return it == table.end() ? Meaning{} : it->second;
 }
 
 }  // namespace
 
 std::uint32_t lkmm_tags_of(const Event& e) {
     using namespace lkmm;
-    const char* p = e.primitive;
     if (e.id.thread == EventId::init_thread) return 0;  // IW: marked by being initial
     if (e.is_fence()) {
         // Every kernel fence is F.sc but smp_rmb() (F.acq) and smp_wmb() (F.rel), so a fence's
@@ -33,35 +66,36 @@ std::uint32_t lkmm_tags_of(const Event& e) {
         case MemoryOrder::AcqRel:
         case MemoryOrder::SeqCst: break;
         }
-        struct Row { const char* name; std::uint32_t tag; };
-        static constexpr Row fences[] = {
-            {"smp_mb", Mb}, {"smp_rmb", Rmb}, {"smp_wmb", Wmb}, {"barrier", Barrier},
-            {"smp_mb__before_atomic", BeforeAtomic}, {"smp_mb__after_atomic", AfterAtomic},
-            {"smp_mb__after_spinlock", AfterSpinlock}, {"smp_mb__after_unlock_lock", AfterUnlockLock},
-            {"rcu_read_lock", RcuLock}, {"rcu_read_unlock", RcuUnlock}, {"synchronize_rcu", SyncRcu},
-            {"srcu_read_lock", SrcuLock}, {"srcu_read_unlock", SrcuUnlock}, {"synchronize_srcu", SyncSrcu},
-            {"srcu_down_read", SrcuLock}, {"srcu_up_read", SrcuUnlock}, {"synchronize_srcu_expedited", SyncSrcu},
-            {"synchronize_rcu_expedited", SyncRcu}, {"smp_mb__after_srcu_read_unlock", AfterSrcuReadUnlock},
-        };
-        for (const Row& r : fences)
-            if (std::strcmp(p, r.name) == 0) return r.tag;
-        // The fences of a fully ordered RMW, and a C++-level seq_cst or acq_rel fence: smp_mb().
+        // A named fence (the srcu ones of Linux 6.1 included: events of their own there); the
+        // fences of a fully ordered RMW, and a C++-level seq_cst or acq_rel fence: smp_mb().
         // (A C++-level acquire or release fence is taken as smp_rmb()/smp_wmb() above: weaker,
         // since those also order reads before later writes in C++.)
-        return Mb;
+        const Meaning m = meaning(e.primitive);
+        return m.fence != 0 ? m.fence : Mb;
     }
     if (e.order == MemoryOrder::NonAtomic) return 0;  // a plain access
-    if (named(p, {"spin_lock", "spin_trylock", "mutex_lock", "mutex_trylock"}))
-        return e.kind == EventKind::Rmw ? LockRmw : LockFail;
-    if (named(p, {"spin_unlock", "mutex_unlock"}) && e.kind == EventKind::Write) return Unlock;
-    if (named(p, {"spin_is_locked", "mutex_is_locked"}) && e.kind == EventKind::Read)
-        return e.read_value != 0 ? ReadLocked : ReadUnlocked;
-    if (named(p, {"rcu_dereference"}) && !e.weakened_from) return Once;  // an address dependency, not acquire
-    // herd's lkmmv2 .def: srcu_read_lock() and srcu_down_read() are __load{srcu-lock}, srcu_read_unlock()
-    // and srcu_up_read() __store{srcu-unlock}: marked accesses of the srcu_struct's word tagged
-    // srcu-lock/srcu-unlock only (kernel_srcu.hpp). (Linux 6.1's srcu events are fences, above.)
-    if (named(p, {"srcu_read_lock", "srcu_down_read"}) && e.kind == EventKind::Read) return SrcuLock;
-    if (named(p, {"srcu_read_unlock", "srcu_up_read"}) && e.kind == EventKind::Write) return SrcuUnlock;
+    const Meaning m = meaning(e.primitive);
+    switch (m.named) {
+    case Named::Lock: return e.kind == EventKind::Rmw ? LockRmw : LockFail;
+    case Named::Unlock:
+        if (e.kind == EventKind::Write) return Unlock;
+        break;
+    case Named::IsLocked:
+        if (e.kind == EventKind::Read) return e.read_value != 0 ? ReadLocked : ReadUnlocked;
+        break;
+    case Named::RcuDereference:
+        if (!e.weakened_from) return Once;  // an address dependency, not acquire
+        break;
+    case Named::SrcuReadLock:
+        if (e.kind == EventKind::Read) return SrcuLock;
+        break;
+    case Named::SrcuReadUnlock:
+        if (e.kind == EventKind::Write) return SrcuUnlock;
+        break;
+    case Named::Fence:
+    case Named::Noreturn:
+    case Named::Other: break;
+    }
     std::uint32_t tags = 0;
     switch (e.order) {
     case MemoryOrder::Relaxed: tags = Once; break;
@@ -71,10 +105,7 @@ std::uint32_t lkmm_tags_of(const Event& e) {
     case MemoryOrder::SeqCst: tags = Acquire | Release; break;  // a C++-level seq_cst access: no LKMM twin
     case MemoryOrder::NonAtomic: break;
     }
-    if (e.kind == EventKind::Rmw &&
-        named(p, {"atomic_add", "atomic_sub", "atomic_inc", "atomic_dec", "atomic_and", "atomic_or", "atomic_xor",
-                  "atomic_andnot", "set_bit", "clear_bit", "change_bit", "clear_bit_unlock"}))
-        tags |= Noreturn;
+    if (e.kind == EventKind::Rmw && m.named == Named::Noreturn) tags |= Noreturn;
     return tags;
 }
 

@@ -97,7 +97,7 @@ Event Runtime::make_event(EventKind kind, MemoryOrder order, std::source_locatio
 
 void Runtime::record(Event e) {
     e.step = phase_ == Phase::Init ? 0 : ++step_;
-    e.lkmm = lkmm_tags_of(e) | std::exchange(next_lkmm_, 0u);
+    e.lkmm = std::exchange(next_lkmm_, 0u);  // the extra tags; the rest once captured, below
     if (!e.is_fence() && e.id.thread != EventId::init_thread) {
         const ThreadState& s = threads_.at(e.id.thread);
         e.addr_deps = s.addr_deps;
@@ -114,6 +114,7 @@ void Runtime::record(Event e) {
     engine_.recorded(e);
     if (!capture_) return;
     HostScope host(engine_);
+    e.lkmm |= lkmm_tags_of(e);  // names compared with a table: not on the engines' hot path
     graph_.append(e);
 }
 

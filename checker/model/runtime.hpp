@@ -66,7 +66,8 @@ public:
     virtual void enter_host() = 0;
     virtual void leave_host() = 0;
     /// Called with every event the runtime records, after the engine call that made it (the
-    /// graph engine keeps the event's labels and checks a replay against them).
+    /// graph engine keeps the event's labels and checks a replay against them). Its `lkmm`
+    /// holds the extra LKMM tags only, as annotate_next() gives them.
     virtual void recorded(const Event&) {}
     /// True when a failed spin iteration (spin_yield()) blocks the thread for the execution
     /// instead of running again later (the graph engine): primitives then make each attempt an
