@@ -113,6 +113,9 @@ public:
     void set_co(LocationId loc, std::vector<EventId> order);
     /// The same, copying into the order's existing storage (the graph engine's hot path).
     void assign_co(LocationId loc, const std::vector<EventId>& order);
+    /// Sets the write read `read` takes its value from (the graph engine's matching of guessed
+    /// reads, edited in place and put back).
+    void set_reads_from(EventId read, std::optional<EventId> write) { threads_.at(read.thread).at(read.index).reads_from = write; }
     /// Drops every event; keeps locations' and threads' names and capacity.
     void clear_events();
     /// How Event::lkmm is spelled ("once+noreturn"): the memory model that defines the bits sets

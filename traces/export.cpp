@@ -130,7 +130,7 @@ RelationSet RelationSet::parse(std::string_view text) {
 }
 
 RelationSet RelationSet::defaults() {
-    return RelationSet{{RelationKind::po, RelationKind::rf, RelationKind::co, RelationKind::fr}};
+    return RelationSet{{RelationKind::po, RelationKind::rf, RelationKind::co, RelationKind::fr}, {}};
 }
 
 std::string RelationSet::to_string() const {

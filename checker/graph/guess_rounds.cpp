@@ -290,15 +290,21 @@ bool GraphEngine::for_each_matching(ExecutionGraph& base, const std::function<bo
     if (reads.empty()) return each(base);
     for (const auto& c : candidates)
         if (c.empty()) return true;  // a guess no write supplies: no execution
-    // every matching, one after another
+    // every matching, one after another, set in `base` in place (and put back)
+    std::vector<std::optional<EventId>> placeholder;
+    for (const EventId r : reads) placeholder.push_back(base.event(r).reads_from);
+    struct PutBack {
+        ExecutionGraph& g;
+        const std::vector<EventId>& reads;
+        const std::vector<std::optional<EventId>>& was;
+        ~PutBack() {
+            for (std::size_t k = 0; k < reads.size(); ++k) g.set_reads_from(reads[k], was[k]);
+        }
+    } put_back{base, reads, placeholder};
     std::vector<std::size_t> pick(reads.size(), 0);
     for (;;) {
-        const ExecutionGraph g = with_events_edited(base, [&](Event& e) {
-            const auto it = std::find(reads.begin(), reads.end(), e.id);
-            if (it == reads.end()) return;
-            const auto k = static_cast<std::size_t>(it - reads.begin());
-            e.reads_from = candidates[k][pick[k]];
-        });
+        for (std::size_t k = 0; k < reads.size(); ++k) base.set_reads_from(reads[k], candidates[k][pick[k]]);
+        const ExecutionGraph& g = base;
         // A matching without a po | rf cycle is built by the exploration without guesses
         // (revisits) already, and goes to the sink from there.
         if (porf_cyclic(g) && model_.consistent(g)) {

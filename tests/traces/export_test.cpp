@@ -239,7 +239,7 @@ TEST_CASE("event labels speak the memory model's words: C++11 orders, or LKMM's 
     CHECK(label({2, 1}, Vocabulary::Lkmm) == "F (removed: smp_mb)");
     CHECK(label({0, 0}, Vocabulary::Lkmm) == "W x=0");  // an initial write: no tag
     // No exporter leaks a C++11 word under LKMM.
-    const ExportOptions lkmm{.title = "", .highlighted = {}, .vocabulary = Vocabulary::Lkmm};
+    const ExportOptions lkmm{.title = "", .highlighted = {}, .vocabulary = Vocabulary::Lkmm, .model_relations = {}};
     for (const std::string& out : {to_text_trace(g, Vocabulary::Lkmm), to_interleaving_text(g, Vocabulary::Lkmm),
                                    to_interleaving_svg(g, Vocabulary::Lkmm), to_json(g, Vocabulary::Lkmm),
                                    to_dot(g, RelationSet::defaults(), lkmm)})
