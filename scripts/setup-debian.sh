@@ -4,7 +4,7 @@
 set -eu
 
 PACKAGES="g++ meson ninja-build pkg-config python3 relacy-dev libboost-graph-dev \
-libboost-program-options-dev doctest-dev nlohmann-json3-dev graphviz"
+libboost-program-options-dev doctest-dev nlohmann-json3-dev graphviz libmimalloc-dev"
 # The HTML report's browser test renders it in Chromium; without it that test is skipped.
 if [ "${ORDERCHECK_WITH_CHROMIUM:-0}" = 1 ]; then
     PACKAGES="$PACKAGES chromium"
