@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "checker/memory_model/cat/cat_builtins.hpp"
 
+#include <algorithm>
 #include <string_view>
 #include <utility>
 
@@ -125,16 +126,41 @@ Builtins builtins(const ExecutionGraph& g, const Dialect& dialect) {
     const bool c11 = dialect.spelling.count("rlx") != 0;
     if (c11)
         for (const char* name : c11_tags) S[tag_set(name)] = none;
+    // Each set resolved once (a std::map keeps its elements where they are), not by name per event.
+    NodeSet &all = S["_"], &sIW = S["IW"], &sW = S["W"], &sR = S["R"], &sF = S["F"], &sRMW = S["RMW"], &sLKR = S["LKR"],
+            &sLKW = S["LKW"], &sUL = S["UL"], &sLF = S["LF"], &sRL = S["RL"], &sRU = S["RU"];
+    NodeSet &sOnce = S[Once], &sAcquire = S[Acquire], &sRelease = S[Release], &sNoreturn = S[Noreturn], &sMb = S[Mb],
+            &sSrcuLock = S[SrcuLock], &sSrcuUnlock = S[SrcuUnlock], &sSyncSrcu = S[SyncSrcu];
+    std::vector<std::pair<std::uint32_t, NodeSet*>> fence_sets;
+    for (const auto& [name, bit] : fence_tags()) fence_sets.emplace_back(bit, &S[tag_set(name)]);
+    const auto c11_set = [&](MemoryOrder o) -> NodeSet* {
+        const char* tag = c11_tag(o);
+        return tag == nullptr ? nullptr : &S[tag_set(tag)];
+    };
+    NodeSet* const c11_sets[] = {c11 ? c11_set(MemoryOrder::Relaxed) : nullptr, c11 ? c11_set(MemoryOrder::Acquire) : nullptr,
+                                 c11 ? c11_set(MemoryOrder::Release) : nullptr, c11 ? c11_set(MemoryOrder::AcqRel) : nullptr,
+                                 c11 ? c11_set(MemoryOrder::SeqCst) : nullptr};
+    const auto c11_of = [&](MemoryOrder o) -> NodeSet* {
+        switch (o) {
+        case MemoryOrder::Relaxed: return c11_sets[0];
+        case MemoryOrder::Acquire: return c11_sets[1];
+        case MemoryOrder::Release: return c11_sets[2];
+        case MemoryOrder::AcqRel: return c11_sets[3];
+        case MemoryOrder::SeqCst: return c11_sets[4];
+        case MemoryOrder::NonAtomic: break;
+        }
+        return nullptr;
+    };
     b.value.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
         const Event& e = ev(i);
         const bool wpart = N.write_part[i];
         const std::uint32_t t = e.lkmm;
-        add(S["_"], i);
+        add(all, i);
         b.value[i] = e.written_value;
         if (e.id.thread == EventId::init_thread) {
-            add(S["IW"], i);
-            add(S["W"], i);
+            add(sIW, i);
+            add(sW, i);
             continue;
         }
         // as lkmm.cpp: a failed conditional RMW is a read in RMW with no ordering of its own
@@ -155,29 +181,29 @@ Builtins builtins(const ExecutionGraph& g, const Dialect& dialect) {
         const bool failed_lock = (t & lkmm::LockFail) != 0 && e.kind == EventKind::Read &&
                                  (std::string_view(e.primitive) == "spin_lock" || std::string_view(e.primitive) == "mutex_lock");
         if (failed_lock) {
-            add(S[Once], i);
+            add(sOnce, i);
         } else if ((t & lkmm::LockRmw) != 0 && (read_side || write_side)) {
-            add(S[read_side ? "LKR" : "LKW"], i);
+            add(read_side ? sLKR : sLKW, i);
             lock_event = true;
         }
-        if ((t & lkmm::Unlock) != 0 && write_side) add(S["UL"], i), lock_event = true;
-        if ((t & lkmm::LockFail) != 0 && read_side && !failed_lock) add(S["LF"], i), lock_event = true;
-        if ((t & lkmm::ReadLocked) != 0 && read_side) add(S["RL"], i), lock_event = true;
-        if ((t & lkmm::ReadUnlocked) != 0 && read_side) add(S["RU"], i), lock_event = true;
+        if ((t & lkmm::Unlock) != 0 && write_side) add(sUL, i), lock_event = true;
+        if ((t & lkmm::LockFail) != 0 && read_side && !failed_lock) add(sLF, i), lock_event = true;
+        if ((t & lkmm::ReadLocked) != 0 && read_side) add(sRL, i), lock_event = true;
+        if ((t & lkmm::ReadUnlocked) != 0 && read_side) add(sRU, i), lock_event = true;
         switch (e.kind) {
         case EventKind::Read:
-            if (!lock_event) add(S["R"], i);
-            if (failed_rmw) add(S["RMW"], i);
+            if (!lock_event) add(sR, i);
+            if (failed_rmw) add(sRMW, i);
             break;
         case EventKind::Write:
-            if (!lock_event) add(S["W"], i);
+            if (!lock_event) add(sW, i);
             break;
         case EventKind::Rmw:
-            if (!lock_event) add(S[wpart ? "W" : "R"], i);
-            add(S["RMW"], i);
+            if (!lock_event) add(wpart ? sW : sR, i);
+            add(sRMW, i);
             break;
         case EventKind::Fence: {
-            add(S["F"], i);
+            add(sF, i);
             const auto& thread = g.thread(e.id.thread);
             // lkmmv2: a fully ordered RMW's fences are not there (its events carry MB instead);
             // the fence stays an F with no tag, which no relation of the model can see
@@ -187,8 +213,8 @@ Builtins builtins(const ExecutionGraph& g, const Dialect& dialect) {
             if ((t & lkmm::IfRmwSucceeds) != 0)
                 effective = e.id.index + 1 < thread.size() && thread[e.id.index + 1].kind == EventKind::Rmw;
             if (effective)
-                for (const auto& [name, bit] : fence_tags())
-                    if ((t & bit) != 0) add(S[tag_set(name)], i);
+                for (const auto& [bit, set] : fence_sets)
+                    if ((t & bit) != 0) add(*set, i);
             break;
         }
         }
@@ -198,25 +224,25 @@ Builtins builtins(const ExecutionGraph& g, const Dialect& dialect) {
             // ACQUIRE \ W...). A fully ordered RMW is the one the runtime put fences around.
             const auto& thread = g.thread(e.id.thread);
             const bool full = e.id.index > 0 && rmw_fence(thread, e.id.index - 1);
-            if (full) add(S[Mb], i);
-            else if ((t & lkmm::Noreturn) != 0) add(S[Noreturn], i);
+            if (full) add(sMb, i);
+            else if ((t & lkmm::Noreturn) != 0) add(sNoreturn, i);
             else if ((t & (lkmm::Acquire | lkmm::Release)) != 0) {
-                if ((t & lkmm::Acquire) != 0) add(S[Acquire], i);
-                if ((t & lkmm::Release) != 0) add(S[Release], i);
+                if ((t & lkmm::Acquire) != 0) add(sAcquire, i);
+                if ((t & lkmm::Release) != 0) add(sRelease, i);
             } else {
-                add(S[Once], i);
+                add(sOnce, i);
             }
         } else {
-            if ((t & lkmm::Once) != 0 || failed_rmw) add(S[Once], i);
-            if ((t & lkmm::Acquire) != 0 && read_side && !failed_rmw) add(S[Acquire], i);
-            if ((t & lkmm::Release) != 0 && write_side) add(S[Release], i);
-            if ((t & lkmm::Noreturn) != 0 && read_side) add(S[Noreturn], i);
+            if ((t & lkmm::Once) != 0 || failed_rmw) add(sOnce, i);
+            if ((t & lkmm::Acquire) != 0 && read_side && !failed_rmw) add(sAcquire, i);
+            if ((t & lkmm::Release) != 0 && write_side) add(sRelease, i);
+            if ((t & lkmm::Noreturn) != 0 && read_side) add(sNoreturn, i);
         }
         if (c11 && !lock_event)
-            if (const char* tag = c11_tag(e.order)) add(S[tag_set(tag)], i);
-        if ((t & lkmm::SrcuLock) != 0) add(S[SrcuLock], i);
-        if ((t & lkmm::SrcuUnlock) != 0) add(S[SrcuUnlock], i);
-        if ((t & lkmm::SyncSrcu) != 0) add(S[SyncSrcu], i);
+            if (NodeSet* set = c11_of(e.order)) add(*set, i);
+        if ((t & lkmm::SrcuLock) != 0) add(sSrcuLock, i);
+        if ((t & lkmm::SrcuUnlock) != 0) add(sSrcuUnlock, i);
+        if ((t & lkmm::SyncSrcu) != 0) add(sSyncSrcu, i);
     }
     const NodeSet& R = S["R"];
     const NodeSet& W = S["W"];
@@ -232,25 +258,42 @@ Builtins builtins(const ExecutionGraph& g, const Dialect& dialect) {
         for (std::size_t k = 0; k < lock_reads.size(); ++k) lock_reads[k] |= S[l][k];
 
     BitRel po(n), loc(n), int_(n), ext(n), id(n), rf(n), co(n), rmw(n), addr(n), data(n), ctrl(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        const Event& a = ev(i);
-        id.set(i, i);
-        for (std::size_t j = 0; j < n; ++j) {
-            if (i == j) continue;
-            const Event& c = ev(j);
-            if (a.id.thread == c.id.thread && a.id.thread != EventId::init_thread) {
-                int_.set(i, j);
-                if (i < j) po.set(i, j);
-            } else {
-                ext.set(i, j);
+    {
+        // Row by row: the nodes are numbered thread by thread (lkmm::number_nodes()), so a
+        // thread's are one span. int: the node's thread, itself included (as lkmm.cpp: int holds
+        // (e, e); an initial write shares a thread with none); ext: the rest; po: the thread's
+        // later nodes; loc: the nodes of the node's location (SRCU events carry their
+        // srcu_struct as location, as lkmm.cpp's same_loc).
+        const std::size_t w = (n + 63) / 64;
+        const auto span = [](std::uint64_t* row, std::size_t lo, std::size_t hi) {  // bits lo..hi-1
+            for (std::size_t j = lo; j < hi;) {
+                const std::size_t v = j / 64, bit = j % 64, take = std::min<std::size_t>(64 - bit, hi - j);
+                row[v] |= (take == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << take) - 1)) << bit;
+                j += take;
             }
-            // loc: same location (SRCU events carry their srcu_struct as location, as lkmm.cpp's
-            // same_loc)
-            if (a.location && c.location && *a.location == *c.location) loc.set(i, j);
+        };
+        std::vector<NodeSet> at_location(g.location_count(), none);
+        for (std::size_t i = 0; i < n; ++i)
+            if (const auto l = ev(i).location; l && *l < at_location.size()) add(at_location[*l], i);
+        for (std::size_t begin = 0; begin < n;) {
+            const std::uint16_t t = ev(begin).id.thread;
+            std::size_t end = begin;
+            while (end < n && ev(end).id.thread == t) ++end;
+            for (std::size_t i = begin; i < end; ++i) {
+                id.set(i, i);
+                const bool init = t == EventId::init_thread;
+                std::uint64_t *ri = int_.row(i), *re = ext.row(i);
+                if (init) ri[i / 64] |= std::uint64_t{1} << (i % 64);
+                else span(ri, begin, end);
+                span(re, 0, n);
+                for (std::size_t v = 0; v < w; ++v) re[v] &= ~ri[v];
+                if (!init) span(po.row(i), i + 1, end);
+                if (const auto l = ev(i).location; l && *l < at_location.size())
+                    for (std::size_t v = 0; v < w; ++v) loc.row(i)[v] = at_location[*l][v];
+            }
+            begin = end;
         }
-        if (a.location) loc.set(i, i);
     }
-    int_.add_identity();  // as lkmm.cpp: int holds (e, e)
     for (std::size_t i = 0; i < n; ++i) {
         const Event& e = ev(i);
         if (N.write_part[i]) continue;
@@ -259,7 +302,7 @@ Builtins builtins(const ExecutionGraph& g, const Dialect& dialect) {
             b.graph_rf_co.set(src, i);
             if (!in(lock_reads, i)) rf.set(src, i);
         }
-        if (e.kind == EventKind::Rmw && !in(S["LKR"], i)) rmw.set(i, i + 1);
+        if (e.kind == EventKind::Rmw && !in(sLKR, i)) rmw.set(i, i + 1);
     }
     for (std::size_t l = 0; l < g.location_count(); ++l) {
         const auto& order = g.co(static_cast<LocationId>(l));

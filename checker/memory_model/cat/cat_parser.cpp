@@ -470,10 +470,19 @@ private:
 }  // namespace
 
 std::uint32_t symbol(const std::string& name) {
+    // a name's number never changes: each thread keeps those it asked for, and the shared table
+    // (behind its lock) is asked once per name and thread (an evaluation binds every built-in set)
+    thread_local std::unordered_map<std::string, std::uint32_t> known;
+    if (const auto it = known.find(name); it != known.end()) return it->second;
     static std::mutex m;
     static std::unordered_map<std::string, std::uint32_t> table;
-    const std::lock_guard<std::mutex> lock(m);
-    return table.emplace(name, static_cast<std::uint32_t>(table.size() + 1)).first->second;
+    std::uint32_t sym;
+    {
+        const std::lock_guard<std::mutex> lock(m);
+        sym = table.emplace(name, static_cast<std::uint32_t>(table.size() + 1)).first->second;
+    }
+    known.emplace(name, sym);
+    return sym;
 }
 
 bool intrinsic_include(const std::string& name) {
