@@ -8,6 +8,7 @@
 
 #include "checker/memory_model/cat/cat_builtins.hpp"
 #include "checker/memory_model/cat/cat_parser.hpp"
+#include "checker/memory_model/cat/thread_spare.hpp"
 
 namespace oc::cat {
 
@@ -317,8 +318,8 @@ private:
         const Scope* s = env.get();
         for (; s != nullptr && s->seq == 0; s = s->parent.get())
             if (s->sym == sym) return force(*s);
-        if (s == nullptr || sym >= top_.size()) return nullptr;
-        const auto& bindings = top_[sym];
+        if (s == nullptr || sym >= top_->by_sym.size()) return nullptr;
+        const auto& bindings = top_->by_sym[sym];
         auto it = std::upper_bound(bindings.begin(), bindings.end(), s->seq,
                                    [](std::uint32_t q, const std::pair<std::uint32_t, const Scope*>& b) { return q < b.first; });
         if (it == bindings.begin()) return nullptr;
@@ -326,13 +327,16 @@ private:
     }
     /// Numbers the top-level bindings made since `old` (env_ grew from it) and indexes them.
     void index_top(const Scope* old) {
-        std::vector<const Scope*> fresh;
+        std::vector<const Scope*>& fresh = top_->fresh;
+        fresh.clear();
         for (const Scope* s = env_.get(); s != nullptr && s != old; s = s->parent.get()) fresh.push_back(s);
+        auto& by_sym = top_->by_sym;
         for (auto it = fresh.rbegin(); it != fresh.rend(); ++it) {
             const Scope* s = *it;
             s->seq = ++top_seq_;
-            if (s->sym >= top_.size()) top_.resize(s->sym + 64);
-            top_[s->sym].emplace_back(s->seq, s);
+            if (s->sym >= by_sym.size()) by_sym.resize(s->sym + 64);
+            if (by_sym[s->sym].empty()) top_->used.push_back(s->sym);
+            by_sym[s->sym].emplace_back(s->seq, s);
         }
     }
     ValPtr force(const Scope& s) {
@@ -665,7 +669,20 @@ private:
     NodeSet empty_set_ = NodeSet((n_ + 63) / 64, 0);
     Goal goal_;
     Env env_;
-    std::vector<std::vector<std::pair<std::uint32_t, const Scope*>>> top_;  ///< per symbol: its top-level bindings by seq
+    /// Per symbol, its top-level bindings by seq; kept on the thread from one evaluation to the
+    /// next (an evaluation makes about as many top-level bindings as the model has names).
+    struct TopIndex {
+        std::vector<std::vector<std::pair<std::uint32_t, const Scope*>>> by_sym;
+        std::vector<std::uint32_t> used;  ///< the symbols with bindings in by_sym
+        std::vector<const Scope*> fresh;  ///< index_top()'s scratch
+    };
+    struct TopLease : ThreadSpare<TopIndex> {
+        ~TopLease() {
+            for (const std::uint32_t sym : (*this)->used) (*this)->by_sym[sym].clear();
+            (*this)->used.clear();
+        }
+    };
+    TopLease top_;
     std::uint32_t top_seq_ = 0;
     Outcome out_;
 };
