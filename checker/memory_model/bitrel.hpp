@@ -10,6 +10,15 @@
 
 namespace oc {
 
+/// Sets bits lo..hi-1 of the bit row `words` (a word at a time).
+inline void set_bit_span(std::uint64_t* words, std::size_t lo, std::size_t hi) {
+    for (std::size_t j = lo; j < hi;) {
+        const std::size_t v = j / 64, bit = j % 64, take = (64 - bit < hi - j) ? 64 - bit : hi - j;
+        words[v] |= (take == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << take) - 1)) << bit;
+        j += take;
+    }
+}
+
 /// A binary relation over events 0..n-1 as a bit matrix.
 class BitRel {
 public:

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "checker/memory_model/bitrel.hpp"
 #include "checker/memory_model/lkmm_check_ops.hpp"
 #include "checker/memory_model/lkmm_tags.hpp"
 
@@ -162,27 +163,20 @@ bool check(const ExecutionGraph& g, Work& k) {
          *rmw = k.rel(), *addr = k.rel(), *data = k.rel(), *ctrl = k.rel();
     {
         const std::size_t w = o.w;
-        auto span = [&](Word* r, std::size_t lo, std::size_t hi) {  // bits lo..hi-1
-            for (std::size_t j = lo; j < hi;) {
-                const std::size_t v = j / 64, b = j % 64, take = std::min<std::size_t>(64 - b, hi - j);
-                r[v] |= (take == 64 ? ~Word{0} : ((Word{1} << take) - 1)) << b;
-                j += take;
-            }
-        };
         for (std::size_t i = 0, begin = 0; i < n; ++i) {
             const NodeInfo& a = k.info[i];
             if (i > 0 && k.info[i - 1].end != a.end) begin = i;
             const bool init = a.thread == EventId::init_thread;
             Word *ri = o.row(int_, i), *re = o.row(ext, i);
-            span(re, 0, n);
+            set_bit_span(re, 0, n);
             if (init) {
                 Ops::put(ri, i);
                 re[i / 64] &= ~(Word{1} << (i % 64));
                 continue;
             }
-            span(ri, begin, a.end);
+            set_bit_span(ri, begin, a.end);
             for (std::size_t v = 0; v < w; ++v) re[v] &= ~ri[v];
-            span(o.row(po, i), i + 1, a.end);
+            set_bit_span(o.row(po, i), i + 1, a.end);
             if (a.location >= 0 && Ops::has(M, i))
                 for (std::size_t j = i + 1; j < a.end; ++j)
                     if (a.location == k.info[j].location && Ops::has(M, j)) o.set(po_loc, i, j);

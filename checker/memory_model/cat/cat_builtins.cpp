@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "checker/memory_model/cat/cat_builtins.hpp"
 
-#include <algorithm>
+#include <array>
 #include <string_view>
 #include <utility>
 
@@ -133,24 +133,11 @@ Builtins builtins(const ExecutionGraph& g, const Dialect& dialect) {
             &sSrcuLock = S[SrcuLock], &sSrcuUnlock = S[SrcuUnlock], &sSyncSrcu = S[SyncSrcu];
     std::vector<std::pair<std::uint32_t, NodeSet*>> fence_sets;
     for (const auto& [name, bit] : fence_tags()) fence_sets.emplace_back(bit, &S[tag_set(name)]);
-    const auto c11_set = [&](MemoryOrder o) -> NodeSet* {
-        const char* tag = c11_tag(o);
-        return tag == nullptr ? nullptr : &S[tag_set(tag)];
-    };
-    NodeSet* const c11_sets[] = {c11 ? c11_set(MemoryOrder::Relaxed) : nullptr, c11 ? c11_set(MemoryOrder::Acquire) : nullptr,
-                                 c11 ? c11_set(MemoryOrder::Release) : nullptr, c11 ? c11_set(MemoryOrder::AcqRel) : nullptr,
-                                 c11 ? c11_set(MemoryOrder::SeqCst) : nullptr};
-    const auto c11_of = [&](MemoryOrder o) -> NodeSet* {
-        switch (o) {
-        case MemoryOrder::Relaxed: return c11_sets[0];
-        case MemoryOrder::Acquire: return c11_sets[1];
-        case MemoryOrder::Release: return c11_sets[2];
-        case MemoryOrder::AcqRel: return c11_sets[3];
-        case MemoryOrder::SeqCst: return c11_sets[4];
-        case MemoryOrder::NonAtomic: break;
-        }
-        return nullptr;
-    };
+    std::array<NodeSet*, 6> c11_sets{};  // by MemoryOrder: its C11 tag's set (c11_tag())
+    if (c11)
+        for (const MemoryOrder o : {MemoryOrder::Relaxed, MemoryOrder::Acquire, MemoryOrder::Release, MemoryOrder::AcqRel,
+                                    MemoryOrder::SeqCst})
+            c11_sets.at(static_cast<std::size_t>(o)) = &S[tag_set(c11_tag(o))];
     b.value.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
         const Event& e = ev(i);
@@ -239,7 +226,7 @@ Builtins builtins(const ExecutionGraph& g, const Dialect& dialect) {
             if ((t & lkmm::Noreturn) != 0 && read_side) add(sNoreturn, i);
         }
         if (c11 && !lock_event)
-            if (NodeSet* set = c11_of(e.order)) add(*set, i);
+            if (NodeSet* set = c11_sets.at(static_cast<std::size_t>(e.order))) add(*set, i);
         if ((t & lkmm::SrcuLock) != 0) add(sSrcuLock, i);
         if ((t & lkmm::SrcuUnlock) != 0) add(sSrcuUnlock, i);
         if ((t & lkmm::SyncSrcu) != 0) add(sSyncSrcu, i);
@@ -265,13 +252,6 @@ Builtins builtins(const ExecutionGraph& g, const Dialect& dialect) {
         // later nodes; loc: the nodes of the node's location (SRCU events carry their
         // srcu_struct as location, as lkmm.cpp's same_loc).
         const std::size_t w = (n + 63) / 64;
-        const auto span = [](std::uint64_t* row, std::size_t lo, std::size_t hi) {  // bits lo..hi-1
-            for (std::size_t j = lo; j < hi;) {
-                const std::size_t v = j / 64, bit = j % 64, take = std::min<std::size_t>(64 - bit, hi - j);
-                row[v] |= (take == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << take) - 1)) << bit;
-                j += take;
-            }
-        };
         std::vector<NodeSet> at_location(g.location_count(), none);
         for (std::size_t i = 0; i < n; ++i)
             if (const auto l = ev(i).location; l && *l < at_location.size()) add(at_location[*l], i);
@@ -284,10 +264,10 @@ Builtins builtins(const ExecutionGraph& g, const Dialect& dialect) {
                 const bool init = t == EventId::init_thread;
                 std::uint64_t *ri = int_.row(i), *re = ext.row(i);
                 if (init) ri[i / 64] |= std::uint64_t{1} << (i % 64);
-                else span(ri, begin, end);
-                span(re, 0, n);
+                else set_bit_span(ri, begin, end);
+                set_bit_span(re, 0, n);
                 for (std::size_t v = 0; v < w; ++v) re[v] &= ~ri[v];
-                if (!init) span(po.row(i), i + 1, end);
+                if (!init) set_bit_span(po.row(i), i + 1, end);
                 if (const auto l = ev(i).location; l && *l < at_location.size())
                     for (std::size_t v = 0; v < w; ++v) loc.row(i)[v] = at_location[*l][v];
             }
