@@ -43,17 +43,18 @@ void ExecutionGraph::set_thread_names(std::vector<std::string> names) {
     threads_.resize(thread_names_.size());
 }
 
-EventId ExecutionGraph::append(Event e) {
+Event& ExecutionGraph::append_in_place(const Event& e) {
     if (e.id.thread >= threads_.size()) throw std::out_of_range("ExecutionGraph::append: no such thread");
     auto& t = threads_[e.id.thread];
-    e.id.index = static_cast<std::uint32_t>(t.size());
+    const EventId id{e.id.thread, static_cast<std::uint32_t>(t.size())};
     if (e.is_write()) {
         if (!e.location || *e.location >= co_.size())
             throw std::out_of_range("ExecutionGraph::append: write without a declared location");
-        co_[*e.location].push_back(e.id);
+        co_[*e.location].push_back(id);
     }
-    t.push_back(e);
-    return e.id;
+    Event& stored = t.emplace_back(e);
+    stored.id = id;
+    return stored;
 }
 
 void ExecutionGraph::set_co(LocationId loc, std::vector<EventId> order) { co_.at(loc) = std::move(order); }

@@ -108,7 +108,10 @@ public:
     void set_thread_names(std::vector<std::string> names);
     /// Appends `e` to the po of e.id.thread; sets e.id.index. Writes are appended to co of
     /// their location (the engine's modification order is execution order). Returns the id.
-    EventId append(Event e);
+    EventId append(const Event& e) { return append_in_place(e).id; }
+    /// The same, returning the event as stored, for its caller to adjust in place (the graph
+    /// engine's hot path: one copy of each event per consistency query, not three).
+    Event& append_in_place(const Event& e);
     /// Overrides the coherence order of one location (hand-built graphs, tests).
     void set_co(LocationId loc, std::vector<EventId> order);
     /// The same, copying into the order's existing storage (the graph engine's hot path).

@@ -120,19 +120,17 @@ void GraphEngine::to_execution_graph(const Graph& g, ExecutionGraph& out, bool w
         }
         for (std::size_t t = 0; t < g.threads.size(); ++t)
             for (std::size_t i = 0; i < g.threads[t].size(); ++i) {
-                Event e = g.threads[t][i].ev;
+                Event& e = out.append_in_place(g.threads[t][i].ev);
                 e.step = steps[t][i];
                 if (kernel_events_) e.lkmm = model_tags(g.threads[t][i]);
                 if (g.threads[t][i].guessed) e.reads_from.reset();
-                out.append(e);
             }
     } else if (kernel_events_) {
         for (const auto& t : g.threads)
             for (const Node& n : t) {
-                Event e = n.ev;
+                Event& e = out.append_in_place(n.ev);
                 e.lkmm = model_tags(n);
                 if (n.guessed) e.reads_from.reset();  // a guess: the model sees no rf yet
-                out.append(e);
             }
     } else {
         for (const auto& t : g.threads)
