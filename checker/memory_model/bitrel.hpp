@@ -4,6 +4,7 @@
 // models' predicates (RC11, LKMM) cheap on the tens of events a test has.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -42,15 +43,34 @@ public:
     /// this ; o
     BitRel compose(const BitRel& o) const {
         BitRel r(n_);
+        if (w_ == 1) {  // up to 64 events, nearly every graph: a row is one word
+            for (std::size_t i = 0; i < n_; ++i) {
+                std::uint64_t acc = 0;
+                for (std::uint64_t bits = bits_[i]; bits != 0; bits &= bits - 1)
+                    acc |= o.bits_[static_cast<std::size_t>(__builtin_ctzll(bits))];
+                r.bits_[i] = acc;
+            }
+            return r;
+        }
         for (std::size_t i = 0; i < n_; ++i) {
             std::uint64_t* dst = r.row(i);
             for_each(i, [&](std::size_t j) { or_row(dst, o.row(j)); });
         }
         return r;
     }
-    /// Transitive closure in place (Warshall, by rows).
+    /// Transitive closure in place (Warshall, by rows; a node with no successor passes nothing on).
     void close() {
+        if (w_ == 1) {
+            for (std::size_t k = 0; k < n_; ++k) {
+                const std::uint64_t kb = std::uint64_t{1} << k, rk = bits_[k];  // row k gains nothing in step k
+                if (rk == 0) continue;
+                for (std::size_t i = 0; i < n_; ++i)
+                    if ((bits_[i] & kb) != 0) bits_[i] |= rk;
+            }
+            return;
+        }
         for (std::size_t k = 0; k < n_; ++k) {
+            if (row_empty(k)) continue;
             const std::size_t kw = k / 64;
             const std::uint64_t kb = std::uint64_t{1} << (k % 64);
             for (std::size_t i = 0; i < n_; ++i)
@@ -97,14 +117,48 @@ public:
             if (test(i, i)) return true;
         return false;
     }
-    /// Acyclic, by closing a copy.
+    /// Acyclic: every node goes, a layer of sources (no edge in from the nodes left) at a time.
     bool acyclic() const {
-        BitRel c = *this;
-        c.close();
-        return !c.reflexive_somewhere();
+        if (w_ == 1) {
+            std::uint64_t left = n_ == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n_) - 1;
+            while (left != 0) {
+                std::uint64_t in = 0;
+                for (std::uint64_t bits = left; bits != 0; bits &= bits - 1)
+                    in |= bits_[static_cast<std::size_t>(__builtin_ctzll(bits))];
+                const std::uint64_t sources = left & ~in;
+                if (sources == 0) return false;
+                left &= ~sources;
+            }
+            return true;
+        }
+        std::vector<std::uint64_t> left(w_, 0), in(w_);
+        set_bit_span(left.data(), 0, n_);
+        for (;;) {
+            std::fill(in.begin(), in.end(), 0);
+            bool any = false;
+            for (std::size_t v = 0; v < w_; ++v)
+                for (std::uint64_t bits = left[v]; bits != 0; bits &= bits - 1) {
+                    any = true;
+                    or_row(in.data(), row(v * 64 + static_cast<std::size_t>(__builtin_ctzll(bits))));
+                }
+            if (!any) return true;  // every node went
+            bool removed = false;
+            for (std::size_t v = 0; v < w_; ++v) {
+                const std::uint64_t sources = left[v] & ~in[v];
+                removed = removed || sources != 0;
+                left[v] &= ~sources;
+            }
+            if (!removed) return false;  // every node left has an edge in from another left: a cycle
+        }
     }
 
 private:
+    bool row_empty(std::size_t i) const {
+        const std::uint64_t* r = row(i);
+        for (std::size_t k = 0; k < w_; ++k)
+            if (r[k] != 0) return false;
+        return true;
+    }
     void or_row(std::uint64_t* dst, const std::uint64_t* src) const {
         for (std::size_t k = 0; k < w_; ++k) dst[k] |= src[k];
     }
