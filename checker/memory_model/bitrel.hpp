@@ -43,6 +43,11 @@ public:
     /// this ; o
     BitRel compose(const BitRel& o) const {
         BitRel r(n_);
+        compose_into(o, r);
+        return r;
+    }
+    /// r = this ; o (r: of this size, not this or o; its storage is reused)
+    void compose_into(const BitRel& o, BitRel& r) const {
         if (w_ == 1) {  // up to 64 events, nearly every graph: a row is one word
             for (std::size_t i = 0; i < n_; ++i) {
                 std::uint64_t acc = 0;
@@ -50,14 +55,22 @@ public:
                     acc |= o.bits_[static_cast<std::size_t>(__builtin_ctzll(bits))];
                 r.bits_[i] = acc;
             }
-            return r;
+            return;
         }
+        r.clear();
         for (std::size_t i = 0; i < n_; ++i) {
             std::uint64_t* dst = r.row(i);
             for_each(i, [&](std::size_t j) { or_row(dst, o.row(j)); });
         }
-        return r;
     }
+    /// Makes this the empty relation over n nodes (the storage is reused when large enough).
+    void reshape(std::size_t n) {
+        n_ = n;
+        w_ = (n + 63) / 64;
+        bits_.assign(n * w_, 0);
+    }
+    /// Removes every pair.
+    void clear() { std::fill(bits_.begin(), bits_.end(), 0); }
     /// Transitive closure in place (Warshall, by rows; a node with no successor passes nothing on).
     void close() {
         if (w_ == 1) {
@@ -104,8 +117,13 @@ public:
     /// this^-1
     BitRel inverse() const {
         BitRel r(n_);
-        for (std::size_t i = 0; i < n_; ++i) for_each(i, [&](std::size_t j) { r.set(j, i); });
+        inverse_into(r);
         return r;
+    }
+    /// r = this^-1 (r: of this size, not this)
+    void inverse_into(BitRel& r) const {
+        r.clear();
+        for (std::size_t i = 0; i < n_; ++i) for_each(i, [&](std::size_t j) { r.set(j, i); });
     }
     /// Adds the identity (this?).
     void add_identity() {

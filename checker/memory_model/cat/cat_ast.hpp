@@ -116,11 +116,16 @@ struct Dialect {
     bool lkmmv2 = false;
 };
 
+struct Program;
+
 /// A parsed model: its title and statements, includes resolved.
 struct Model {
     std::string title;
     std::vector<Stmt> statements;
     Dialect dialect;  ///< set by CatModel from the enums and the variants
+    /// Its compiled form (cat_compile.hpp; prepare() in cat_eval.hpp), for this dialect; without
+    /// one the evaluator evaluates every expression.
+    std::shared_ptr<const Program> program;
 };
 
 }  // namespace oc::cat

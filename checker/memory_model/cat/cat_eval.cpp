@@ -7,120 +7,26 @@
 #include <utility>
 
 #include "checker/memory_model/cat/cat_builtins.hpp"
+#include "checker/memory_model/cat/cat_compile.hpp"
 #include "checker/memory_model/cat/cat_parser.hpp"
+#include "checker/memory_model/cat/cat_values.hpp"
 #include "checker/memory_model/cat/thread_spare.hpp"
 
 namespace oc::cat {
 
 namespace {
 
-using lkmm::NodeSet;
+using namespace values;
 
-struct Val;
-using ValPtr = std::shared_ptr<const Val>;
-struct Scope;
-using Env = std::shared_ptr<const Scope>;
-
-/// A value of the cat language.
-struct Val {
-    enum class Kind {
-        Empty,   ///< 0, {}: the empty set, relation or collection, as the context needs
-        Set,     ///< a set of events
-        Rel,     ///< a relation
-        Event,   ///< one event (a member of a set being mapped over)
-        Pair,    ///< one pair (a member of a relation being mapped over)
-        Coll,    ///< a set of other values (the candidates of `with`)
-        Tuple,   ///< (a, b)
-        Func,    ///< a function of the model
-        Native,  ///< a built-in function
-        Orders,  ///< the total orders of each location's `set` that extend `rel` (cos-opt.cat)
-    };
-    Kind kind = Kind::Empty;
-    NodeSet set;
-    BitRel rel{0};
-    std::size_t a = 0, b = 0;
-    std::vector<ValPtr> items;
-    // Func: the model's binding (its parameters and body) and the scope it was defined in
-    const Binding* func = nullptr;
-    Env env;
-    // Native: applied to its argument; `items` holds the arguments given so far (curried)
-    struct Native {
-        std::function<ValPtr(const std::vector<ValPtr>&, const Pos&)> fn;
-        std::size_t arity = 1;
-    };
-    std::shared_ptr<const Native> native;
-};
-
-struct Scope {
-    std::uint32_t sym;  ///< symbol(name): lookups compare it
-    mutable ValPtr value;  ///< mutable while a `let rec` iterates, and when a lazy binding is forced
-    Env parent;
-    /// A top-level binding not evaluated yet: its expression and the scope it is evaluated in.
-    /// The first lookup evaluates it (so that a check evaluates only what it needs).
-    mutable const Expr* lazy = nullptr;
-    mutable Env lazy_env;
-    /// A top-level binding's place among them (1, 2...; Evaluator::top_ finds it without walking
-    /// the chain); 0 for a function's parameter or a `let ... in`'s name.
-    mutable std::uint32_t seq = 0;
-};
-
-Env bind_name(Env env, std::uint32_t sym, ValPtr v) {
-    return std::make_shared<const Scope>(Scope{sym, std::move(v), std::move(env), nullptr, nullptr});
-}
-Env bind_name(Env env, const std::string& name, ValPtr v) { return bind_name(std::move(env), symbol(name), std::move(v)); }
-
-const char* kind_name(Val::Kind k) {
-    switch (k) {
-    case Val::Kind::Empty: return "the empty set";
-    case Val::Kind::Set: return "a set of events";
-    case Val::Kind::Rel: return "a relation";
-    case Val::Kind::Event: return "an event";
-    case Val::Kind::Pair: return "a pair of events";
-    case Val::Kind::Coll: return "a set of values";
-    case Val::Kind::Tuple: return "a tuple";
-    case Val::Kind::Func: return "a function";
-    case Val::Kind::Native: return "a built-in function";
-    case Val::Kind::Orders: return "a set of orders";
-    }
-    return "?";
-}
-
-/// herd's prelude (stdlib.cat), as this evaluator defines it.
-const char* const prelude_text = R"(
-let emptyset = 0
-let po-loc = po & loc
-let rfe = rf & ext
-let rfi = rf & int
-let co0 = loc & ((IW * (W \ IW)) | ((W \ FW) * FW))
-let fencerel(S) = po ; [S] ; po
-let singlestep(r) = r \ (r ; r)
-)";
-
-/// What cos-opt.cat gives a model (herd generates co; ordercheck's graph engine chose it).
-const char* const cos_text = R"(
-with co from total-orders(W, co0)
-let coi = co & int
-let coe = co \ coi
-let fr = (rf^-1 ; co) \ id
-let fri = fr & int
-let fre = fr \ fri
-)";
-
-const Model& prelude() {
-    static const Model m = parse(prelude_text, "<prelude>");
-    return m;
-}
-const Model& cos() {
-    static const Model m = parse(cos_text, "<cos-opt.cat>");
-    return m;
-}
+/// The evaluator's built-in functions, in the order it binds them (after the builtins).
+const std::vector<std::string> natives = {"domain", "range", "map", "cross", "different-values", "total-orders"};
 
 struct Stop {};  ///< thrown to end the evaluation at the first failing axiom
 
-class Evaluator {
+class Evaluator final : TopValues {
 public:
-    Evaluator(const ExecutionGraph& g, Goal goal, const Dialect& dialect)
-        : b_(builtins(g, dialect)), n_(b_.nodes.size()), goal_(goal) {
+    Evaluator(const ExecutionGraph& g, Goal goal, const Dialect& dialect, const Program* program)
+        : b_(builtins(g, dialect)), n_(b_.nodes.size()), goal_(goal), prog_(program) {
         for (auto& [name, s] : b_.sets) env_ = bind_name(env_, name, set(s));
         for (auto& [name, r] : b_.rels) env_ = bind_name(env_, name, rel(r));
         native("domain", 1, [this](const auto& a, const Pos& p) { return domain_range(a[0], true, p); });
@@ -334,12 +240,23 @@ private:
         for (auto it = fresh.rbegin(); it != fresh.rend(); ++it) {
             const Scope* s = *it;
             s->seq = ++top_seq_;
+            if (compiled_) {  // the compiler's numbering must be the evaluator's
+                compiled_ = top_seq_ < prog_->origin.size() && prog_->origin[top_seq_] == s->origin;
+                if (compiled_) s->code = prog_->code[top_seq_];
+            }
+            if (top_->by_seq.size() <= top_seq_) top_->by_seq.resize(top_seq_ + 64);
+            top_->by_seq[top_seq_] = s;
             if (s->sym >= by_sym.size()) by_sym.resize(s->sym + 64);
             if (by_sym[s->sym].empty()) top_->used.push_back(s->sym);
             by_sym[s->sym].emplace_back(s->seq, s);
         }
     }
     ValPtr force(const Scope& s) {
+        if (s.lazy != nullptr && s.code >= 0) {
+            s.value = run(s.code);
+            s.lazy = nullptr;
+            s.lazy_env = nullptr;
+        }
         if (s.lazy != nullptr) {
             s.value = eval(*s.lazy, s.lazy_env);
             s.lazy = nullptr;
@@ -520,9 +437,11 @@ private:
                     out = bind_name(out, b.sym, nullptr);
                     out->lazy = b.body.get();
                     out->lazy_env = env;
+                    out->origin = &b;
                     continue;
                 }
                 out = bind_name(out, b.sym, b.params.empty() ? eval(*b.body, env) : function(b, env));
+                out->origin = &b;
             }
             return out;
         }
@@ -530,6 +449,7 @@ private:
         std::vector<const Scope*> scopes;
         for (const Binding& b : bindings) {
             out = bind_name(out, b.sym, empty());
+            out->origin = &b;
             scopes.push_back(out.get());
         }
         for (std::size_t k = 0; k < bindings.size(); ++k)
@@ -566,13 +486,14 @@ private:
         // the axioms' relations only, not the flags' (the data races of linux-kernel.cat)
         case Stmt::Kind::Let: {
             const Scope* old = env_.get();
+            if (s.rec && compiled_ && compiled_rec(s)) return;
             env_ = let(s.bindings, s.rec, env_, true);
             index_top(old);
             return;
         }
         case Stmt::Kind::Include:
             if (s.intrinsic) {
-                if (s.name == "cos-opt.cat" || s.name == "cos.cat") statements(cos().statements);
+                if (s.name == "cos-opt.cat" || s.name == "cos.cat") statements(cos_opt().statements);
                 return;  // stdlib.cat: the prelude; cross.cat: the built-in cross
             }
             statements(s.included);
@@ -584,8 +505,10 @@ private:
         }
     }
     void check(const Stmt& s) {
+        const std::size_t nth = checks_++;
         if (s.flag && goal_ == Goal::FirstViolation) return;
-        const ValPtr v = eval(*s.expr, env_);
+        const int code = compiled_ && nth < prog_->checks.size() ? prog_->checks[nth] : -1;
+        const ValPtr v = code >= 0 ? run(code) : eval(*s.expr, env_);
         bool holds = false;
         std::optional<BitRel> r;
         if (s.test == Stmt::Test::Empty) {
@@ -659,8 +582,48 @@ private:
         }
         const Scope* old = env_.get();
         env_ = bind_name(env_, s.sym, rel(chosen));
+        env_->origin = &s;
         index_top(old);
         if (!ok) fail("with " + s.name, std::nullopt);
+    }
+
+    // ---- compiled operations (cat_compile.hpp) ----
+    Runner runner() { return Runner(*prog_, *buffers_, n_, b_.value, *this); }
+    /// The value of compiled operation `op` (one allocation: the value the scope keeps).
+    ValPtr run(int op) {
+        Runner r = runner();
+        if (prog_->ops[static_cast<std::size_t>(op)].ty == Ty::Rel) return rel(r.rel(op));
+        return set(r.set(op));
+    }
+    const BitRel* rel(std::uint32_t seq, const Pos& pos) override {
+        const ValPtr v = force(*top_->by_seq[seq]);
+        if (v->kind == Val::Kind::Empty) return nullptr;
+        if (v->kind != Val::Kind::Rel) type_error(pos, "a relation", v);
+        return &v->rel;  // the scope keeps v
+    }
+    const NodeSet* set(std::uint32_t seq, const Pos& pos) override {
+        const ValPtr v = force(*top_->by_seq[seq]);
+        if (v->kind == Val::Kind::Empty) return nullptr;
+        if (v->kind != Val::Kind::Set) type_error(pos, "a set of events", v);
+        return &v->set;
+    }
+    /// A top-level `let rec` of values, by its compiled fixed point.
+    bool compiled_rec(const Stmt& s) {
+        const auto it = prog_->rec.find(top_seq_ + 1);
+        if (it == prog_->rec.end()) return false;
+        const Scope* old = env_.get();
+        Runner r = runner();
+        r.rec(it->second);
+        const Op& o = prog_->ops[static_cast<std::size_t>(it->second)];
+        for (std::size_t k = 0; k < s.bindings.size(); ++k) {
+            const auto slot = static_cast<std::uint32_t>(o.slots[k]);
+            const Ty ty = prog_->slot_ty[slot];
+            env_ = bind_name(env_, s.bindings[k].sym,
+                             ty == Ty::Rel ? rel(r.slot_rel(slot)) : ty == Ty::Set ? set(r.slot_set(slot)) : empty());
+            env_->origin = &s.bindings[k];
+        }
+        index_top(old);
+        return true;
     }
 
     Builtins b_;
@@ -668,6 +631,10 @@ private:
     BitRel empty_rel_{n_};
     NodeSet empty_set_ = NodeSet((n_ + 63) / 64, 0);
     Goal goal_;
+    const Program* prog_;
+    bool compiled_ = prog_ != nullptr;  ///< false from the first binding the compiler numbered otherwise
+    std::size_t checks_ = 0;            ///< check statements met so far
+    ThreadSpare<Buffers> buffers_;
     Env env_;
     /// Per symbol, its top-level bindings by seq; kept on the thread from one evaluation to the
     /// next (an evaluation makes about as many top-level bindings as the model has names).
@@ -675,6 +642,7 @@ private:
         std::vector<std::vector<std::pair<std::uint32_t, const Scope*>>> by_sym;
         std::vector<std::uint32_t> used;  ///< the symbols with bindings in by_sym
         std::vector<const Scope*> fresh;  ///< index_top()'s scratch
+        std::vector<const Scope*> by_seq;  ///< the top-level bindings by seq
     };
     struct TopLease : ThreadSpare<TopIndex> {
         ~TopLease() {
@@ -689,8 +657,16 @@ private:
 
 }  // namespace
 
+void prepare(Model& model) {
+    const Builtins b = builtins(ExecutionGraph{}, model.dialect);
+    std::vector<std::string> sets, rels;
+    for (const auto& [name, s] : b.sets) sets.push_back(name);
+    for (const auto& [name, r] : b.rels) rels.push_back(name);
+    model.program = compile(model, sets, rels, natives);
+}
+
 Outcome evaluate(const Model& model, const ExecutionGraph& g, Goal goal, const std::vector<std::string>& want) {
-    return Evaluator(g, goal, model.dialect).run(model, want);
+    return Evaluator(g, goal, model.dialect, model.program.get()).run(model, want);
 }
 
 }  // namespace oc::cat

@@ -55,6 +55,10 @@ struct Outcome {
 /// not defined (at the position of the offending expression).
 Outcome evaluate(const Model& model, const ExecutionGraph& g, Goal goal, const std::vector<std::string>& want = {});
 
+/// Compiles `model` for its dialect (Model::program): the evaluations that follow run its
+/// compiled operations. Call it again after the dialect changes.
+void prepare(Model& model);
+
 /// The names the model's `let`s bind to values (not functions), its includes' too, in order.
 std::vector<std::string> let_names(const Model& model);
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "checker/memory_model/cat/cat_builtins.hpp"
+#include "checker/memory_model/cat/cat_compile.hpp"
 #include "checker/memory_model/cat/cat_eval.hpp"
 #include "checker/memory_model/cat/cat_parser.hpp"
 #include "checker/memory_model/lkmm_tags.hpp"
@@ -59,9 +60,9 @@ void let_names_in(const std::vector<Stmt>& statements, std::vector<std::string>&
 }  // namespace
 
 std::unique_ptr<CatModel> CatModel::load(const std::string& cat_path, const std::string& bell_path,
-                                         const Variants& variants) {
+                                         const Variants& variants, bool compiled) {
     Model bell = bell_path.empty() ? Model{} : cat::load(bell_path, variants);
-    auto m = std::make_unique<CatModel>(std::move(bell), cat::load(cat_path, variants), variants);
+    auto m = std::make_unique<CatModel>(std::move(bell), cat::load(cat_path, variants), variants, compiled);
     m->cat_path_ = cat_path;
     m->bell_path_ = bell_path;
     // Every binding and check once, on a graph of no events: what does not depend on the
@@ -77,13 +78,19 @@ std::string CatModel::description() const {
     return d;
 }
 
-CatModel::CatModel(Model bell, Model cat, const Variants& variants)
+CatModel::CatModel(Model bell, Model cat, const Variants& variants, bool compiled)
     : title_(cat.title.empty() ? bell.title : cat.title) {
     model_.statements = std::move(bell.statements);
     for (Stmt& s : cat.statements) model_.statements.push_back(std::move(s));
     kernel_ = check_enums(model_);
     model_.dialect.lkmmv2 = variants.count("lkmmv2") != 0;
+    if (compiled) prepare(model_);
     if (title_.empty()) title_ = "cat model";
+}
+
+std::pair<std::size_t, std::size_t> CatModel::compiled_share() const {
+    if (!model_.program) return {0, 0};
+    return {model_.program->compiled, model_.program->evaluated};
 }
 
 bool CatModel::inert_when_last(const Event& e) const {

@@ -24,10 +24,15 @@ public:
     /// defined, an ill-typed expression): errors a search would otherwise meet midway.
     /// `variants`: a configuration's (cat_config.hpp), which select the `if VARIANT` branches and
     /// whether the events follow herd's lkmmv2 (Dialect).
+    /// `compiled`: run its compiled form (cat_compile.hpp); false evaluates every expression (the
+    /// reference the compiled form is tested against).
     static std::unique_ptr<CatModel> load(const std::string& cat_path, const std::string& bell_path = "",
-                                          const Variants& variants = {});
+                                          const Variants& variants = {}, bool compiled = true);
     /// The model of `bell` then `cat`, already parsed.
-    CatModel(Model bell, Model cat, const Variants& variants = {});
+    CatModel(Model bell, Model cat, const Variants& variants = {}, bool compiled = true);
+    /// How many of its top-level value bindings and checks (herd's prelude and cos-opt.cat's
+    /// included) are compiled, and how many are evaluated (0, 0 when not compiled).
+    std::pair<std::size_t, std::size_t> compiled_share() const;
 
     /// The cat file's title ("Linux-kernel memory consistency model").
     std::string_view name() const override { return title_; }

@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: MIT
+#include "checker/memory_model/cat/cat_compile.hpp"
+
+#include <atomic>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "checker/memory_model/cat/cat_parser.hpp"
+
+namespace oc::cat {
+
+namespace {
+
+/// herd's prelude (stdlib.cat), as this evaluator defines it.
+const char* const prelude_text = R"(
+let emptyset = 0
+let po-loc = po & loc
+let rfe = rf & ext
+let rfi = rf & int
+let co0 = loc & ((IW * (W \ IW)) | ((W \ FW) * FW))
+let fencerel(S) = po ; [S] ; po
+let singlestep(r) = r \ (r ; r)
+)";
+
+/// What cos-opt.cat gives a model (herd generates co; ordercheck's graph engine chose it).
+const char* const cos_text = R"(
+with co from total-orders(W, co0)
+let coi = co & int
+let coe = co \ coi
+let fr = (rf^-1 ; co) \ id
+let fri = fr & int
+let fre = fr \ fri
+)";
+
+}  // namespace
+
+const Model& prelude() {
+    static const Model m = parse(prelude_text, "<prelude>");
+    return m;
+}
+const Model& cos_opt() {
+    static const Model m = parse(cos_text, "<cos-opt.cat>");
+    return m;
+}
+
+namespace {
+
+/// What the compiler knows of a top-level name where an expression names it.
+struct TopName;
+using TopEnv = std::map<std::uint32_t, TopName>;
+struct TopName {
+    std::uint32_t seq = 0;
+    Ty ty = Ty::Empty;
+    bool known = false;  ///< a value of static type ty (else: evaluated, type not known)
+    bool error = false;  ///< its evaluation fails (a name not defined, ill-typed)
+    const Binding* fn = nullptr;               ///< a function of the model
+    std::shared_ptr<const TopEnv> fenv;        ///< the top-level names its body sees
+    std::string native;                        ///< a built-in function
+};
+
+enum class St : std::uint8_t { Ok, Error, Unsupported };
+struct Res {
+    St st = St::Ok;
+    Ty ty = Ty::Empty;
+    int op = -1;  ///< -1 for the empty value
+};
+Res unsupported() { return {St::Unsupported, Ty::Empty, -1}; }
+Res error() { return {St::Error, Ty::Empty, -1}; }
+
+struct Local {
+    std::uint32_t sym;
+    enum class K : std::uint8_t { Value, Unsupported } k = K::Value;
+    Ty ty = Ty::Empty;
+    std::uint32_t slot = 0;
+};
+
+class Compiler {
+public:
+    explicit Compiler(Program& p) : p_(p) {}
+
+    void statements(const std::vector<Stmt>& stmts) {
+        for (const Stmt& s : stmts) statement(s);
+    }
+    void add_top(const std::string& name, Ty ty, const std::string& native = "") {
+        TopName t;
+        t.seq = next_seq();
+        t.ty = ty;
+        t.known = native.empty();
+        t.native = native;
+        p_.origin.push_back(nullptr);
+        p_.code.push_back(-1);
+        p_.type.push_back(ty);
+        (*top_mut())[symbol(name)] = std::move(t);
+    }
+
+private:
+    std::uint32_t next_seq() { return static_cast<std::uint32_t>(p_.origin.size()); }
+
+    int emit(Op o) {
+        p_.ops.push_back(std::move(o));
+        return static_cast<int>(p_.ops.size()) - 1;
+    }
+    int op(Op::K k, Ty ty, int a = -1, int b = -1, std::uint32_t ref = 0) {
+        Op o;
+        o.k = k;
+        o.ty = ty;
+        o.a = a;
+        o.b = b;
+        o.ref = ref;
+        return emit(std::move(o));
+    }
+    /// r as a value of type ty (the empty value becomes an empty set or relation).
+    int as(const Res& r, Ty ty) { return r.ty == Ty::Empty ? op(Op::K::Zero, ty) : r.op; }
+    static Res worst(const Res& a, const Res& b) {
+        if (a.st == St::Unsupported || b.st == St::Unsupported) return unsupported();
+        return error();
+    }
+    std::uint32_t new_slot(Ty ty) {
+        p_.slot_ty.push_back(ty);
+        return static_cast<std::uint32_t>(p_.slot_ty.size()) - 1;
+    }
+
+    Res var(std::uint32_t sym) {
+        for (auto it = locals_.rbegin(); it != locals_.rend(); ++it)
+            if (it->sym == sym) {
+                if (it->k == Local::K::Unsupported) return unsupported();
+                if (it->ty == Ty::Empty) return {};
+                return {St::Ok, it->ty, op(Op::K::Local, it->ty, -1, -1, it->slot)};
+            }
+        const auto it = top_->find(sym);
+        if (it == top_->end()) return error();
+        const TopName& t = it->second;
+        if (t.error) return error();
+        if (!t.known) return unsupported();
+        if (t.ty == Ty::Empty) return {};
+        return {St::Ok, t.ty, op(Op::K::Top, t.ty, -1, -1, t.seq)};
+    }
+
+    Res binary(const Expr& e) {
+        const Res a = expr(*e.args[0]), b = expr(*e.args[1]);
+        if (a.st != St::Ok || b.st != St::Ok) return worst(a, b);
+        using K = Op::K;
+        if (e.op == Expr::Op::Union || e.op == Expr::Op::Inter || e.op == Expr::Op::Diff) {
+            if ((a.ty == Ty::Set && b.ty == Ty::Rel) || (a.ty == Ty::Rel && b.ty == Ty::Set)) return error();
+            const Ty ty = a.ty == Ty::Empty ? b.ty : a.ty;
+            if (ty == Ty::Empty) return {};
+            const K k = e.op == Expr::Op::Union ? K::Union : e.op == Expr::Op::Inter ? K::Inter : K::Diff;
+            return {St::Ok, ty, op(k, ty, as(a, ty), as(b, ty))};
+        }
+        if (e.op == Expr::Op::Seq) {
+            if (a.ty == Ty::Set || b.ty == Ty::Set) return error();
+            const int x = as(a, Ty::Rel), y = as(b, Ty::Rel);
+            if (p_.ops[x].k == K::Identity) return {St::Ok, Ty::Rel, op(K::DomRestrict, Ty::Rel, p_.ops[x].a, y)};
+            if (p_.ops[y].k == K::Identity) return {St::Ok, Ty::Rel, op(K::RanRestrict, Ty::Rel, x, p_.ops[y].a)};
+            return {St::Ok, Ty::Rel, op(K::Seq, Ty::Rel, x, y)};
+        }
+        // Cartesian
+        if (a.ty == Ty::Rel || b.ty == Ty::Rel) return error();
+        return {St::Ok, Ty::Rel, op(K::Cart, Ty::Rel, as(a, Ty::Set), as(b, Ty::Set))};
+    }
+
+    Res apply(const Expr& e) {
+        const Expr& f = *e.args[0];
+        if (f.op != Expr::Op::Var) return unsupported();
+        for (const Local& l : locals_)
+            if (l.sym == f.sym) return unsupported();  // a local function, or a value applied
+        const auto it = top_->find(f.sym);
+        if (it == top_->end()) return error();
+        const TopName& t = it->second;
+        if (!t.native.empty()) {
+            if (t.native != "domain" && t.native != "range" && t.native != "different-values") return unsupported();
+            const Res a = expr(*e.args[1]);
+            if (a.st != St::Ok) return a;
+            if (a.ty == Ty::Set) return error();
+            if (t.native == "different-values") return {St::Ok, Ty::Rel, op(Op::K::DiffValues, Ty::Rel, as(a, Ty::Rel))};
+            if (a.ty == Ty::Empty) return {St::Ok, Ty::Set, op(Op::K::Zero, Ty::Set)};
+            return {St::Ok, Ty::Set, op(t.native == "domain" ? Op::K::Domain : Op::K::Range, Ty::Set, a.op)};
+        }
+        if (t.fn == nullptr || depth_ > 16) return unsupported();
+        const Binding& b = *t.fn;
+        std::vector<const Expr*> args;
+        if (b.tuple_params) {
+            const Expr& tuple = *e.args[1];
+            if (tuple.op != Expr::Op::Tuple || tuple.args.size() != b.params.size()) return unsupported();
+            for (const ExprPtr& x : tuple.args) args.push_back(x.get());
+        } else {
+            args.push_back(e.args[1].get());
+        }
+        // the arguments, in the caller's scope, bound to the parameters' slots
+        Op let;
+        let.k = Op::K::Let;
+        std::vector<Local> params;
+        for (std::size_t k = 0; k < args.size(); ++k) {
+            const Res a = expr(*args[k]);
+            if (a.st != St::Ok) return a;
+            Local l{b.param_syms[k], Local::K::Value, a.ty, 0};
+            if (a.ty != Ty::Empty) {
+                l.slot = new_slot(a.ty);
+                let.slots.push_back(static_cast<int>(l.slot));
+                let.binds.push_back(a.op);
+            }
+            params.push_back(l);
+        }
+        // the body, in the function's scope
+        std::vector<Local> saved = std::move(locals_);
+        std::shared_ptr<const TopEnv> saved_top = top_view_;
+        const TopEnv* saved_env = top_;
+        locals_ = std::move(params);
+        top_view_ = t.fenv;
+        top_ = t.fenv.get();
+        ++depth_;
+        const Res body = expr(*b.body);
+        --depth_;
+        locals_ = std::move(saved);
+        top_view_ = std::move(saved_top);
+        top_ = saved_env;
+        if (body.st != St::Ok || body.ty == Ty::Empty) return body;
+        let.ty = body.ty;
+        let.a = body.op;
+        return {St::Ok, body.ty, emit(std::move(let))};
+    }
+
+    /// `let [rec] bindings in body` (body: nullptr for a top-level let rec, whose Rec op then
+    /// has no result): the bindings' slots pushed on locals_ (and left there).
+    Res let(const std::vector<Binding>& bindings, bool rec, const Expr* body) {
+        if (!rec) {
+            Op let;
+            let.k = Op::K::Let;
+            std::vector<Local> bound;
+            for (const Binding& b : bindings) {
+                if (!b.params.empty()) {
+                    bound.push_back({b.sym, Local::K::Unsupported});
+                    continue;
+                }
+                const Res v = expr(*b.body);
+                if (v.st == St::Unsupported) {
+                    bound.push_back({b.sym, Local::K::Unsupported});
+                    continue;
+                }
+                if (v.st == St::Error) return v;  // evaluated when bound: the let fails
+                Local l{b.sym, Local::K::Value, v.ty, 0};
+                if (v.ty != Ty::Empty) {
+                    l.slot = new_slot(v.ty);
+                    let.slots.push_back(static_cast<int>(l.slot));
+                    let.binds.push_back(v.op);
+                }
+                bound.push_back(l);
+            }
+            for (const Local& l : bound) locals_.push_back(l);
+            const Res r = expr(*body);
+            if (r.st != St::Ok || r.ty == Ty::Empty) return r;
+            let.ty = r.ty;
+            let.a = r.op;
+            return {St::Ok, r.ty, emit(std::move(let))};
+        }
+        for (const Binding& b : bindings)
+            if (!b.params.empty()) return unsupported();
+        // the bindings' types: from the empty value, until they do not change
+        std::vector<Ty> ty(bindings.size(), Ty::Empty);
+        const std::size_t base = locals_.size(), ops0 = p_.ops.size(), slots0 = p_.slot_ty.size();
+        for (int round = 0;; ++round) {
+            locals_.resize(base);
+            p_.ops.resize(ops0);  // the last round's trial
+            p_.slot_ty.resize(slots0);
+            if (round > 4) return unsupported();
+            for (std::size_t k = 0; k < bindings.size(); ++k)
+                locals_.push_back({bindings[k].sym, Local::K::Value, ty[k], new_slot(ty[k])});
+            const std::size_t ops = p_.ops.size();
+            bool changed = false;
+            for (std::size_t k = 0; k < bindings.size(); ++k) {
+                const Res v = expr(*bindings[k].body);
+                if (v.st != St::Ok) {
+                    locals_.resize(base);
+                    return v;
+                }
+                if (v.ty != ty[k]) {
+                    if (ty[k] != Ty::Empty) {  // a set at one step, a relation at the next
+                        locals_.resize(base);
+                        return unsupported();
+                    }
+                    ty[k] = v.ty;
+                    changed = true;
+                }
+            }
+            if (!changed) {
+                p_.ops.resize(ops);
+                break;
+            }
+        }
+        Op rec_op;
+        rec_op.k = Op::K::Rec;
+        rec_op.pos = bindings[0].pos;
+        for (std::size_t k = 0; k < bindings.size(); ++k) {
+            const Res v = expr(*bindings[k].body);
+            rec_op.slots.push_back(static_cast<int>(locals_[base + k].slot));
+            rec_op.binds.push_back(v.ty == Ty::Empty ? -1 : v.op);
+        }
+        if (body == nullptr) {
+            rec_op.ty = Ty::Empty;
+            return {St::Ok, Ty::Empty, emit(std::move(rec_op))};
+        }
+        const Res r = expr(*body);
+        if (r.st != St::Ok || r.ty == Ty::Empty) return r;
+        rec_op.ty = r.ty;
+        rec_op.a = r.op;
+        return {St::Ok, r.ty, emit(std::move(rec_op))};
+    }
+
+    Res expr(const Expr& e) {
+        using O = Expr::Op;
+        using K = Op::K;
+        switch (e.op) {
+        case O::Var: return var(e.sym);
+        case O::Empty: return {};
+        case O::Universe: {
+            static const std::uint32_t universe = symbol("_");
+            return var(universe);
+        }
+        case O::Tag: return error();
+        case O::Union:
+        case O::Inter:
+        case O::Diff:
+        case O::Seq:
+        case O::Cartesian: return binary(e);
+        case O::Star:
+        case O::Plus:
+        case O::Opt:
+        case O::Inverse: {
+            const Res a = expr(*e.args[0]);
+            if (a.st != St::Ok) return a;
+            if (a.ty == Ty::Set) return error();
+            const K k = e.op == O::Star ? K::Star : e.op == O::Plus ? K::Plus : e.op == O::Opt ? K::Opt : K::Inverse;
+            return {St::Ok, Ty::Rel, op(k, Ty::Rel, as(a, Ty::Rel))};
+        }
+        case O::Complement: {
+            const Res a = expr(*e.args[0]);
+            if (a.st != St::Ok) return a;
+            const Ty ty = a.ty == Ty::Rel ? Ty::Rel : Ty::Set;
+            return {St::Ok, ty, op(K::Complement, ty, as(a, ty), -1, universe_)};
+        }
+        case O::Identity: {
+            const Res a = expr(*e.args[0]);
+            if (a.st != St::Ok) return a;
+            if (a.ty == Ty::Rel) return error();
+            return {St::Ok, Ty::Rel, op(K::Identity, Ty::Rel, as(a, Ty::Set))};
+        }
+        case O::App:
+            if (e.args[0]->op == O::Var && e.args[0]->name == "tag2set") return unsupported();
+            return apply(e);
+        case O::SetLit:
+            if (e.args.empty()) return {};
+            return unsupported();
+        case O::Try: {
+            const Res a = expr(*e.args[0]);
+            if (a.st == St::Error) return expr(*e.args[1]);
+            return a;
+        }
+        case O::Let: {
+            const std::size_t base = locals_.size();
+            const Res r = let(e.bindings, e.rec, e.args[0].get());
+            locals_.resize(base);
+            return r;
+        }
+        case O::Add:
+        case O::Tuple: return unsupported();
+        }
+        return unsupported();
+    }
+
+    void statement(const Stmt& s) {
+        switch (s.kind) {
+        case Stmt::Kind::Let: let_statement(s); return;
+        case Stmt::Kind::Include:
+            if (s.intrinsic) {
+                if (s.name == "cos-opt.cat" || s.name == "cos.cat") statements(cos_opt().statements);
+                return;
+            }
+            statements(s.included);
+            return;
+        case Stmt::Kind::Enum:
+        case Stmt::Kind::Ignored: return;
+        case Stmt::Kind::With: {
+            TopName t;
+            t.seq = next_seq();
+            t.ty = Ty::Rel;
+            t.known = true;
+            p_.origin.push_back(&s);
+            p_.code.push_back(-1);
+            p_.type.push_back(Ty::Rel);
+            (*top_mut())[s.sym] = std::move(t);
+            return;
+        }
+        case Stmt::Kind::Check: {
+            const Res r = expr(*s.expr);
+            const bool ok = r.st == St::Ok && r.ty != Ty::Empty;
+            p_.checks.push_back(ok ? r.op : -1);
+            ++(ok ? p_.compiled : p_.evaluated);
+            return;
+        }
+        }
+    }
+
+    void let_statement(const Stmt& s) {
+        const std::uint32_t first = next_seq();
+        std::vector<std::pair<std::uint32_t, TopName>> bound;
+        if (!s.rec) {
+            std::shared_ptr<const TopEnv> fenv;
+            for (const Binding& b : s.bindings) {
+                TopName t;
+                t.seq = next_seq();
+                p_.origin.push_back(&b);
+                int code = -1;
+                if (!b.params.empty()) {
+                    if (!fenv) fenv = std::make_shared<const TopEnv>(*top_);
+                    t.fn = &b;
+                    t.fenv = fenv;
+                } else {
+                    const Res r = expr(*b.body);
+                    t.known = r.st == St::Ok;
+                    t.error = r.st == St::Error;
+                    t.ty = r.ty;
+                    if (r.st == St::Ok && r.ty != Ty::Empty) code = r.op;
+                    ++(code >= 0 ? p_.compiled : p_.evaluated);
+                }
+                p_.code.push_back(code);
+                p_.type.push_back(t.ty);
+                bound.emplace_back(b.sym, std::move(t));
+            }
+        } else {
+            bool values = true;
+            for (const Binding& b : s.bindings) values = values && b.params.empty();
+            Res r = unsupported();
+            const std::size_t base = locals_.size();
+            if (values) r = let(s.bindings, true, nullptr);
+            for (std::size_t k = 0; k < s.bindings.size(); ++k) {
+                const Binding& b = s.bindings[k];
+                TopName t;
+                t.seq = next_seq();
+                t.known = r.st == St::Ok;
+                t.error = r.st == St::Error;
+                if (t.known) t.ty = p_.slot_ty[locals_[base + k].slot];
+                if (!values) t.known = false;  // functions of a let rec: evaluated
+                p_.origin.push_back(&b);
+                p_.code.push_back(-1);
+                p_.type.push_back(t.ty);
+                ++(r.st == St::Ok ? p_.compiled : p_.evaluated);
+                bound.emplace_back(b.sym, std::move(t));
+            }
+            locals_.resize(base);
+            if (r.st == St::Ok) p_.rec[first] = r.op;
+        }
+        for (auto& [sym, t] : bound) (*top_mut())[sym] = std::move(t);
+    }
+
+    /// The current top-level names, copied first when a function's scope shares them.
+    TopEnv* top_mut() {
+        if (top_view_.use_count() > 1 || !top_view_) top_view_ = std::make_shared<TopEnv>(top_ ? *top_ : TopEnv{});
+        top_ = top_view_.get();
+        return const_cast<TopEnv*>(top_);
+    }
+
+public:
+    void start() { top_mut(); }
+    void set_universe(std::uint32_t seq) { universe_ = seq; }
+
+private:
+    Program& p_;
+    std::shared_ptr<const TopEnv> top_view_;
+    const TopEnv* top_ = nullptr;
+    std::vector<Local> locals_;
+    int depth_ = 0;
+    std::uint32_t universe_ = 0;
+};
+
+}  // namespace
+
+std::shared_ptr<const Program> compile(const Model& model, const std::vector<std::string>& builtin_sets,
+                                       const std::vector<std::string>& builtin_rels,
+                                       const std::vector<std::string>& natives) {
+    static std::atomic<std::uint64_t> programs{0};
+    auto p = std::make_shared<Program>();
+    p->id = ++programs;
+    p->origin.push_back(nullptr);  // numbers start at 1
+    p->code.push_back(-1);
+    p->type.push_back(Ty::Empty);
+    Compiler c(*p);
+    c.start();
+    for (const std::string& s : builtin_sets) {
+        if (s == "_") c.set_universe(static_cast<std::uint32_t>(p->origin.size()));
+        c.add_top(s, Ty::Set);
+    }
+    for (const std::string& r : builtin_rels) c.add_top(r, Ty::Rel);
+    for (const std::string& f : natives) c.add_top(f, Ty::Empty, f);
+    p->builtins = p->origin.size() - 1;
+    c.statements(prelude().statements);
+    c.statements(model.statements);
+    return p;
+}
+
+}  // namespace oc::cat

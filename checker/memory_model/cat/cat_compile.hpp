@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+// A cat model compiled once, when it is loaded, to typed operations on bit relations and node
+// sets (cat_eval.hpp evaluates it on each graph). The compiler follows the evaluator's walk of
+// the statements (herd's prelude, the model with its includes, cos-opt.cat) and resolves every
+// name where it is written: a top-level name becomes the number of the binding it means (the
+// evaluator's top-level bindings are numbered in the same order), a function of the model is
+// inlined where it is applied, a local `let` or `let rec` becomes a slot of the operation that
+// binds it. What the compiled form covers, the first-order part of the language (sets and
+// relations with | & \ ; * + ? ^-1 ~ [S], cartesian products, domain, range,
+// different-values, fencerel-like functions, try, let, let rec), is nearly all of a memory
+// model: every axiom and relation of linux-kernel.cat and rc11.cat. The rest (map, cross,
+// tuples, set literals, `with`, functions passed as values) stays with the evaluator, which
+// also reports every error: an expression the compiler finds ill-typed is left to it.
+//
+// Evaluated, each operation writes a buffer of its own, kept from one graph to the next on the
+// thread (no allocation once the buffers have the graph's size), where the evaluator allocated
+// a value for every intermediate result. `[S] ; r` and `r ; [S]` restrict r's rows or columns
+// instead of composing with an identity.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "checker/memory_model/bitrel.hpp"
+#include "checker/memory_model/cat/cat_ast.hpp"
+#include "checker/memory_model/lkmm.hpp"
+#include "traces/execution_graph.hpp"
+
+namespace oc::cat {
+
+/// herd's stdlib.cat as the evaluator defines it, and cos-opt.cat's replacement (cat_eval.hpp).
+const Model& prelude();
+const Model& cos_opt();
+
+/// The static type of a compiled expression: `0` is Empty until the context makes it a set or
+/// a relation (as the evaluator's empty value).
+enum class Ty : std::uint8_t { Empty, Set, Rel };
+
+struct Op {
+    enum class K : std::uint8_t {
+        Top,          ///< the value of top-level binding `ref` (the evaluator supplies it)
+        Local,        ///< local slot `ref`
+        Zero,         ///< the empty set or relation
+        Union, Inter, Diff,
+        Seq,          ///< a ; b
+        DomRestrict,  ///< [a] ; b (a: a set)
+        RanRestrict,  ///< a ; [b] (b: a set)
+        Cart,         ///< a * b
+        Star, Plus, Opt, Inverse,
+        Complement,   ///< ~a (of a set: within the builtin `_`, binding `ref`)
+        Identity,     ///< [a]
+        Domain, Range,
+        DiffValues,   ///< different-values(a)
+        Let,          ///< slots[k] = binds[k] in order, then a
+        Rec,          ///< slots[k] start empty; binds[k] in order until none changes; then a (-1: none)
+    };
+    K k;
+    Ty ty;
+    int a = -1, b = -1;
+    std::uint32_t ref = 0;
+    std::vector<int> slots, binds;
+    Pos pos;  ///< Rec: of its first binding (the error when no fixed point is reached)
+};
+
+struct Program {
+    std::uint64_t id = 0;  ///< unique among the programs of the process (Buffers knows whose it holds)
+    std::vector<Op> ops;
+    std::vector<Ty> slot_ty;  ///< per local slot
+    /// Per top-level binding, by its number (the evaluator's seq, from 1): what made it (the
+    /// Binding or `with` Stmt; the builtins and natives: nullptr), so that the evaluator checks
+    /// its own numbering against the compiler's, and its compiled operation (-1: evaluated).
+    std::vector<const void*> origin;
+    std::vector<int> code;
+    std::vector<Ty> type;  ///< per top-level binding: its static type (Empty also: not known)
+    std::size_t builtins = 0;  ///< how many of them are the builtins and natives
+    /// A top-level `let rec` of values, by the number of its first binding: its Rec operation,
+    /// whose slots are the bindings' values in order.
+    std::unordered_map<std::uint32_t, int> rec;
+    /// Per check statement, in the order the walk meets them: its expression's operation (-1: evaluated).
+    std::vector<int> checks;
+    std::size_t compiled = 0, evaluated = 0;  ///< top-level value bindings and checks of each kind
+};
+
+/// Compiles `model` (its statements after herd's prelude), whose builtins are `builtin_sets`
+/// and `builtin_rels` (their names in the evaluator's order), followed by the evaluator's natives.
+std::shared_ptr<const Program> compile(const Model& model, const std::vector<std::string>& builtin_sets,
+                                       const std::vector<std::string>& builtin_rels,
+                                       const std::vector<std::string>& natives);
+
+/// What a compiled operation reads that the evaluator holds.
+class TopValues {
+public:
+    virtual ~TopValues() = default;
+    /// The value of top-level binding `seq` (forced), of static type `ty`; nullptr for the
+    /// evaluator's empty value.
+    virtual const BitRel* rel(std::uint32_t seq, const Pos& pos) = 0;
+    virtual const lkmm::NodeSet* set(std::uint32_t seq, const Pos& pos) = 0;
+};
+
+/// The buffers of a program's operations and slots, kept on a thread from one graph to the next.
+struct Buffers {
+    std::uint64_t program = 0;  ///< the id of the program they are shaped for
+    std::vector<BitRel> rels;               ///< per operation, and per slot after them
+    std::vector<lkmm::NodeSet> sets;        ///< likewise
+    std::vector<const BitRel*> slot_rel;    ///< per slot: where its value is
+    std::vector<const lkmm::NodeSet*> slot_set;
+};
+
+/// Runs a program's operations on one graph of n nodes.
+class Runner {
+public:
+    Runner(const Program& p, Buffers& buf, std::size_t n, const std::vector<Value>& values, TopValues& top);
+    const BitRel& rel(int op);
+    const lkmm::NodeSet& set(int op);
+    /// Runs a Rec operation; slot_rel()/slot_set() then hold its bindings' values.
+    void rec(int op);
+    const BitRel& slot_rel(std::uint32_t slot) const { return *buf_.slot_rel[slot]; }
+    const lkmm::NodeSet& slot_set(std::uint32_t slot) const { return *buf_.slot_set[slot]; }
+
+private:
+    BitRel& rbuf(int op);
+    lkmm::NodeSet& sbuf(int op);
+    void bind(const Op& o);
+    const Program& p_;
+    Buffers& buf_;
+    std::size_t n_;
+    const std::vector<Value>& values_;
+    TopValues& top_;
+};
+
+}  // namespace oc::cat

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: MIT
+// The compiled operations of a cat model (cat_compile.hpp), run on one graph.
+#include <algorithm>
+
+#include "checker/memory_model/cat/cat_compile.hpp"
+
+namespace oc::cat {
+
+
+Runner::Runner(const Program& p, Buffers& buf, std::size_t n, const std::vector<Value>& values, TopValues& top)
+    : p_(p), buf_(buf), n_(n), values_(values), top_(top) {
+    if (buf.program != p.id) {
+        const std::size_t total = p.ops.size() + p.slot_ty.size();
+        buf.program = p.id;
+        buf.rels.assign(total, BitRel(0));
+        buf.sets.assign(total, lkmm::NodeSet{});
+        buf.slot_rel.assign(p.slot_ty.size(), nullptr);
+        buf.slot_set.assign(p.slot_ty.size(), nullptr);
+    }
+}
+
+BitRel& Runner::rbuf(int op) {
+    BitRel& b = buf_.rels[static_cast<std::size_t>(op)];
+    if (b.size() != n_) b.reshape(n_);
+    return b;
+}
+lkmm::NodeSet& Runner::sbuf(int op) {
+    lkmm::NodeSet& s = buf_.sets[static_cast<std::size_t>(op)];
+    const std::size_t words = (n_ + 63) / 64;
+    if (s.size() != words) s.assign(words, 0);
+    return s;
+}
+
+void Runner::bind(const Op& o) {
+    for (std::size_t k = 0; k < o.slots.size(); ++k) {
+        const auto slot = static_cast<std::size_t>(o.slots[k]);
+        if (p_.slot_ty[slot] == Ty::Rel) buf_.slot_rel[slot] = &rel(o.binds[k]);
+        else buf_.slot_set[slot] = &set(o.binds[k]);
+    }
+}
+
+void Runner::rec(int op) {
+    const Op& o = p_.ops[static_cast<std::size_t>(op)];
+    const int own = static_cast<int>(p_.ops.size());
+    for (const int slot : o.slots) {
+        const auto s = static_cast<std::size_t>(slot);
+        if (p_.slot_ty[s] == Ty::Rel) {
+            BitRel& b = rbuf(own + slot);
+            b.clear();
+            buf_.slot_rel[s] = &b;
+        } else if (p_.slot_ty[s] == Ty::Set) {
+            lkmm::NodeSet& b = sbuf(own + slot);
+            std::fill(b.begin(), b.end(), 0);
+            buf_.slot_set[s] = &b;
+        }
+    }
+    for (std::size_t round = 0;; ++round) {
+        if (round > 10 * n_ * n_ + 100) throw CatError(o.pos, "expected the let rec to reach a fixed point, found none");
+        bool changed = false;
+        for (std::size_t k = 0; k < o.slots.size(); ++k) {
+            if (o.binds[k] < 0) continue;
+            const int slot = o.slots[k];
+            if (p_.slot_ty[static_cast<std::size_t>(slot)] == Ty::Rel) {
+                const BitRel& v = rel(o.binds[k]);
+                BitRel& b = buf_.rels[static_cast<std::size_t>(own + slot)];
+                if (!(v == b)) {
+                    b = v;
+                    changed = true;
+                }
+            } else {
+                const lkmm::NodeSet& v = set(o.binds[k]);
+                lkmm::NodeSet& b = buf_.sets[static_cast<std::size_t>(own + slot)];
+                if (v != b) {
+                    b = v;
+                    changed = true;
+                }
+            }
+        }
+        if (!changed) return;
+    }
+}
+
+const BitRel& Runner::rel(int op) {
+    const Op& o = p_.ops[static_cast<std::size_t>(op)];
+    using K = Op::K;
+    switch (o.k) {
+    case K::Top:
+        if (const BitRel* r = top_.rel(o.ref, o.pos)) return *r;
+        [[fallthrough]];
+    case K::Zero: {
+        BitRel& z = rbuf(op);
+        z.clear();
+        return z;
+    }
+    case K::Local: return *buf_.slot_rel[o.ref];
+    case K::Union:
+    case K::Inter:
+    case K::Diff: {
+        const BitRel& a = rel(o.a);
+        const BitRel& b = rel(o.b);
+        BitRel& out = rbuf(op);
+        out = a;
+        if (o.k == K::Union) out.unite(b);
+        else if (o.k == K::Inter) out.intersect(b);
+        else out.subtract(b);
+        return out;
+    }
+    case K::Seq: {
+        const BitRel& a = rel(o.a);
+        const BitRel& b = rel(o.b);
+        BitRel& out = rbuf(op);
+        a.compose_into(b, out);
+        return out;
+    }
+    case K::DomRestrict: {
+        const lkmm::NodeSet& s = set(o.a);
+        const BitRel& r = rel(o.b);
+        BitRel& out = rbuf(op);
+        out = r;
+        for (std::size_t i = 0; i < n_; ++i)
+            if ((s[i / 64] >> (i % 64) & 1u) == 0) std::fill_n(out.row(i), out.words(), 0);
+        return out;
+    }
+    case K::RanRestrict: {
+        const BitRel& r = rel(o.a);
+        const lkmm::NodeSet& s = set(o.b);
+        BitRel& out = rbuf(op);
+        out = r;
+        for (std::size_t i = 0; i < n_; ++i) {
+            std::uint64_t* row = out.row(i);
+            for (std::size_t w = 0; w < out.words(); ++w) row[w] &= s[w];
+        }
+        return out;
+    }
+    case K::Cart: {
+        const lkmm::NodeSet& a = set(o.a);
+        const lkmm::NodeSet& b = set(o.b);
+        BitRel& out = rbuf(op);
+        for (std::size_t i = 0; i < n_; ++i) {
+            const bool in = (a[i / 64] >> (i % 64) & 1u) != 0;
+            for (std::size_t w = 0; w < out.words(); ++w) out.row(i)[w] = in ? b[w] : 0;
+        }
+        return out;
+    }
+    case K::Star:
+    case K::Plus:
+    case K::Opt: {
+        const BitRel& a = rel(o.a);
+        BitRel& out = rbuf(op);
+        out = a;
+        if (o.k != K::Opt) out.close();
+        if (o.k != K::Plus) out.add_identity();
+        return out;
+    }
+    case K::Inverse: {
+        const BitRel& a = rel(o.a);
+        BitRel& out = rbuf(op);
+        a.inverse_into(out);
+        return out;
+    }
+    case K::Complement: {
+        const BitRel& a = rel(o.a);
+        BitRel& out = rbuf(op);
+        for (std::size_t i = 0; i < n_; ++i)
+            for (std::size_t w = 0; w < out.words(); ++w) {
+                const std::size_t lo = w * 64;
+                const std::uint64_t all = n_ - lo >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << (n_ - lo)) - 1;
+                out.row(i)[w] = all & ~a.row(i)[w];
+            }
+        return out;
+    }
+    case K::Identity: {
+        const lkmm::NodeSet& s = set(o.a);
+        BitRel& out = rbuf(op);
+        out.clear();
+        for (std::size_t i = 0; i < n_; ++i)
+            if ((s[i / 64] >> (i % 64) & 1u) != 0) out.set(i, i);
+        return out;
+    }
+    case K::DiffValues: {
+        const BitRel& a = rel(o.a);
+        BitRel& out = rbuf(op);
+        out.clear();
+        for (std::size_t i = 0; i < n_; ++i)
+            a.for_each(i, [&](std::size_t j) {
+                if (values_[i] != values_[j]) out.set(i, j);
+            });
+        return out;
+    }
+    case K::Let: bind(o); return rel(o.a);
+    case K::Rec: rec(op); return rel(o.a);
+    default: break;
+    }
+    throw CatError(o.pos, "expected a relation");
+}
+
+const lkmm::NodeSet& Runner::set(int op) {
+    const Op& o = p_.ops[static_cast<std::size_t>(op)];
+    using K = Op::K;
+    switch (o.k) {
+    case K::Top:
+        if (const lkmm::NodeSet* s = top_.set(o.ref, o.pos)) return *s;
+        [[fallthrough]];
+    case K::Zero: {
+        lkmm::NodeSet& z = sbuf(op);
+        std::fill(z.begin(), z.end(), 0);
+        return z;
+    }
+    case K::Local: return *buf_.slot_set[o.ref];
+    case K::Union:
+    case K::Inter:
+    case K::Diff: {
+        const lkmm::NodeSet& a = set(o.a);
+        const lkmm::NodeSet& b = set(o.b);
+        lkmm::NodeSet& out = sbuf(op);
+        for (std::size_t w = 0; w < out.size(); ++w)
+            out[w] = o.k == K::Union ? a[w] | b[w] : o.k == K::Inter ? a[w] & b[w] : a[w] & ~b[w];
+        return out;
+    }
+    case K::Complement: {
+        const lkmm::NodeSet& a = set(o.a);
+        const lkmm::NodeSet* u = top_.set(o.ref, o.pos);
+        lkmm::NodeSet& out = sbuf(op);
+        for (std::size_t w = 0; w < out.size(); ++w) out[w] = u == nullptr ? 0 : (*u)[w] & ~a[w];
+        return out;
+    }
+    case K::Domain:
+    case K::Range: {
+        const BitRel& r = rel(o.a);
+        lkmm::NodeSet& out = sbuf(op);
+        std::fill(out.begin(), out.end(), 0);
+        for (std::size_t i = 0; i < n_; ++i)
+            if (o.k == K::Domain) {
+                bool any = false;
+                for (std::size_t w = 0; w < r.words(); ++w) any = any || r.row(i)[w] != 0;
+                if (any) out[i / 64] |= std::uint64_t{1} << (i % 64);
+            } else {
+                for (std::size_t w = 0; w < r.words(); ++w) out[w] |= r.row(i)[w];
+            }
+        return out;
+    }
+    case K::Let: bind(o); return set(o.a);
+    case K::Rec: rec(op); return set(o.a);
+    default: break;
+    }
+    throw CatError(o.pos, "expected a set of events");
+}
+
+}  // namespace oc::cat

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+// The values and scopes of the cat evaluator (cat_eval.cpp): internal to it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "checker/memory_model/bitrel.hpp"
+#include "checker/memory_model/cat/cat_ast.hpp"
+#include "checker/memory_model/cat/cat_parser.hpp"
+#include "checker/memory_model/lkmm.hpp"
+
+namespace oc::cat::values {
+
+using lkmm::NodeSet;
+
+struct Val;
+using ValPtr = std::shared_ptr<const Val>;
+struct Scope;
+using Env = std::shared_ptr<const Scope>;
+
+/// A value of the cat language.
+struct Val {
+    enum class Kind {
+        Empty,   ///< 0, {}: the empty set, relation or collection, as the context needs
+        Set,     ///< a set of events
+        Rel,     ///< a relation
+        Event,   ///< one event (a member of a set being mapped over)
+        Pair,    ///< one pair (a member of a relation being mapped over)
+        Coll,    ///< a set of other values (the candidates of `with`)
+        Tuple,   ///< (a, b)
+        Func,    ///< a function of the model
+        Native,  ///< a built-in function
+        Orders,  ///< the total orders of each location's `set` that extend `rel` (cos-opt.cat)
+    };
+    Kind kind = Kind::Empty;
+    NodeSet set;
+    BitRel rel{0};
+    std::size_t a = 0, b = 0;
+    std::vector<ValPtr> items;
+    // Func: the model's binding (its parameters and body) and the scope it was defined in
+    const Binding* func = nullptr;
+    Env env;
+    // Native: applied to its argument; `items` holds the arguments given so far (curried)
+    struct Native {
+        std::function<ValPtr(const std::vector<ValPtr>&, const Pos&)> fn;
+        std::size_t arity = 1;
+    };
+    std::shared_ptr<const Native> native;
+};
+
+struct Scope {
+    std::uint32_t sym;  ///< symbol(name): lookups compare it
+    mutable ValPtr value;  ///< mutable while a `let rec` iterates, and when a lazy binding is forced
+    Env parent;
+    /// A top-level binding not evaluated yet: its expression and the scope it is evaluated in.
+    /// The first lookup evaluates it (so that a check evaluates only what it needs).
+    mutable const Expr* lazy = nullptr;
+    mutable Env lazy_env;
+    /// A top-level binding's place among them (1, 2...; Evaluator::top_ finds it without walking
+    /// the chain); 0 for a function's parameter or a `let ... in`'s name.
+    mutable std::uint32_t seq = 0;
+    /// What made a top-level binding (its Binding, or its `with` Stmt; nullptr: a builtin), and
+    /// its compiled operation when it has one (-1: its expression is evaluated).
+    mutable const void* origin = nullptr;
+    mutable int code = -1;
+};
+
+inline Env bind_name(Env env, std::uint32_t sym, ValPtr v) {
+    return std::make_shared<const Scope>(Scope{sym, std::move(v), std::move(env), nullptr, nullptr});
+}
+inline Env bind_name(Env env, const std::string& name, ValPtr v) { return bind_name(std::move(env), symbol(name), std::move(v)); }
+
+inline const char* kind_name(Val::Kind k) {
+    switch (k) {
+    case Val::Kind::Empty: return "the empty set";
+    case Val::Kind::Set: return "a set of events";
+    case Val::Kind::Rel: return "a relation";
+    case Val::Kind::Event: return "an event";
+    case Val::Kind::Pair: return "a pair of events";
+    case Val::Kind::Coll: return "a set of values";
+    case Val::Kind::Tuple: return "a tuple";
+    case Val::Kind::Func: return "a function";
+    case Val::Kind::Native: return "a built-in function";
+    case Val::Kind::Orders: return "a set of orders";
+    }
+    return "?";
+}
+
+}  // namespace oc::cat::values
