@@ -556,18 +556,26 @@ private:
         bool ok = false;
         if (c->kind == Val::Kind::Orders) {
             // the graph's co over the set; a candidate when total per location and extending rel
+            // a word at a time: chosen = rf_co & loc over the set's pairs (no (i, i)); total
+            // when every other node of the set at i's location is before or after i in it
             const BitRel& loc = b_.rels.at("loc");
+            const std::size_t words = chosen.words();
+            for (std::size_t i = 0; i < n_; ++i) {
+                if (!in(c->set, i)) continue;
+                for (std::size_t w = 0; w < words; ++w)
+                    chosen.row(i)[w] = b_.graph_rf_co.row(i)[w] & loc.row(i)[w] & c->set[w];
+                chosen.reset(i, i);
+            }
+            const BitRel before = chosen.inverse();
             ok = true;
-            for (std::size_t i = 0; i < n_; ++i)
-                for (std::size_t j = 0; j < n_; ++j) {
-                    if (!in(c->set, i) || !in(c->set, j) || i == j) continue;
-                    if (b_.graph_rf_co.test(i, j) && loc.test(i, j)) chosen.set(i, j);
+            for (std::size_t i = 0; i < n_ && ok; ++i) {
+                if (!in(c->set, i)) continue;
+                for (std::size_t w = 0; w < words && ok; ++w) {
+                    std::uint64_t others = loc.row(i)[w] & c->set[w] & ~chosen.row(i)[w] & ~before.row(i)[w];
+                    if (w == i / 64) others &= ~(std::uint64_t{1} << (i % 64));
+                    ok = others == 0;
                 }
-            for (std::size_t i = 0; i < n_ && ok; ++i)
-                for (std::size_t j = 0; j < n_ && ok; ++j)
-                    if (i != j && in(c->set, i) && in(c->set, j) && loc.test(i, j) && !chosen.test(i, j) &&
-                        !chosen.test(j, i))
-                        ok = false;
+            }
             BitRel missing = c->rel;
             missing.subtract(chosen);
             ok = ok && missing.empty();
