@@ -3,12 +3,13 @@
 """The kernel's own model files (--conf linux-kernel.cfg, evaluated by the cat front end) against
 the built-in LKMM, on the same searches: fastest wall time of N runs each, the ratio, and whether
 the two give the same answers (every Observation and Flag line, or every variant's verdict and
-execution count). Prints a Markdown table (docs/performance.md, "The kernel's model files").
+execution count). Prints a Markdown table (docs/performance.md, "The kernel's model files (cat)"; its history in
+docs/cat.md, "Cost").
 
   bench/cat_bench.py KERNEL_MM_DIR [BUILD_DIR] [--repeat N] [--slow]
 
 KERNEL_MM_DIR: a kernel tree's tools/memory-model (linux-kernel.cfg, .cat, .bell and litmus-tests/).
---slow adds desc-reserve+4 (about 20 s built-in, minutes with the cat files).
+--slow adds desc-reserve+4 (under a second built-in, over half a minute with the cat files).
 """
 import glob
 import json
