@@ -104,40 +104,77 @@ std::string tag_set_name(const std::string& tag) { return capitalised(tag); }
 
 std::string canonical_tag(const std::string& tag) { return lower(tag); }
 
-Builtins builtins(const ExecutionGraph& g, const Dialect& dialect) {
+namespace {
+
+/// Builds b's maps for `dialect` and finds where each set and relation is.
+void lay_out(Builtins& b, const Dialect& dialect) {
     // the set of a tag: its name as the model declares it, capitalised (Once; ONCE in lkmmv2)
     const auto tag_set = [&](const std::string& name) {
         const auto it = dialect.spelling.find(name);
         return capitalised(it == dialect.spelling.end() ? name : it->second);
     };
-    const std::string Once = tag_set("once"), Acquire = tag_set("acquire"), Release = tag_set("release"),
-                      Noreturn = tag_set("noreturn"), Mb = tag_set("mb"), SrcuLock = tag_set("srcu-lock"),
-                      SrcuUnlock = tag_set("srcu-unlock"), SyncSrcu = tag_set("sync-srcu");
-    lkmm::Nodes N = lkmm::number_nodes(g);
-    const std::size_t n = N.size();
-    Builtins b(n);
-    auto ev = [&](std::size_t i) -> const Event& { return g.event(N.event[i]); };
-    const NodeSet none((n + 63) / 64, 0);
     auto& S = b.sets;
-    for (const char* name : {"R", "W", "M", "F", "IW", "RMW", "LKR", "LKW", "UL", "LF", "RL", "RU", "FW", "_"})
-        S[name] = none;
-    for (const char* name : access_tags) S[tag_set(name)] = none;
-    for (const auto& [name, bit] : fence_tags()) S[tag_set(name)] = none;
+    S.clear();
+    b.rels.clear();
+    for (const char* name : {"R", "W", "M", "F", "IW", "RMW", "LKR", "LKW", "UL", "LF", "RL", "RU", "FW", "_"}) S[name];
+    for (const char* name : access_tags) S[tag_set(name)];
+    for (const auto& [name, bit] : fence_tags()) S[tag_set(name)];
     const bool c11 = dialect.spelling.count("rlx") != 0;
     if (c11)
-        for (const char* name : c11_tags) S[tag_set(name)] = none;
-    // Each set resolved once (a std::map keeps its elements where they are), not by name per event.
-    NodeSet &all = S["_"], &sIW = S["IW"], &sW = S["W"], &sR = S["R"], &sF = S["F"], &sRMW = S["RMW"], &sLKR = S["LKR"],
-            &sLKW = S["LKW"], &sUL = S["UL"], &sLF = S["LF"], &sRL = S["RL"], &sRU = S["RU"];
-    NodeSet &sOnce = S[Once], &sAcquire = S[Acquire], &sRelease = S[Release], &sNoreturn = S[Noreturn], &sMb = S[Mb],
-            &sSrcuLock = S[SrcuLock], &sSrcuUnlock = S[SrcuUnlock], &sSyncSrcu = S[SyncSrcu];
-    std::vector<std::pair<std::uint32_t, NodeSet*>> fence_sets;
-    for (const auto& [name, bit] : fence_tags()) fence_sets.emplace_back(bit, &S[tag_set(name)]);
-    std::array<NodeSet*, 6> c11_sets{};  // by MemoryOrder: its C11 tag's set (c11_tag())
+        for (const char* name : c11_tags) S[tag_set(name)];
+    Builtins::Layout& L = b.layout;
+    L = {};
+    L.all = &S["_"], L.IW = &S["IW"], L.W = &S["W"], L.R = &S["R"], L.M = &S["M"], L.F = &S["F"], L.FW = &S["FW"];
+    L.RMW = &S["RMW"], L.LKR = &S["LKR"], L.LKW = &S["LKW"], L.UL = &S["UL"], L.LF = &S["LF"], L.RL = &S["RL"];
+    L.RU = &S["RU"];
+    L.Once = &S[tag_set("once")], L.Acquire = &S[tag_set("acquire")], L.Release = &S[tag_set("release")];
+    L.Noreturn = &S[tag_set("noreturn")], L.Mb = &S[tag_set("mb")], L.SrcuLock = &S[tag_set("srcu-lock")];
+    L.SrcuUnlock = &S[tag_set("srcu-unlock")], L.SyncSrcu = &S[tag_set("sync-srcu")];
+    for (const auto& [name, bit] : fence_tags()) L.fence_sets.emplace_back(bit, &S[tag_set(name)]);
     if (c11)
         for (const MemoryOrder o : {MemoryOrder::Relaxed, MemoryOrder::Acquire, MemoryOrder::Release, MemoryOrder::AcqRel,
                                     MemoryOrder::SeqCst})
-            c11_sets.at(static_cast<std::size_t>(o)) = &S[tag_set(c11_tag(o))];
+            L.c11_sets.at(static_cast<std::size_t>(o)) = &S[tag_set(c11_tag(o))];
+    for (auto& [name, set] : S) L.every_set.push_back(&set);
+    const auto rel = [&](const char* name) { return &b.rels.try_emplace(name, 0).first->second; };
+    L.po = rel("po"), L.loc = rel("loc"), L.int_ = rel("int"), L.ext = rel("ext"), L.id = rel("id"), L.rf = rel("rf");
+    L.co = rel("co"), L.fr = rel("fr"), L.rmw = rel("rmw"), L.addr = rel("addr"), L.data = rel("data");
+    L.ctrl = rel("ctrl");
+    for (const auto& [name, set] : S) L.syms.push_back(symbol(name));
+    for (const auto& [name, r] : b.rels) L.syms.push_back(symbol(name));
+}
+
+}  // namespace
+
+std::pair<std::vector<std::string>, std::vector<std::string>> builtin_names(const Dialect& dialect) {
+    Builtins b;
+    lay_out(b, dialect);
+    std::pair<std::vector<std::string>, std::vector<std::string>> out;
+    for (const auto& [name, s] : b.sets) out.first.push_back(name);
+    for (const auto& [name, r] : b.rels) out.second.push_back(name);
+    return out;
+}
+
+void builtins_into(Builtins& b, const ExecutionGraph& g, const Dialect& dialect, std::uint64_t stamp) {
+    if (stamp == 0 || b.stamp != stamp) lay_out(b, dialect);
+    b.stamp = stamp;
+    const Builtins::Layout& L = b.layout;
+    b.nodes = lkmm::number_nodes(g);
+    const lkmm::Nodes& N = b.nodes;
+    const std::size_t n = N.size();
+    const std::size_t words = (n + 63) / 64;
+    for (NodeSet* s : L.every_set) s->assign(words, 0);
+    for (BitRel* r : {L.po, L.loc, L.int_, L.ext, L.id, L.rf, L.co, L.rmw, L.addr, L.data, L.ctrl}) r->reshape(n);
+    b.graph_rf_co.reshape(n);
+    auto ev = [&](std::size_t i) -> const Event& { return g.event(N.event[i]); };
+    const NodeSet none(words, 0);
+    NodeSet &all = *L.all, &sIW = *L.IW, &sW = *L.W, &sR = *L.R, &sF = *L.F, &sRMW = *L.RMW, &sLKR = *L.LKR,
+            &sLKW = *L.LKW, &sUL = *L.UL, &sLF = *L.LF, &sRL = *L.RL, &sRU = *L.RU;
+    NodeSet &sOnce = *L.Once, &sAcquire = *L.Acquire, &sRelease = *L.Release, &sNoreturn = *L.Noreturn, &sMb = *L.Mb,
+            &sSrcuLock = *L.SrcuLock, &sSrcuUnlock = *L.SrcuUnlock, &sSyncSrcu = *L.SyncSrcu;
+    const auto& fence_sets = L.fence_sets;
+    const auto& c11_sets = L.c11_sets;
+    const bool c11 = dialect.spelling.count("rlx") != 0;
     b.value.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
         const Event& e = ev(i);
@@ -231,20 +268,21 @@ Builtins builtins(const ExecutionGraph& g, const Dialect& dialect) {
         if ((t & lkmm::SrcuUnlock) != 0) add(sSrcuUnlock, i);
         if ((t & lkmm::SyncSrcu) != 0) add(sSyncSrcu, i);
     }
-    const NodeSet& R = S["R"];
-    const NodeSet& W = S["W"];
+    const NodeSet& R = sR;
+    const NodeSet& W = sW;
     NodeSet M = none;
     for (std::size_t k = 0; k < M.size(); ++k) M[k] = R[k] | W[k];
-    S["M"] = M;
+    *L.M = M;
     // every access, lock events included: where loc holds (lkmm.cpp's M)
     NodeSet access = M;
-    for (const char* l : {"LKR", "LKW", "UL", "LF", "RL", "RU"})
-        for (std::size_t k = 0; k < access.size(); ++k) access[k] |= S[l][k];
+    for (const NodeSet* l : {&sLKR, &sLKW, &sUL, &sLF, &sRL, &sRU})
+        for (std::size_t k = 0; k < access.size(); ++k) access[k] |= (*l)[k];
     NodeSet lock_reads = none;
-    for (const char* l : {"LKR", "LF", "RL", "RU"})
-        for (std::size_t k = 0; k < lock_reads.size(); ++k) lock_reads[k] |= S[l][k];
+    for (const NodeSet* l : {&sLKR, &sLF, &sRL, &sRU})
+        for (std::size_t k = 0; k < lock_reads.size(); ++k) lock_reads[k] |= (*l)[k];
 
-    BitRel po(n), loc(n), int_(n), ext(n), id(n), rf(n), co(n), rmw(n), addr(n), data(n), ctrl(n);
+    BitRel &po = *L.po, &loc = *L.loc, &int_ = *L.int_, &ext = *L.ext, &id = *L.id, &rf = *L.rf, &co = *L.co,
+           &rmw = *L.rmw, &addr = *L.addr, &data = *L.data, &ctrl = *L.ctrl;
     {
         // Row by row: the nodes are numbered thread by thread (lkmm::number_nodes()), so a
         // thread's are one span. int: the node's thread, itself included (as lkmm.cpp: int holds
@@ -293,21 +331,7 @@ Builtins builtins(const ExecutionGraph& g, const Dialect& dialect) {
     b.graph_co = co;
     b.graph_rf_co.unite(co);
     lkmm::dependencies(g, N, addr, data, ctrl);
-    BitRel fr = rf.inverse().compose(co);
-    b.rels.emplace("po", std::move(po));
-    b.rels.emplace("loc", std::move(loc));
-    b.rels.emplace("int", std::move(int_));
-    b.rels.emplace("ext", std::move(ext));
-    b.rels.emplace("id", std::move(id));
-    b.rels.emplace("rf", std::move(rf));
-    b.rels.emplace("co", std::move(co));
-    b.rels.emplace("fr", std::move(fr));
-    b.rels.emplace("rmw", std::move(rmw));
-    b.rels.emplace("addr", std::move(addr));
-    b.rels.emplace("data", std::move(data));
-    b.rels.emplace("ctrl", std::move(ctrl));
-    b.nodes = std::move(N);
-    return b;
+    *L.fr = rf.inverse().compose(co);
 }
 
 }  // namespace oc::cat

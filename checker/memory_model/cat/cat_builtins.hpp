@@ -7,6 +7,8 @@
 // rmw edges are not yet there: lock.cat adds them.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -19,7 +21,11 @@
 namespace oc::cat {
 
 struct Builtins {
-    explicit Builtins(std::size_t n) : graph_rf_co(n), graph_rf(n), graph_co(n) {}
+    explicit Builtins(std::size_t n = 0) : graph_rf_co(n), graph_rf(n), graph_co(n) {}
+    Builtins(const Builtins&) = delete;  // `layout` points into the maps
+    Builtins& operator=(const Builtins&) = delete;
+    Builtins(Builtins&&) = delete;
+    Builtins& operator=(Builtins&&) = delete;
     lkmm::Nodes nodes;
     std::map<std::string, lkmm::NodeSet> sets;
     std::map<std::string, BitRel> rels;
@@ -30,10 +36,27 @@ struct Builtins {
     BitRel graph_rf, graph_co;
     /// Per node: the value it writes (different-values()).
     std::vector<Value> value;
+    /// Where each set and relation builtins_into() fills is in the maps, found by name once
+    /// for the dialect of `stamp` (0: for no later call).
+    struct Layout {
+        lkmm::NodeSet *all, *IW, *W, *R, *M, *F, *FW, *RMW, *LKR, *LKW, *UL, *LF, *RL, *RU;
+        lkmm::NodeSet *Once, *Acquire, *Release, *Noreturn, *Mb, *SrcuLock, *SrcuUnlock, *SyncSrcu;
+        std::vector<std::pair<std::uint32_t, lkmm::NodeSet*>> fence_sets;
+        std::array<lkmm::NodeSet*, 6> c11_sets{};  ///< by MemoryOrder (herd's C11 tags), when the dialect has them
+        std::vector<lkmm::NodeSet*> every_set;
+        std::vector<std::uint32_t> syms;  ///< symbol() of every set's name, then every relation's
+        BitRel *po, *loc, *int_, *ext, *id, *rf, *co, *fr, *rmw, *addr, *data, *ctrl;
+    };
+    Layout layout{};
+    std::uint64_t stamp = 0;
 };
 
-/// The built-in sets and relations of `g`, its events shown as `dialect` says.
-Builtins builtins(const ExecutionGraph& g, const Dialect& dialect = {});
+/// The built-in sets and relations of `g` into `b`, its events shown as `dialect` says. A
+/// nonzero `stamp` names the dialect: a later call with the same stamp reuses the maps (their
+/// entries and their storage) instead of building them anew.
+void builtins_into(Builtins& b, const ExecutionGraph& g, const Dialect& dialect, std::uint64_t stamp);
+/// The names of the built-in sets and relations of `dialect`, in the maps' order.
+std::pair<std::vector<std::string>, std::vector<std::string>> builtin_names(const Dialect& dialect);
 
 /// The herd tag name of each LKMM tag the graph's events carry ('once, 'rcu-lock...; in any
 /// case: 'ONCE in the newest model): the tags a bell file's enum may declare; the set of a tag

@@ -21,14 +21,14 @@ using namespace values;
 /// The evaluator's built-in functions, in the order it binds them (after the builtins).
 const std::vector<std::string> natives = {"domain", "range", "map", "cross", "different-values", "total-orders"};
 
-struct Stop {};  ///< thrown to end the evaluation at the first failing axiom
 
 class Evaluator final : TopValues {
 public:
     Evaluator(const ExecutionGraph& g, Goal goal, const Dialect& dialect, const Program* program)
-        : b_(builtins(g, dialect)), n_(b_.nodes.size()), goal_(goal), prog_(program) {
-        for (auto& [name, s] : b_.sets) env_ = bind_name(env_, name, set(s));
-        for (auto& [name, r] : b_.rels) env_ = bind_name(env_, name, rel(r));
+        : b_(fill(*spare_builtins_, g, dialect, program)), n_(b_.nodes.size()), goal_(goal), prog_(program) {
+        auto sym = b_.layout.syms.begin();  // symbol() of each name, in the maps' order
+        for (auto& [name, s] : b_.sets) env_ = bind_name(env_, *sym++, set(s));
+        for (auto& [name, r] : b_.rels) env_ = bind_name(env_, *sym++, rel(r));
         native("domain", 1, [this](const auto& a, const Pos& p) { return domain_range(a[0], true, p); });
         native("range", 1, [this](const auto& a, const Pos& p) { return domain_range(a[0], false, p); });
         native("map", 2, [this](const auto& a, const Pos& p) { return map(a[0], a[1], p); });
@@ -39,14 +39,11 @@ public:
     }
 
     Outcome run(const Model& m, const std::vector<std::string>& want) {
-        try {
-            statements(prelude().statements);
-            statements(m.statements);
-            graph_is_the_execution();
-            if (goal_ == Goal::Validate)  // every binding, needed or not: its errors now
-                for (const Scope* sc = env_.get(); sc != nullptr; sc = sc->parent.get()) force(*sc);
-        } catch (const Stop&) {
-        }
+        statements(prelude().statements);
+        statements(m.statements);
+        if (!stopped_) graph_is_the_execution();
+        if (goal_ == Goal::Validate)  // every binding, needed or not: its errors now
+            for (const Scope* sc = env_.get(); sc != nullptr; sc = sc->parent.get()) force(*sc);
         for (const std::string& name : want) {
             const ValPtr v = lookup(env_, name);
             std::optional<BitRel> r;
@@ -367,7 +364,7 @@ private:
                 return rel(std::move(all));
             }
             NodeSet s = as_set(a, e.args[0]->pos);
-            const NodeSet& u = b_.sets.at("_");
+            const NodeSet& u = *b_.layout.all;
             for (std::size_t k = 0; k < s.size(); ++k) s[k] = u[k] & ~s[k];
             return set(std::move(s));
         }
@@ -470,15 +467,19 @@ private:
     }
 
     // ---- statements ----
+    /// In order, up to the first failing axiom when that ends the evaluation (stopped_).
     void statements(const std::vector<Stmt>& stmts) {
-        for (const Stmt& s : stmts) statement(s);
+        for (const Stmt& s : stmts) {
+            if (stopped_) return;
+            statement(s);
+        }
     }
     void fail(const std::string& name, std::optional<BitRel> r) {
         if (!out_.violated) {
             out_.violated = name;
             out_.violated_relation = std::move(r);
         }
-        if (goal_ == Goal::FirstViolation) throw Stop{};
+        if (goal_ == Goal::FirstViolation) stopped_ = true;
     }
     void statement(const Stmt& s) {
         switch (s.kind) {
@@ -558,7 +559,7 @@ private:
             // the graph's co over the set; a candidate when total per location and extending rel
             // a word at a time: chosen = rf_co & loc over the set's pairs (no (i, i)); total
             // when every other node of the set at i's location is before or after i in it
-            const BitRel& loc = b_.rels.at("loc");
+            const BitRel& loc = *b_.layout.loc;
             const std::size_t words = chosen.words();
             for (std::size_t i = 0; i < n_; ++i) {
                 if (!in(c->set, i)) continue;
@@ -634,11 +635,17 @@ private:
         return true;
     }
 
-    Builtins b_;
+    static Builtins& fill(Builtins& b, const ExecutionGraph& g, const Dialect& dialect, const Program* program) {
+        builtins_into(b, g, dialect, program != nullptr ? program->id : 0);
+        return b;
+    }
+    ThreadSpare<Builtins> spare_builtins_;  ///< its maps kept from one graph to the next
+    Builtins& b_;
     std::size_t n_;
     BitRel empty_rel_{n_};
     NodeSet empty_set_ = NodeSet((n_ + 63) / 64, 0);
     Goal goal_;
+    bool stopped_ = false;  ///< an axiom failed and the goal is the first violation
     const Program* prog_;
     bool compiled_ = prog_ != nullptr;  ///< false from the first binding the compiler numbered otherwise
     std::size_t checks_ = 0;            ///< check statements met so far
@@ -666,10 +673,7 @@ private:
 }  // namespace
 
 void prepare(Model& model) {
-    const Builtins b = builtins(ExecutionGraph{}, model.dialect);
-    std::vector<std::string> sets, rels;
-    for (const auto& [name, s] : b.sets) sets.push_back(name);
-    for (const auto& [name, r] : b.rels) rels.push_back(name);
+    const auto [sets, rels] = builtin_names(model.dialect);
     model.program = compile(model, sets, rels, natives);
 }
 
