@@ -26,15 +26,17 @@ class Evaluator final : TopValues {
 public:
     Evaluator(const ExecutionGraph& g, Goal goal, const Dialect& dialect, const Program* program)
         : b_(fill(*spare_builtins_, g, dialect, program)), n_(b_.nodes.size()), goal_(goal), prog_(program) {
-        auto sym = b_.layout.syms.begin();  // symbol() of each name, in the maps' order
-        for (auto& [name, s] : b_.sets) env_ = bind_name(env_, *sym++, set(s));
-        for (auto& [name, r] : b_.rels) env_ = bind_name(env_, *sym++, rel(r));
-        native("domain", 1, [this](const auto& a, const Pos& p) { return domain_range(a[0], true, p); });
-        native("range", 1, [this](const auto& a, const Pos& p) { return domain_range(a[0], false, p); });
-        native("map", 2, [this](const auto& a, const Pos& p) { return map(a[0], a[1], p); });
-        native("cross", 1, [this](const auto& a, const Pos& p) { return cross(a[0], p); });
-        native("different-values", 1, [this](const auto& a, const Pos& p) { return different_values(a[0], p); });
-        native("total-orders", 1, [this](const auto& a, const Pos& p) { return total_orders(a[0], p); });
+        base_->current = this;
+        const std::uint64_t stamp = program != nullptr ? program->id : 0;
+        if (stamp == 0 || base_->stamp != stamp) {
+            base_->stamp = stamp;
+            build_base();
+        } else {  // the same scopes and values, refilled for this graph
+            std::size_t k = 0;
+            for (auto& [name, s] : b_.sets) base_->vals[k++]->set = s;
+            for (auto& [name, r] : b_.rels) base_->vals[k++]->rel = r;
+        }
+        env_ = base_->env;
         index_top(nullptr);
     }
 
@@ -72,12 +74,50 @@ private:
     ValPtr empty() const { return std::make_shared<Val>(); }
     NodeSet none() const { return NodeSet((n_ + 63) / 64, 0); }
     static bool in(const NodeSet& s, std::size_t i) { return (s[i / 64] >> (i % 64) & 1u) != 0; }
-    void native(const std::string& name, std::size_t arity,
-                std::function<ValPtr(const std::vector<ValPtr>&, const Pos&)> f) {
-        auto v = std::make_shared<Val>();
-        v->kind = Val::Kind::Native;
-        v->native = std::make_shared<const Val::Native>(Val::Native{std::move(f), arity});
-        env_ = bind_name(env_, name, v);
+    /// The builtins' and natives' scopes, kept on the thread for the next graph of the same
+    /// compiled model (whose builtins have the same names): its values refilled in place.
+    struct Base {
+        std::uint64_t stamp = 0;  ///< the compiled model's id (0: made for this graph only)
+        Env env;
+        std::vector<Val*> vals;  ///< the builtins' values, sets then relations, in the maps' order
+        Evaluator* current = nullptr;  ///< whose graph the natives work on
+    };
+    void build_base() {
+        Base& base = *base_;
+        base.vals.clear();
+        Env env;
+        auto bind = [&](std::uint32_t sym, std::shared_ptr<Val> v) {
+            base.vals.push_back(v.get());
+            env = bind_name(env, sym, std::move(v));
+        };
+        auto sym = b_.layout.syms.begin();  // symbol() of each name, in the maps' order
+        for (auto& [name, s] : b_.sets) {
+            auto v = std::make_shared<Val>();
+            v->kind = Val::Kind::Set;
+            v->set = s;
+            bind(*sym++, std::move(v));
+        }
+        for (auto& [name, r] : b_.rels) {
+            auto v = std::make_shared<Val>();
+            v->kind = Val::Kind::Rel;
+            v->rel = r;
+            bind(*sym++, std::move(v));
+        }
+        Evaluator** cur = &base.current;
+        auto native = [&](const std::string& name, std::size_t arity,
+                          std::function<ValPtr(const std::vector<ValPtr>&, const Pos&)> f) {
+            auto v = std::make_shared<Val>();
+            v->kind = Val::Kind::Native;
+            v->native = std::make_shared<const Val::Native>(Val::Native{std::move(f), arity});
+            env = bind_name(env, name, v);
+        };
+        native("domain", 1, [cur](const auto& a, const Pos& p) { return (*cur)->domain_range(a[0], true, p); });
+        native("range", 1, [cur](const auto& a, const Pos& p) { return (*cur)->domain_range(a[0], false, p); });
+        native("map", 2, [cur](const auto& a, const Pos& p) { return (*cur)->map(a[0], a[1], p); });
+        native("cross", 1, [cur](const auto& a, const Pos& p) { return (*cur)->cross(a[0], p); });
+        native("different-values", 1, [cur](const auto& a, const Pos& p) { return (*cur)->different_values(a[0], p); });
+        native("total-orders", 1, [cur](const auto& a, const Pos& p) { return (*cur)->total_orders(a[0], p); });
+        base.env = std::move(env);
     }
     [[noreturn]] static void type_error(const Pos& p, const std::string& expected, const ValPtr& found) {
         throw CatError(p, "expected " + expected + ", found " + kind_name(found->kind));
@@ -640,6 +680,7 @@ private:
         return b;
     }
     ThreadSpare<Builtins> spare_builtins_;  ///< its maps kept from one graph to the next
+    ThreadSpare<Base> base_;
     Builtins& b_;
     std::size_t n_;
     BitRel empty_rel_{n_};
