@@ -121,8 +121,18 @@ public:
     const lkmm::NodeSet& slot_set(std::uint32_t slot) const { return *buf_.slot_set[slot]; }
 
 private:
-    BitRel& rbuf(int op);
-    lkmm::NodeSet& sbuf(int op);
+    /// Operation (or slot) `op`'s buffer, of the graph's size.
+    BitRel& rbuf(int op) {
+        BitRel& b = buf_.rels[static_cast<std::size_t>(op)];
+        if (b.size() != n_) b.reshape(n_);
+        return b;
+    }
+    lkmm::NodeSet& sbuf(int op) {
+        lkmm::NodeSet& s = buf_.sets[static_cast<std::size_t>(op)];
+        const std::size_t words = (n_ + 63) / 64;
+        if (s.size() != words) s.assign(words, 0);
+        return s;
+    }
     void bind(const Op& o);
     const Program& p_;
     Buffers& buf_;

@@ -81,10 +81,12 @@ private:
         Env env;
         std::vector<Val*> vals;  ///< the builtins' values, sets then relations, in the maps' order
         Evaluator* current = nullptr;  ///< whose graph the natives work on
+        std::vector<std::shared_ptr<Val>> results;  ///< per compiled operation: its last value (run())
     };
     void build_base() {
         Base& base = *base_;
         base.vals.clear();
+        base.results.assign(prog_ != nullptr ? prog_->ops.size() : 0, nullptr);
         Env env;
         auto bind = [&](std::uint32_t sym, std::shared_ptr<Val> v) {
             base.vals.push_back(v.get());
@@ -111,23 +113,17 @@ private:
             v->native = std::make_shared<const Val::Native>(Val::Native{std::move(f), arity});
             env = bind_name(env, name, v);
         };
-        native("domain", 1, [cur](const auto& a, const Pos& p) { return (*cur)->domain_range(a[0], true, p); });
-        native("range", 1, [cur](const auto& a, const Pos& p) { return (*cur)->domain_range(a[0], false, p); });
+        native("domain", 1, [cur](const auto& a, const Pos& p) { return domain_range(a[0], true, (*cur)->n_, p); });
+        native("range", 1, [cur](const auto& a, const Pos& p) { return domain_range(a[0], false, (*cur)->n_, p); });
         native("map", 2, [cur](const auto& a, const Pos& p) { return (*cur)->map(a[0], a[1], p); });
-        native("cross", 1, [cur](const auto& a, const Pos& p) { return (*cur)->cross(a[0], p); });
-        native("different-values", 1, [cur](const auto& a, const Pos& p) { return (*cur)->different_values(a[0], p); });
-        native("total-orders", 1, [cur](const auto& a, const Pos& p) { return (*cur)->total_orders(a[0], p); });
+        native("cross", 1, [cur](const auto& a, const Pos& p) { return cross(a[0], (*cur)->n_, p); });
+        native("different-values", 1,
+               [cur](const auto& a, const Pos& p) { return different_values(a[0], (*cur)->b_.value, (*cur)->n_, p); });
+        native("total-orders", 1, [cur](const auto& a, const Pos& p) { return total_orders(a[0], (*cur)->n_, p); });
         base.env = std::move(env);
     }
-    [[noreturn]] static void type_error(const Pos& p, const std::string& expected, const ValPtr& found) {
-        throw CatError(p, "expected " + expected + ", found " + kind_name(found->kind));
-    }
     /// `v` as a relation (the empty value is the empty relation).
-    BitRel as_rel(const ValPtr& v, const Pos& p) const {
-        if (v->kind == Val::Kind::Rel) return v->rel;
-        if (v->kind == Val::Kind::Empty) return BitRel(n_);
-        type_error(p, "a relation", v);
-    }
+    BitRel as_rel(const ValPtr& v, const Pos& p) const { return values::as_rel(v, n_, p); }
     /// The same without a copy (the empty value: an empty relation or set of the graph's size).
     const BitRel& rel_ref(const ValPtr& v, const Pos& p) const {
         if (v->kind == Val::Kind::Rel) return v->rel;
@@ -139,11 +135,7 @@ private:
         if (v->kind == Val::Kind::Empty) return empty_set_;
         type_error(p, "a set of events", v);
     }
-    NodeSet as_set(const ValPtr& v, const Pos& p) const {
-        if (v->kind == Val::Kind::Set) return v->set;
-        if (v->kind == Val::Kind::Empty) return none();
-        type_error(p, "a set of events", v);
-    }
+    NodeSet as_set(const ValPtr& v, const Pos& p) const { return values::as_set(v, n_, p); }
     BitRel id_on(const NodeSet& s) const {
         BitRel r(n_);
         for (std::size_t i = 0; i < n_; ++i)
@@ -152,16 +144,6 @@ private:
     }
 
     // ---- built-in functions ----
-    ValPtr domain_range(const ValPtr& v, bool domain, const Pos& p) const {
-        const BitRel& r = rel_ref(v, p);
-        NodeSet s = none();
-        for (std::size_t i = 0; i < n_; ++i)
-            r.for_each(i, [&](std::size_t j) {
-                const std::size_t k = domain ? i : j;
-                s[k / 64] |= std::uint64_t{1} << (k % 64);
-            });
-        return set(std::move(s));
-    }
     ValPtr map(const ValPtr& f, const ValPtr& over, const Pos& p) {
         auto out = std::make_shared<Val>();
         out->kind = Val::Kind::Coll;
@@ -189,45 +171,6 @@ private:
             type_error(p, "a set, a relation or a set of values to map over", over);
         }
         return out;
-    }
-    /// cross({S1, ..., Sk}): every union of one member of each Si (cross.cat).
-    ValPtr cross(const ValPtr& sets, const Pos& p) const {
-        std::vector<BitRel> acc{BitRel(n_)};
-        const std::vector<ValPtr> none_items;
-        const auto& outer = sets->kind == Val::Kind::Empty ? none_items : sets->items;
-        if (sets->kind != Val::Kind::Coll && sets->kind != Val::Kind::Empty) type_error(p, "a set of sets", sets);
-        for (const ValPtr& s : outer) {
-            if (s->kind != Val::Kind::Coll && s->kind != Val::Kind::Empty) type_error(p, "a set of relations", s);
-            std::vector<BitRel> next;
-            for (const BitRel& a : acc)
-                for (const ValPtr& r : s->items) {
-                    BitRel u = a;
-                    u.unite(as_rel(r, p));
-                    next.push_back(std::move(u));
-                }
-            if (next.size() > 100000) throw CatError(p, "expected at most 100000 candidates, found more");
-            acc = std::move(next);
-        }
-        auto out = std::make_shared<Val>();
-        out->kind = Val::Kind::Coll;
-        for (BitRel& r : acc) out->items.push_back(rel(std::move(r)));
-        return out;
-    }
-    ValPtr different_values(const ValPtr& v, const Pos& p) const {
-        BitRel r = as_rel(v, p), out(n_);
-        for (std::size_t i = 0; i < n_; ++i)
-            r.for_each(i, [&](std::size_t j) {
-                if (b_.value[i] != b_.value[j]) out.set(i, j);
-            });
-        return rel(std::move(out));
-    }
-    ValPtr total_orders(const ValPtr& args, const Pos& p) const {
-        if (args->kind != Val::Kind::Tuple || args->items.size() != 2) type_error(p, "a pair (set, relation)", args);
-        auto v = std::make_shared<Val>();
-        v->kind = Val::Kind::Orders;
-        v->set = as_set(args->items[0], p);
-        v->rel = as_rel(args->items[1], p);
-        return v;
     }
 
     ValPtr apply(const ValPtr& f, ValPtr arg, const Pos& p) {
@@ -641,8 +584,16 @@ private:
     /// The value of compiled operation `op` (one allocation: the value the scope keeps).
     ValPtr run(int op) {
         Runner r = runner();
-        if (prog_->ops[static_cast<std::size_t>(op)].ty == Ty::Rel) return rel(r.rel(op));
-        return set(r.set(op));
+        const bool is_rel = prog_->ops[static_cast<std::size_t>(op)].ty == Ty::Rel;
+        const BitRel* x = is_rel ? &r.rel(op) : nullptr;
+        const NodeSet* y = is_rel ? nullptr : &r.set(op);
+        // the value the last graph's evaluation made for op, when nothing else holds it
+        std::shared_ptr<Val>& v = base_->results[static_cast<std::size_t>(op)];
+        if (!v || v.use_count() != 1) v = std::make_shared<Val>();
+        v->kind = is_rel ? Val::Kind::Rel : Val::Kind::Set;
+        if (is_rel) v->rel = *x;
+        else v->set = *y;
+        return v;
     }
     const BitRel* rel(std::uint32_t seq, const Pos& pos) override {
         const ValPtr v = force(*top_->by_seq[seq]);

@@ -19,18 +19,6 @@ Runner::Runner(const Program& p, Buffers& buf, std::size_t n, const std::vector<
     }
 }
 
-BitRel& Runner::rbuf(int op) {
-    BitRel& b = buf_.rels[static_cast<std::size_t>(op)];
-    if (b.size() != n_) b.reshape(n_);
-    return b;
-}
-lkmm::NodeSet& Runner::sbuf(int op) {
-    lkmm::NodeSet& s = buf_.sets[static_cast<std::size_t>(op)];
-    const std::size_t words = (n_ + 63) / 64;
-    if (s.size() != words) s.assign(words, 0);
-    return s;
-}
-
 void Runner::bind(const Op& o) {
     for (std::size_t k = 0; k < o.slots.size(); ++k) {
         const auto slot = static_cast<std::size_t>(o.slots[k]);

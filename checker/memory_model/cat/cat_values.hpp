@@ -12,6 +12,7 @@
 #include "checker/memory_model/cat/cat_ast.hpp"
 #include "checker/memory_model/cat/cat_parser.hpp"
 #include "checker/memory_model/lkmm.hpp"
+#include "traces/execution_graph.hpp"
 
 namespace oc::cat::values {
 
@@ -89,5 +90,19 @@ inline const char* kind_name(Val::Kind k) {
     }
     return "?";
 }
+
+// ---- built-in functions (cat_natives.cpp) over a graph of n nodes ----
+[[noreturn]] void type_error(const Pos& p, const std::string& expected, const ValPtr& found);
+/// `v` as a relation or a set (the empty value: the empty one); a type error otherwise.
+BitRel as_rel(const ValPtr& v, std::size_t n, const Pos& p);
+lkmm::NodeSet as_set(const ValPtr& v, std::size_t n, const Pos& p);
+/// domain(r), range(r)
+ValPtr domain_range(const ValPtr& v, bool domain, std::size_t n, const Pos& p);
+/// cross({S1, ..., Sk}): every union of one member of each Si (cross.cat).
+ValPtr cross(const ValPtr& sets, std::size_t n, const Pos& p);
+/// different-values(r): the pairs of r whose events' values differ.
+ValPtr different_values(const ValPtr& v, const std::vector<Value>& values, std::size_t n, const Pos& p);
+/// total-orders(S, r): the value `with co from` reads the graph's co by (cat_eval.cpp).
+ValPtr total_orders(const ValPtr& args, std::size_t n, const Pos& p);
 
 }  // namespace oc::cat::values

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+// The cat evaluator's built-in functions that need no evaluation of their own (map, which
+// applies a function of the model, is the evaluator's): cat_values.hpp.
+#include <utility>
+
+#include "checker/memory_model/cat/cat_values.hpp"
+
+namespace oc::cat::values {
+
+namespace {
+
+ValPtr rel(BitRel r) {
+    auto v = std::make_shared<Val>();
+    v->kind = Val::Kind::Rel;
+    v->rel = std::move(r);
+    return v;
+}
+
+}  // namespace
+
+void type_error(const Pos& p, const std::string& expected, const ValPtr& found) {
+    throw CatError(p, "expected " + expected + ", found " + kind_name(found->kind));
+}
+
+BitRel as_rel(const ValPtr& v, std::size_t n, const Pos& p) {
+    if (v->kind == Val::Kind::Rel) return v->rel;
+    if (v->kind == Val::Kind::Empty) return BitRel(n);
+    type_error(p, "a relation", v);
+}
+
+lkmm::NodeSet as_set(const ValPtr& v, std::size_t n, const Pos& p) {
+    if (v->kind == Val::Kind::Set) return v->set;
+    if (v->kind == Val::Kind::Empty) return lkmm::NodeSet((n + 63) / 64, 0);
+    type_error(p, "a set of events", v);
+}
+
+ValPtr domain_range(const ValPtr& v, bool domain, std::size_t n, const Pos& p) {
+    const BitRel r = as_rel(v, n, p);
+    auto out = std::make_shared<Val>();
+    out->kind = Val::Kind::Set;
+    out->set.assign((n + 63) / 64, 0);
+    for (std::size_t i = 0; i < n; ++i)
+        r.for_each(i, [&](std::size_t j) {
+            const std::size_t k = domain ? i : j;
+            out->set[k / 64] |= std::uint64_t{1} << (k % 64);
+        });
+    return out;
+}
+
+ValPtr cross(const ValPtr& sets, std::size_t n, const Pos& p) {
+    std::vector<BitRel> acc{BitRel(n)};
+    const std::vector<ValPtr> none_items;
+    const auto& outer = sets->kind == Val::Kind::Empty ? none_items : sets->items;
+    if (sets->kind != Val::Kind::Coll && sets->kind != Val::Kind::Empty) type_error(p, "a set of sets", sets);
+    for (const ValPtr& s : outer) {
+        if (s->kind != Val::Kind::Coll && s->kind != Val::Kind::Empty) type_error(p, "a set of relations", s);
+        std::vector<BitRel> next;
+        for (const BitRel& a : acc)
+            for (const ValPtr& r : s->items) {
+                BitRel u = a;
+                u.unite(as_rel(r, n, p));
+                next.push_back(std::move(u));
+            }
+        if (next.size() > 100000) throw CatError(p, "expected at most 100000 candidates, found more");
+        acc = std::move(next);
+    }
+    auto out = std::make_shared<Val>();
+    out->kind = Val::Kind::Coll;
+    for (BitRel& r : acc) out->items.push_back(rel(std::move(r)));
+    return out;
+}
+
+ValPtr different_values(const ValPtr& v, const std::vector<Value>& values, std::size_t n, const Pos& p) {
+    BitRel r = as_rel(v, n, p), out(n);
+    for (std::size_t i = 0; i < n; ++i)
+        r.for_each(i, [&](std::size_t j) {
+            if (values[i] != values[j]) out.set(i, j);
+        });
+    return rel(std::move(out));
+}
+
+ValPtr total_orders(const ValPtr& args, std::size_t n, const Pos& p) {
+    if (args->kind != Val::Kind::Tuple || args->items.size() != 2) type_error(p, "a pair (set, relation)", args);
+    auto v = std::make_shared<Val>();
+    v->kind = Val::Kind::Orders;
+    v->set = as_set(args->items[0], n, p);
+    v->rel = as_rel(args->items[1], n, p);
+    return v;
+}
+
+}  // namespace oc::cat::values
