@@ -87,10 +87,15 @@ const BitRel& Runner::rel(int op) {
         const BitRel& a = rel(o.a);
         const BitRel& b = rel(o.b);
         BitRel& out = rbuf(op);
-        out = a;
-        if (o.k == K::Union) out.unite(b);
-        else if (o.k == K::Inter) out.intersect(b);
-        else out.subtract(b);
+        const std::uint64_t *x = a.row(0), *y = b.row(0);
+        std::uint64_t* d = out.row(0);
+        const std::size_t words = n_ * out.words();
+        if (o.k == K::Union)
+            for (std::size_t k = 0; k < words; ++k) d[k] = x[k] | y[k];
+        else if (o.k == K::Inter)
+            for (std::size_t k = 0; k < words; ++k) d[k] = x[k] & y[k];
+        else
+            for (std::size_t k = 0; k < words; ++k) d[k] = x[k] & ~y[k];
         return out;
     }
     case K::Seq: {
@@ -104,6 +109,12 @@ const BitRel& Runner::rel(int op) {
         const lkmm::NodeSet& s = set(o.a);
         const BitRel& r = rel(o.b);
         BitRel& out = rbuf(op);
+        if (out.words() == 1) {  // up to 64 nodes: a row is a word
+            const std::uint64_t* src = r.row(0);
+            std::uint64_t* dst = out.row(0);
+            for (std::size_t i = 0; i < n_; ++i) dst[i] = (s[0] >> i & 1u) != 0 ? src[i] : 0;
+            return out;
+        }
         out = r;
         for (std::size_t i = 0; i < n_; ++i)
             if ((s[i / 64] >> (i % 64) & 1u) == 0) std::fill_n(out.row(i), out.words(), 0);
@@ -113,6 +124,13 @@ const BitRel& Runner::rel(int op) {
         const BitRel& r = rel(o.a);
         const lkmm::NodeSet& s = set(o.b);
         BitRel& out = rbuf(op);
+        if (out.words() == 1) {
+            const std::uint64_t mask = n_ == 0 ? 0 : s[0];
+            const std::uint64_t* src = r.row(0);
+            std::uint64_t* dst = out.row(0);
+            for (std::size_t i = 0; i < n_; ++i) dst[i] = src[i] & mask;
+            return out;
+        }
         out = r;
         for (std::size_t i = 0; i < n_; ++i) {
             std::uint64_t* row = out.row(i);
@@ -124,6 +142,11 @@ const BitRel& Runner::rel(int op) {
         const lkmm::NodeSet& a = set(o.a);
         const lkmm::NodeSet& b = set(o.b);
         BitRel& out = rbuf(op);
+        if (out.words() == 1) {
+            std::uint64_t* dst = out.row(0);
+            for (std::size_t i = 0; i < n_; ++i) dst[i] = (a[0] >> i & 1u) != 0 ? b[0] : 0;
+            return out;
+        }
         for (std::size_t i = 0; i < n_; ++i) {
             const bool in = (a[i / 64] >> (i % 64) & 1u) != 0;
             for (std::size_t w = 0; w < out.words(); ++w) out.row(i)[w] = in ? b[w] : 0;
