@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <string>
@@ -356,7 +357,23 @@ TEST_SUITE("cat") {
         } twin(*compiled, *evaluated);
         const auto table = litmus::MacroTable::load(dir + "/linux-kernel.def");
         std::size_t tests = 0;
-        for (const std::string& file : test::litmus_corpus()) {
+        // and graphs of more than 64 nodes (relations of several words a row): a writer of
+        // 40 locations with fences and a reader in an RCU critical section
+        const fs::path wide = fs::temp_directory_path() / "ordercheck-cat-wide.litmus";
+        {
+            std::string params, writes;
+            for (int k = 0; k < 40; ++k) {
+                params += std::string(k == 0 ? "" : ", ") + "int *x" + std::to_string(k);
+                writes += "\tWRITE_ONCE(*x" + std::to_string(k) + ", 1);\n" + (k % 10 == 9 ? "\tsmp_mb();\n" : "");
+            }
+            std::ofstream(wide) << "C wide\n\n{}\n\nP0(" << params << ")\n{\n" << writes
+                                << "}\n\nP1(int *x0, int *x39)\n{\n\tint r0;\n\tint r1;\n\n\trcu_read_lock();\n"
+                                   "\tr0 = READ_ONCE(*x39);\n\tsmp_rmb();\n\tr1 = READ_ONCE(*x0);\n\trcu_read_unlock();\n}\n\n"
+                                   "exists (1:r0=1 /\\ 1:r1=0)\n";
+        }
+        std::vector<std::string> files = test::litmus_corpus();
+        files.insert(files.begin(), wide.string());
+        for (const std::string& file : files) {
             std::shared_ptr<const litmus::Compiled> test;
             try {
                 test = litmus::compile(litmus::parse_file(file, table.get()));
@@ -365,6 +382,9 @@ TEST_SUITE("cat") {
             }
             const Run r = explore_under(litmus::make_variant(test, litmus::RunMode::RaceCheck), twin, 200);
             tests += r.executions > 0 ? 1 : 0;
+            // r0 and r1 each 0 or 1, less r0 = 1 with r1 = 0: message passing through the
+            // writer's smp_mb() (x0 before x39) and the reader's smp_rmb()
+            if (file == wide.string()) CHECK(r.executions == 3);
         }
         MESSAGE(twin.queries << " queries over " << tests << " tests, " << twin.differ << " answered differently");
         CHECK(tests > 100);
