@@ -82,11 +82,17 @@ private:
         std::vector<Val*> vals;  ///< the builtins' values, sets then relations, in the maps' order
         Evaluator* current = nullptr;  ///< whose graph the natives work on
         std::vector<std::shared_ptr<Val>> results;  ///< per compiled operation: its last value (run())
+        std::vector<Env> chain;  ///< the top-level scopes the last graph made, by seq (bind_top())
+        TopIndex index;          ///< of the scopes of `env` and `chain`
     };
     void build_base() {
         Base& base = *base_;
         base.vals.clear();
         base.results.assign(prog_ != nullptr ? prog_->ops.size() : 0, nullptr);
+        base.chain.clear();
+        for (const std::uint32_t sym : base.index.used) base.index.by_sym[sym].clear();
+        base.index.used.clear();
+        base.index.indexed = 0;
         Env env;
         auto bind = [&](std::uint32_t sym, std::shared_ptr<Val> v) {
             base.vals.push_back(v.get());
@@ -115,7 +121,9 @@ private:
         };
         native("domain", 1, [cur](const auto& a, const Pos& p) { return domain_range(a[0], true, (*cur)->n_, p); });
         native("range", 1, [cur](const auto& a, const Pos& p) { return domain_range(a[0], false, (*cur)->n_, p); });
-        native("map", 2, [cur](const auto& a, const Pos& p) { return (*cur)->map(a[0], a[1], p); });
+        native("map", 2, [cur](const auto& a, const Pos& p) {
+            return map(a[1], (*cur)->n_, [&](ValPtr item) { return (*cur)->apply(a[0], std::move(item), p); }, p);
+        });
         native("cross", 1, [cur](const auto& a, const Pos& p) { return cross(a[0], (*cur)->n_, p); });
         native("different-values", 1,
                [cur](const auto& a, const Pos& p) { return different_values(a[0], (*cur)->b_.value, (*cur)->n_, p); });
@@ -144,35 +152,6 @@ private:
     }
 
     // ---- built-in functions ----
-    ValPtr map(const ValPtr& f, const ValPtr& over, const Pos& p) {
-        auto out = std::make_shared<Val>();
-        out->kind = Val::Kind::Coll;
-        auto each = [&](ValPtr item) { out->items.push_back(apply(f, std::move(item), p)); };
-        if (over->kind == Val::Kind::Set) {
-            for (std::size_t i = 0; i < n_; ++i)
-                if (in(over->set, i)) {
-                    auto e = std::make_shared<Val>();
-                    e->kind = Val::Kind::Event;
-                    e->a = i;
-                    each(e);
-                }
-        } else if (over->kind == Val::Kind::Rel) {
-            for (std::size_t i = 0; i < n_; ++i)
-                over->rel.for_each(i, [&](std::size_t j) {
-                    auto e = std::make_shared<Val>();
-                    e->kind = Val::Kind::Pair;
-                    e->a = i;
-                    e->b = j;
-                    each(e);
-                });
-        } else if (over->kind == Val::Kind::Coll) {
-            for (const ValPtr& item : over->items) each(item);
-        } else if (over->kind != Val::Kind::Empty) {
-            type_error(p, "a set, a relation or a set of values to map over", over);
-        }
-        return out;
-    }
-
     ValPtr apply(const ValPtr& f, ValPtr arg, const Pos& p) {
         if (f->kind == Val::Kind::Native) {
             std::vector<ValPtr> args = f->items;
@@ -224,11 +203,15 @@ private:
                 compiled_ = top_seq_ < prog_->origin.size() && prog_->origin[top_seq_] == s->origin;
                 if (compiled_) s->code = prog_->code[top_seq_];
             }
+            if (!compiled_) s->code = -1;  // a scope kept from the last graph included
+            if (top_seq_ <= top_->indexed && top_->by_seq[top_seq_] == s) continue;  // kept, and indexed then
+            if (top_seq_ <= top_->indexed) top_->drop_from(top_seq_);
             if (top_->by_seq.size() <= top_seq_) top_->by_seq.resize(top_seq_ + 64);
             top_->by_seq[top_seq_] = s;
             if (s->sym >= by_sym.size()) by_sym.resize(s->sym + 64);
             if (by_sym[s->sym].empty()) top_->used.push_back(s->sym);
             by_sym[s->sym].emplace_back(s->seq, s);
+            top_->indexed = top_seq_;
         }
     }
     ValPtr force(const Scope& s) {
@@ -471,8 +454,10 @@ private:
         case Stmt::Kind::Let: {
             const Scope* old = env_.get();
             if (s.rec && compiled_ && compiled_rec(s)) return;
+            if (!s.rec && reuse_let(s)) return;
             env_ = let(s.bindings, s.rec, env_, true);
             index_top(old);
+            record(old);
             return;
         }
         case Stmt::Kind::Include:
@@ -572,10 +557,7 @@ private:
         } else {
             type_error(s.expr->pos, "a set of candidate relations", c);
         }
-        const Scope* old = env_.get();
-        env_ = bind_name(env_, s.sym, rel(chosen));
-        env_->origin = &s;
-        index_top(old);
+        bind_top(s.sym, &s, rel(chosen));
         if (!ok) fail("with " + s.name, std::nullopt);
     }
 
@@ -611,19 +593,66 @@ private:
     bool compiled_rec(const Stmt& s) {
         const auto it = prog_->rec.find(top_seq_ + 1);
         if (it == prog_->rec.end()) return false;
-        const Scope* old = env_.get();
         Runner r = runner();
         r.rec(it->second);
         const Op& o = prog_->ops[static_cast<std::size_t>(it->second)];
         for (std::size_t k = 0; k < s.bindings.size(); ++k) {
             const auto slot = static_cast<std::uint32_t>(o.slots[k]);
             const Ty ty = prog_->slot_ty[slot];
-            env_ = bind_name(env_, s.bindings[k].sym,
-                             ty == Ty::Rel ? rel(r.slot_rel(slot)) : ty == Ty::Set ? set(r.slot_set(slot)) : empty());
-            env_->origin = &s.bindings[k];
+            bind_top(s.bindings[k].sym, &s.bindings[k],
+                     ty == Ty::Rel ? rel(r.slot_rel(slot)) : ty == Ty::Set ? set(r.slot_set(slot)) : empty());
         }
+        return true;
+    }
+
+    // ---- the top-level scopes kept from one graph to the next (Base::chain) ----
+    /// The scope for the next top-level binding, of value v: the one made for the same
+    /// binding at the last graph when everything before it was kept too, else a new one.
+    void bind_top(std::uint32_t sym, const void* origin, ValPtr v) {
+        const Scope* old = env_.get();
+        const std::uint32_t seq = top_seq_ + 1;
+        auto& chain = base_->chain;
+        if (reuse_ && seq < chain.size() && chain[seq] && chain[seq]->origin == origin && chain[seq]->parent == env_) {
+            chain[seq]->value = std::move(v);
+            env_ = chain[seq];
+            index_top(old);
+            return;
+        }
+        env_ = bind_name(env_, sym, std::move(v));
+        env_->origin = origin;
+        index_top(old);
+        record(old);
+    }
+    /// `let` bindings (not rec) by the scopes made for them at the last graph, reset.
+    bool reuse_let(const Stmt& s) {
+        const std::uint32_t first = top_seq_ + 1;
+        const auto& chain = base_->chain;
+        if (!reuse_ || chain.size() < first + s.bindings.size()) return false;
+        for (std::size_t k = 0; k < s.bindings.size(); ++k) {
+            const Env& sc = chain[first + k];
+            if (!sc || sc->origin != &s.bindings[k] || sc->parent != (k == 0 ? env_ : chain[first + k - 1])) return false;
+        }
+        const Scope* old = env_.get();
+        for (std::size_t k = 0; k < s.bindings.size(); ++k) {
+            const Binding& b = s.bindings[k];
+            if (!b.params.empty()) continue;  // a function: its scope is the same
+            const Scope& sc = *chain[first + k];
+            sc.value = nullptr;
+            sc.lazy = b.body.get();
+            sc.lazy_env = env_;
+        }
+        env_ = chain[first + s.bindings.size() - 1];
         index_top(old);
         return true;
+    }
+    /// Keeps the top-level scopes made since `old` for the next graph; those the last graph
+    /// made after them no longer follow from this one's.
+    void record(const Scope* old) {
+        reuse_ = false;
+        if (base_->stamp == 0) return;
+        auto& chain = base_->chain;
+        chain.resize(top_seq_ + 1);
+        for (Env sc = env_; sc && sc.get() != old; sc = sc->parent) chain[sc->seq] = sc;
     }
 
     static Builtins& fill(Builtins& b, const ExecutionGraph& g, const Dialect& dialect, const Program* program) {
@@ -638,26 +667,13 @@ private:
     NodeSet empty_set_ = NodeSet((n_ + 63) / 64, 0);
     Goal goal_;
     bool stopped_ = false;  ///< an axiom failed and the goal is the first violation
+    bool reuse_ = true;     ///< every top-level scope so far is the last graph's (bind_top())
     const Program* prog_;
     bool compiled_ = prog_ != nullptr;  ///< false from the first binding the compiler numbered otherwise
     std::size_t checks_ = 0;            ///< check statements met so far
     ThreadSpare<Buffers> buffers_;
     Env env_;
-    /// Per symbol, its top-level bindings by seq; kept on the thread from one evaluation to the
-    /// next (an evaluation makes about as many top-level bindings as the model has names).
-    struct TopIndex {
-        std::vector<std::vector<std::pair<std::uint32_t, const Scope*>>> by_sym;
-        std::vector<std::uint32_t> used;  ///< the symbols with bindings in by_sym
-        std::vector<const Scope*> fresh;  ///< index_top()'s scratch
-        std::vector<const Scope*> by_seq;  ///< the top-level bindings by seq
-    };
-    struct TopLease : ThreadSpare<TopIndex> {
-        ~TopLease() {
-            for (const std::uint32_t sym : (*this)->used) (*this)->by_sym[sym].clear();
-            (*this)->used.clear();
-        }
-    };
-    TopLease top_;
+    TopIndex* top_ = &base_->index;
     std::uint32_t top_seq_ = 0;
     Outcome out_;
 };

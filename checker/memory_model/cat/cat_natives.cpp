@@ -47,6 +47,35 @@ ValPtr domain_range(const ValPtr& v, bool domain, std::size_t n, const Pos& p) {
     return out;
 }
 
+ValPtr map(const ValPtr& over, std::size_t n, const std::function<ValPtr(ValPtr)>& apply, const Pos& p) {
+    auto out = std::make_shared<Val>();
+    out->kind = Val::Kind::Coll;
+    auto each = [&](ValPtr item) { out->items.push_back(apply(std::move(item))); };
+    if (over->kind == Val::Kind::Set) {
+        for (std::size_t i = 0; i < n; ++i)
+            if ((over->set[i / 64] >> (i % 64) & 1u) != 0) {
+                auto e = std::make_shared<Val>();
+                e->kind = Val::Kind::Event;
+                e->a = i;
+                each(e);
+            }
+    } else if (over->kind == Val::Kind::Rel) {
+        for (std::size_t i = 0; i < n; ++i)
+            over->rel.for_each(i, [&](std::size_t j) {
+                auto e = std::make_shared<Val>();
+                e->kind = Val::Kind::Pair;
+                e->a = i;
+                e->b = j;
+                each(e);
+            });
+    } else if (over->kind == Val::Kind::Coll) {
+        for (const ValPtr& item : over->items) each(item);
+    } else if (over->kind != Val::Kind::Empty) {
+        type_error(p, "a set, a relation or a set of values to map over", over);
+    }
+    return out;
+}
+
 ValPtr cross(const ValPtr& sets, std::size_t n, const Pos& p) {
     std::vector<BitRel> acc{BitRel(n)};
     const std::vector<ValPtr> none_items;

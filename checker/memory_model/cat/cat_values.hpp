@@ -2,6 +2,7 @@
 // The values and scopes of the cat evaluator (cat_eval.cpp): internal to it.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -91,6 +92,23 @@ inline const char* kind_name(Val::Kind k) {
     return "?";
 }
 
+/// Per symbol, its top-level bindings by seq, and the bindings by seq: kept with the scopes
+/// (cat_eval.cpp's Base) from one graph to the next.
+struct TopIndex {
+    std::vector<std::vector<std::pair<std::uint32_t, const Scope*>>> by_sym;
+    std::vector<std::uint32_t> used;  ///< the symbols with bindings in by_sym
+    std::vector<const Scope*> fresh;  ///< index_top()'s scratch
+    std::vector<const Scope*> by_seq;  ///< the top-level bindings by seq
+    std::uint32_t indexed = 0;         ///< by_seq and by_sym hold seqs 1..indexed
+    /// Forgets seqs from `seq` on (their scopes are no longer the chain's).
+    void drop_from(std::uint32_t seq) {
+        for (const std::uint32_t sym : used)
+            while (!by_sym[sym].empty() && by_sym[sym].back().first >= seq) by_sym[sym].pop_back();
+        std::erase_if(used, [&](std::uint32_t sym) { return by_sym[sym].empty(); });
+        indexed = seq - 1;
+    }
+};
+
 // ---- built-in functions (cat_natives.cpp) over a graph of n nodes ----
 [[noreturn]] void type_error(const Pos& p, const std::string& expected, const ValPtr& found);
 /// `v` as a relation or a set (the empty value: the empty one); a type error otherwise.
@@ -98,6 +116,9 @@ BitRel as_rel(const ValPtr& v, std::size_t n, const Pos& p);
 lkmm::NodeSet as_set(const ValPtr& v, std::size_t n, const Pos& p);
 /// domain(r), range(r)
 ValPtr domain_range(const ValPtr& v, bool domain, std::size_t n, const Pos& p);
+/// map f S: f (given as `apply`) applied to each event of a set, pair of a relation or value
+/// of a set of values.
+ValPtr map(const ValPtr& over, std::size_t n, const std::function<ValPtr(ValPtr)>& apply, const Pos& p);
 /// cross({S1, ..., Sk}): every union of one member of each Si (cross.cat).
 ValPtr cross(const ValPtr& sets, std::size_t n, const Pos& p);
 /// different-values(r): the pairs of r whose events' values differ.
