@@ -90,7 +90,6 @@ public:
         t.native = native;
         p_.origin.push_back(nullptr);
         p_.code.push_back(-1);
-        p_.type.push_back(ty);
         (*top_mut())[symbol(name)] = std::move(t);
     }
 
@@ -387,7 +386,6 @@ private:
             t.known = true;
             p_.origin.push_back(&s);
             p_.code.push_back(-1);
-            p_.type.push_back(Ty::Rel);
             (*top_mut())[s.sym] = std::move(t);
             return;
         }
@@ -424,7 +422,6 @@ private:
                     ++(code >= 0 ? p_.compiled : p_.evaluated);
                 }
                 p_.code.push_back(code);
-                p_.type.push_back(t.ty);
                 bound.emplace_back(b.sym, std::move(t));
             }
         } else {
@@ -443,7 +440,6 @@ private:
                 if (!values) t.known = false;  // functions of a let rec: evaluated
                 p_.origin.push_back(&b);
                 p_.code.push_back(-1);
-                p_.type.push_back(t.ty);
                 ++(r.st == St::Ok ? p_.compiled : p_.evaluated);
                 bound.emplace_back(b.sym, std::move(t));
             }
@@ -483,7 +479,6 @@ std::shared_ptr<const Program> compile(const Model& model, const std::vector<std
     p->id = ++programs;
     p->origin.push_back(nullptr);  // numbers start at 1
     p->code.push_back(-1);
-    p->type.push_back(Ty::Empty);
     Compiler c(*p);
     c.start();
     for (const std::string& s : builtin_sets) {
@@ -492,7 +487,6 @@ std::shared_ptr<const Program> compile(const Model& model, const std::vector<std
     }
     for (const std::string& r : builtin_rels) c.add_top(r, Ty::Rel);
     for (const std::string& f : natives) c.add_top(f, Ty::Empty, f);
-    p->builtins = p->origin.size() - 1;
     c.statements(prelude().statements);
     c.statements(model.statements);
     return p;

@@ -74,8 +74,6 @@ struct Program {
     /// its own numbering against the compiler's, and its compiled operation (-1: evaluated).
     std::vector<const void*> origin;
     std::vector<int> code;
-    std::vector<Ty> type;  ///< per top-level binding: its static type (Empty also: not known)
-    std::size_t builtins = 0;  ///< how many of them are the builtins and natives
     /// A top-level `let rec` of values, by the number of its first binding: its Rec operation,
     /// whose slots are the bindings' values in order.
     std::unordered_map<std::uint32_t, int> rec;
@@ -94,8 +92,8 @@ std::shared_ptr<const Program> compile(const Model& model, const std::vector<std
 class TopValues {
 public:
     virtual ~TopValues() = default;
-    /// The value of top-level binding `seq` (forced), of static type `ty`; nullptr for the
-    /// evaluator's empty value.
+    /// The value of top-level binding `seq` (forced), a relation or a set as the compiler typed
+    /// it; nullptr for the evaluator's empty value; a type error otherwise (at `pos`).
     virtual const BitRel* rel(std::uint32_t seq, const Pos& pos) = 0;
     virtual const lkmm::NodeSet* set(std::uint32_t seq, const Pos& pos) = 0;
 };
