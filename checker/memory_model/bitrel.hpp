@@ -43,25 +43,13 @@ public:
     /// this ; o
     BitRel compose(const BitRel& o) const {
         BitRel r(n_);
-        compose_into(o, r);
+        compose_rows(o, r);
         return r;
     }
     /// r = this ; o (r: of this size, not this or o; its storage is reused)
     void compose_into(const BitRel& o, BitRel& r) const {
-        if (w_ == 1) {  // up to 64 events, nearly every graph: a row is one word
-            for (std::size_t i = 0; i < n_; ++i) {
-                std::uint64_t acc = 0;
-                for (std::uint64_t bits = bits_[i]; bits != 0; bits &= bits - 1)
-                    acc |= o.bits_[static_cast<std::size_t>(__builtin_ctzll(bits))];
-                r.bits_[i] = acc;
-            }
-            return;
-        }
-        r.clear();
-        for (std::size_t i = 0; i < n_; ++i) {
-            std::uint64_t* dst = r.row(i);
-            for_each(i, [&](std::size_t j) { or_row(dst, o.row(j)); });
-        }
+        if (w_ != 1) r.clear();  // one-word rows are written whole
+        compose_rows(o, r);
     }
     /// Makes this the empty relation over n nodes (the storage is reused when large enough).
     void reshape(std::size_t n) {
@@ -117,7 +105,7 @@ public:
     /// this^-1
     BitRel inverse() const {
         BitRel r(n_);
-        inverse_into(r);
+        for (std::size_t i = 0; i < n_; ++i) for_each(i, [&](std::size_t j) { r.set(j, i); });
         return r;
     }
     /// r = this^-1 (r: of this size, not this)
@@ -171,6 +159,22 @@ public:
     }
 
 private:
+    /// r = this ; o: one-word rows written whole, longer rows ORed into r (zero there)
+    void compose_rows(const BitRel& o, BitRel& r) const {
+        if (w_ == 1) {  // up to 64 events, nearly every graph: a row is one word
+            for (std::size_t i = 0; i < n_; ++i) {
+                std::uint64_t acc = 0;
+                for (std::uint64_t bits = bits_[i]; bits != 0; bits &= bits - 1)
+                    acc |= o.bits_[static_cast<std::size_t>(__builtin_ctzll(bits))];
+                r.bits_[i] = acc;
+            }
+            return;
+        }
+        for (std::size_t i = 0; i < n_; ++i) {
+            std::uint64_t* dst = r.row(i);
+            for_each(i, [&](std::size_t j) { or_row(dst, o.row(j)); });
+        }
+    }
     bool row_empty(std::size_t i) const {
         const std::uint64_t* r = row(i);
         for (std::size_t k = 0; k < w_; ++k)

@@ -151,7 +151,7 @@ private:
         return r;
     }
 
-    // ---- built-in functions ----
+    // ---- applying functions ----
     ValPtr apply(const ValPtr& f, ValPtr arg, const Pos& p) {
         if (f->kind == Val::Kind::Native) {
             std::vector<ValPtr> args = f->items;
