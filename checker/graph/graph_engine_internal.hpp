@@ -204,6 +204,10 @@ private:
     std::vector<EventId> blocked_reads_;  ///< reads of the failed iterations of threads waiting in this run
     bool consistent(const Graph& g);
     void to_execution_graph(const Graph& g, ExecutionGraph& out, bool with_steps);
+    /// The events of graph thread `gt` alone, as the memory model sees them, with no rf and no
+    /// co: what MemoryModel::ordered_links() reads.
+    void thread_graph(const Graph& g, std::uint16_t gt, ExecutionGraph& out) const;
+    mutable ExecutionGraph links_graph_;  ///< thread_graph()'s, for guess_can_close_a_cycle()
     std::vector<std::uint32_t> porf_prefix(const Graph& g, EventId a) const;
     /// Whether the backward revisit of the read `rid` by the write `a` deletes events.
     bool revisit_deletes(const Graph& g, EventId a, EventId rid) const;
@@ -239,7 +243,8 @@ private:
     /// Under the built-in LKMM a marked write is also ordered after a marked read by a strong
     /// fence between them (smp_mb(), synchronize_rcu(), synchronize_srcu()), by acq-po (an
     /// acquire read) and by po-rel (a release write or unlock): all in ppo, and [Marked] ; ppo ;
-    /// [Marked] in hb. (A cat model may order otherwise: there only dependencies count.)
+    /// [Marked] in hb. A cat model may order otherwise: there dependencies count, and the links
+    /// its own axioms order (MemoryModel::ordered_links(), docs/cat.md).
     bool guess_can_close_a_cycle(std::uint16_t gt) const;
     /// What VariantDef::ordered_reads says of read `id` (at po index below 64, where
     /// dependencies are recorded; under a cat model, by dependencies alone): true, its guesses

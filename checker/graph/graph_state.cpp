@@ -67,6 +67,24 @@ std::uint32_t Node::lkmm_tags() const {
     return tags | ev.lkmm;
 }
 
+void GraphEngine::thread_graph(const Graph& g, std::uint16_t gt, ExecutionGraph& out) const {
+    if (out.thread_count() != variant_.thread_count() + 1) out.set_thread_names(variant_.thread_names);
+    const ExecutionGraph& names = rt_->graph();
+    out.set_tag_namer(names.tag_namer());
+    while (out.location_count() < g.co.size()) {
+        const auto l = static_cast<LocationId>(out.location_count());
+        out.add_location(l < names.location_count() ? names.location_name(l) : "loc" + std::to_string(l));
+    }
+    out.clear_events();
+    for (const Node& n : g.threads[gt]) {
+        Event& e = out.append_in_place(n.ev);
+        if (kernel_events_) e.lkmm = model_tags(n);
+        e.reads_from.reset();
+    }
+    static const std::vector<EventId> none;
+    for (std::size_t l = 0; l < out.location_count(); ++l) out.assign_co(static_cast<LocationId>(l), none);
+}
+
 void GraphEngine::to_execution_graph(const Graph& g, ExecutionGraph& out, bool with_steps) {
     if (out.thread_count() != variant_.thread_count() + 1) out.set_thread_names(variant_.thread_names);
     const ExecutionGraph& names = rt_->graph();

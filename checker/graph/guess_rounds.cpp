@@ -188,6 +188,19 @@ bool GraphEngine::guess_can_close_a_cycle(std::uint16_t gt) const {
     const bool lkmm = &model_ == &lkmm_model();
     const auto tags = [](const Node& n) { return n.lkmm_tags(); };
     const auto& th = g_.threads[gt];
+    // a model given as data: the links its axioms order (asked once, when a guess needs it)
+    std::optional<std::vector<std::uint64_t>> links;
+    bool asked = lkmm;
+    const auto linked = [&](std::size_t i, std::size_t j) {
+        if (!asked) {
+            asked = true;
+            if (std::none_of(th.begin(), th.end(), [](const Node& n) { return n.pending; })) {
+                thread_graph(g_, gt, links_graph_);
+                links = model_.ordered_links(links_graph_, gt);
+            }
+        }
+        return links && i < links->size() && j < 64 && ((*links)[i] >> j & 1u) != 0;
+    };
     for (std::size_t i = 0; i < th.size(); ++i) {
         if (!th[i].guessed) continue;
         const Event& r = th[i].ev;
@@ -216,7 +229,7 @@ bool GraphEngine::guess_can_close_a_cycle(std::uint16_t gt) const {
             const bool ordered =
                 marked_read && ((wt != 0 && ((deps >> i & 1u) != 0 || (lkmm && (strong_fence || acquire_read || release)))) ||
                                 (w.location && plain_only(*w.location)));
-            free_write = !ordered;
+            free_write = !ordered && !linked(i, j);
         }
         if (!free_write && i < 64) return false;
         if (text_ordered(r.id) == true)

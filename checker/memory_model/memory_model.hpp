@@ -49,6 +49,16 @@ public:
     /// cycle. The graph engine then does not ask consistent() about that choice. False (always
     /// ask) unless the model says otherwise.
     virtual bool inert_as_sink(const Event& /*e*/) const { return false; }
+    /// For load-buffering guesses under a model given as data (docs/cat.md, "Load buffering
+    /// under a cat model"): `thread_graph` holds the events of graph thread `t` only, with no rf
+    /// and no co; bit j of row i (i, j < 64) is set when the model orders the read at po index i
+    /// before the write at j in every execution that holds these events, as the engine's guesses
+    /// need it: a po | rf cycle whose every read-to-write link is so ordered breaks an axiom.
+    /// nullopt when the model says nothing (the built-in models: the engine has their rules).
+    virtual std::optional<std::vector<std::uint64_t>> ordered_links(const ExecutionGraph& /*thread_graph*/,
+                                                                     std::size_t /*t*/) const {
+        return std::nullopt;
+    }
     /// The first violated axiom, nullopt when consistent (slower; for messages and tests).
     virtual std::optional<AxiomViolation> check(const ExecutionGraph& g) const = 0;
     /// A data race of the consistent graph `g` as the model defines it, nullopt if none.

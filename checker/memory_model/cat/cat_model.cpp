@@ -6,6 +6,7 @@
 #include "checker/memory_model/cat/cat_builtins.hpp"
 #include "checker/memory_model/cat/cat_compile.hpp"
 #include "checker/memory_model/cat/cat_eval.hpp"
+#include "checker/memory_model/cat/cat_guess.hpp"
 #include "checker/memory_model/cat/cat_parser.hpp"
 #include "checker/memory_model/lkmm_tags.hpp"
 
@@ -86,6 +87,29 @@ CatModel::CatModel(Model bell, Model cat, const Variants& variants, bool compile
     model_.dialect.lkmmv2 = variants.count("lkmmv2") != 0;
     if (compiled) prepare(model_);
     if (title_.empty()) title_ = "cat model";
+    if (std::optional<GuessOrder> g = guess_order(model_)) {
+        auto derived = std::make_shared<Model>(std::move(g->derived));
+        if (compiled) prepare(*derived);
+        guess_ = std::move(derived);
+        guess_axiom_ = g->axiom;
+    }
+}
+
+std::optional<std::vector<std::uint64_t>> CatModel::ordered_links(const ExecutionGraph& thread_graph, std::size_t t) const {
+    if (!guess_) return std::nullopt;
+    const std::vector<Event>& th = thread_graph.thread(t);
+    std::vector<std::uint64_t> rows(std::min<std::size_t>(th.size(), 64), 0);
+    const Outcome o = evaluate(*guess_, thread_graph, Goal::Everything, {guess_order_name});
+    if (o.wanted.empty() || !o.wanted.front().second) return rows;
+    const BitRel& order = *o.wanted.front().second;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (!th[i].is_read()) continue;
+        const std::size_t from = o.nodes.of(th[i].id);  // an RMW's read part
+        for (std::size_t j = i + 1; j < rows.size(); ++j)
+            if (th[j].is_write() && order.test(from, o.nodes.of(th[j].id, th[j].kind == EventKind::Rmw)))
+                rows[i] |= std::uint64_t{1} << j;
+    }
+    return rows;
 }
 
 std::pair<std::size_t, std::size_t> CatModel::compiled_share() const {

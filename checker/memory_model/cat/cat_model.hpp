@@ -63,6 +63,13 @@ public:
     bool concurrent() const override { return true; }
     /// The names the model's `let`s bind to values and herd's built-in relations.
     std::vector<std::string> relation_names() const override;
+    /// From the model's own axioms (cat_guess.hpp): the links X orders on the thread's events,
+    /// X the last acyclic axiom that holds rf between threads, when there is one and an acyclic
+    /// axiom over po-loc and rf; nullopt otherwise.
+    std::optional<std::vector<std::uint64_t>> ordered_links(const ExecutionGraph& thread_graph,
+                                                            std::size_t t) const override;
+    /// The axiom ordered_links() reads the links from ("" when it reads none).
+    const std::string& guess_axiom() const { return guess_axiom_; }
     /// The value of `name` at the end of the model, when it is a relation.
     std::optional<std::vector<std::pair<EventId, EventId>>> relation(const ExecutionGraph& g,
                                                                     std::string_view name) const override;
@@ -72,6 +79,8 @@ private:
     std::string cat_path_, bell_path_;  ///< as load() was given them ("" for a parsed model)
     Model model_;  ///< the bell's statements, then the cat's
     bool kernel_ = false;
+    std::shared_ptr<const Model> guess_;  ///< cat_guess.hpp's derived model, compiled
+    std::string guess_axiom_;
 };
 
 }  // namespace oc::cat
