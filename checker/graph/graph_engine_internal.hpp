@@ -208,6 +208,8 @@ private:
     /// co: what MemoryModel::ordered_links() reads.
     void thread_graph(const Graph& g, std::uint16_t gt, ExecutionGraph& out) const;
     mutable ExecutionGraph links_graph_;  ///< thread_graph()'s, for guess_can_close_a_cycle()
+    /// MemoryModel::ordered_links() by what the model sees of the thread's events
+    mutable std::map<std::vector<std::uint64_t>, std::optional<std::vector<std::uint64_t>>> links_memo_;
     std::vector<std::uint32_t> porf_prefix(const Graph& g, EventId a) const;
     /// Whether the backward revisit of the read `rid` by the write `a` deletes events.
     bool revisit_deletes(const Graph& g, EventId a, EventId rid) const;

@@ -39,14 +39,53 @@ struct Cover {
 };
 
 struct Entry;
-using Env = std::map<std::uint32_t, Entry>;
+struct Top;
+struct Local;
+/// The names an expression sees: the top-level ones as they were at version `at`, under the
+/// local ones (a local `let`'s, a function's parameters), innermost first.
+struct Env {
+    const Top* top = nullptr;
+    std::uint32_t at = 0;
+    const Local* local = nullptr;
+    const Entry* find(std::uint32_t sym) const;
+};
 struct Entry {
     C c = C::Lower;
     std::vector<Cover> cover;
     const Binding* fn = nullptr;
-    std::shared_ptr<const Env> fenv;
+    Env fenv;  ///< a function's: where it was defined
     std::string native;
 };
+/// The top-level names, every binding kept with the version it was made at, so that a function
+/// sees the names of where it was defined without a copy of them.
+struct Top {
+    std::map<std::uint32_t, std::vector<std::pair<std::uint32_t, Entry>>> names;
+    std::uint32_t version = 0;
+    Entry& set(std::uint32_t sym, Entry e) {
+        auto& h = names[sym];
+        h.emplace_back(++version, std::move(e));
+        return h.back().second;
+    }
+    const Entry* find(std::uint32_t sym, std::uint32_t at) const {
+        const auto it = names.find(sym);
+        if (it == names.end()) return nullptr;
+        for (auto v = it->second.rbegin(); v != it->second.rend(); ++v)
+            if (v->first <= at) return &v->second;
+        return nullptr;
+    }
+    Env now() const { return Env{this, version, nullptr}; }
+};
+struct Local {
+    std::map<std::uint32_t, Entry> names;
+    const Local* parent = nullptr;
+};
+const Entry* Env::find(std::uint32_t sym) const {
+    for (const Local* l = local; l != nullptr; l = l->parent) {
+        const auto it = l->names.find(sym);
+        if (it != l->names.end()) return &it->second;
+    }
+    return top->find(sym, at);
+}
 
 struct R {
     C c = C::Local;
@@ -82,18 +121,23 @@ class Walk {
 public:
     Walk(const Dialect& dialect, std::size_t target) : target_(target) {
         const auto [sets, rels] = builtin_names(dialect);
-        for (const std::string& s : sets) top_[symbol(s)].c = s == "FW" ? C::Any : C::Exact;
+        for (const std::string& s : sets) top_.set(symbol(s), Entry{s == "FW" ? C::Any : C::Exact, {}, nullptr, {}, ""});
         for (const std::string& r : rels) {
-            Entry& e = top_[symbol(r)];
+            Entry e;
             if (r == "po" || r == "int" || r == "id" || r == "rmw" || r == "addr" || r == "data" || r == "ctrl") e.c = C::Local;
             else if (r == "loc" || r == "ext") e.c = C::Exact;
             else e.c = C::Lower;  // rf, co, fr: empty on the thread's graph
+            if (r == "rf") e.cover = {{Tok::Rf, {}, {}}};
+            if (r == "po") e.cover = {{Tok::Po, {}, {}}};
+            if (r == "loc") e.cover = {{Tok::Loc, {}, {}}};
+            if (r == "ext") e.cover = {{Tok::Ext, {}, {}}};
+            top_.set(symbol(r), std::move(e));
         }
-        top_[symbol("rf")].cover = {{Tok::Rf, {}, {}}};
-        top_[symbol("po")].cover = {{Tok::Po, {}, {}}};
-        top_[symbol("loc")].cover = {{Tok::Loc, {}, {}}};
-        top_[symbol("ext")].cover = {{Tok::Ext, {}, {}}};
-        for (const char* n : {"domain", "range", "map", "cross", "different-values", "total-orders"}) top_[symbol(n)].native = n;
+        for (const char* n : {"domain", "range", "map", "cross", "different-values", "total-orders"}) {
+            Entry e;
+            e.native = n;
+            top_.set(symbol(n), std::move(e));
+        }
     }
 
     std::vector<Candidate> candidates;
@@ -108,7 +152,7 @@ public:
     }
 
 private:
-    Env top_;
+    Top top_;
     std::size_t target_;
     std::size_t checks_ = 0;
     std::size_t sets_ = 0;
@@ -129,7 +173,7 @@ private:
     }
     static R any(const ExprPtr& e) { return R{C::Any, false, false, {}, e}; }
 
-    std::string set_binding(const ExprPtr& set, const Env& env, const Pos& pos) {
+    std::string set_binding(const ExprPtr& set, const Env& env, const Pos& pos) {  // env: the top level
         R s = lower(expr(set, env, false, 0), pos);
         Stmt st;
         st.kind = Stmt::Kind::Let;
@@ -178,10 +222,10 @@ private:
         };
         switch (e->op) {
         case Op::Var: {
-            const auto it = env.find(e->sym);
-            if (it == env.end()) return R{C::Any, true, false, {}, e};
-            if (it->second.fn != nullptr || !it->second.native.empty()) return any(e);  // a function as a value
-            return R{it->second.c, false, false, it->second.cover, e};
+            const Entry* en = env.find(e->sym);
+            if (en == nullptr) return R{C::Any, true, false, {}, e};
+            if (en->fn != nullptr || !en->native.empty()) return any(e);  // a function as a value
+            return R{en->c, false, false, en->cover, e};
         }
         case Op::Empty: return R{C::Local, false, false, {}, e};
         case Op::Universe:
@@ -263,10 +307,11 @@ private:
             return r;
         }
         case Op::Let: {
-            Env inner = env;
+            Local scope;
+            scope.parent = env.local;
             std::vector<Binding> bindings = e->bindings;
-            bind(bindings, e->rec, inner, depth);
-            R body = expr(e->args[0], inner, false, depth + 1);
+            bind_local(bindings, e->rec, env, scope, depth);
+            R body = expr(e->args[0], Env{env.top, env.at, &scope}, false, depth + 1);
             auto out = std::make_shared<Expr>(*e);
             out->bindings = std::move(bindings);
             out->args = {body.out};
@@ -285,9 +330,9 @@ private:
         const ExprPtr& arg = e->args[1];
         if (f->op != Expr::Op::Var) return any(e);
         if (f->name == "tag2set" && arg->op == Expr::Op::Tag) return R{C::Exact, false, false, {}, e};
-        const auto it = env.find(f->sym);
-        if (it == env.end()) return R{C::Any, true, false, {}, e};
-        const Entry& fe = it->second;
+        const Entry* found = env.find(f->sym);
+        if (found == nullptr) return R{C::Any, true, false, {}, e};
+        const Entry& fe = *found;
         const auto with_arg = [&](const R& a) {
             auto out = std::make_shared<Expr>(*e);
             out->args = {f, a.out};
@@ -298,9 +343,10 @@ private:
             R r{a.c == C::Local ? C::Exact : C::Lower, a.undefined, a.replaced, {}, with_arg(a)};
             return r;
         }
-        if (fe.fn == nullptr) return any(e);
+        if (fe.fn == nullptr || fe.fenv.top == nullptr) return any(e);
         const Binding& b = *fe.fn;
-        Env body_env = *fe.fenv;
+        Local params;
+        params.parent = fe.fenv.local;
         std::vector<R> args;
         if (!b.tuple_params && b.params.size() == 1) {
             args.push_back(lower(expr(arg, env, false, depth + 1), arg->pos));
@@ -313,9 +359,9 @@ private:
             Entry pe;
             pe.c = args[k].c;
             pe.cover = args[k].cover;
-            body_env[b.param_syms[k]] = pe;
+            params.names[b.param_syms[k]] = pe;
         }
-        R body = expr(b.body, body_env, false, depth + 1);
+        R body = expr(b.body, Env{fe.fenv.top, fe.fenv.at, &params}, false, depth + 1);
         if (body.replaced) return any(e);
         R r{body.c, false, false, body.cover, nullptr};
         for (const R& a : args) keep(r, a);
@@ -333,32 +379,62 @@ private:
         return r;
     }
 
-    /// The bindings of a let (top-level or local) into `env`, their bodies made the derived
-    /// model's. A `let rec`'s values are least fixed points of monotone equations, so each is
-    /// Lower when its equations are monotone in them, which Lower checks.
-    void bind(std::vector<Binding>& bindings, bool rec, Env& env, int depth, bool top = false) {
-        Env next = env;
-        auto fenv = std::make_shared<Env>();
-        for (Binding& b : bindings) {
-            Entry& en = next[b.sym];
-            en = Entry{};
-            if (!b.params.empty()) en.fn = &b;
+    /// The bindings of a let, their bodies made the derived model's. A `let rec`'s values are
+    /// least fixed points of monotone equations: each stays a lower bound when its equations are
+    /// monotone in the others, which their class checks; its own class is Lower, its cover none.
+    /// Top-level: into top_, the set bindings its covers name kept for after the statement.
+    void bind_top(std::vector<Binding>& bindings, bool rec) {
+        if (rec) {
+            for (Binding& b : bindings) {
+                Entry& en = top_.set(b.sym, Entry{});
+                if (!b.params.empty()) en.fn = &b;
+            }
+            for (Binding& b : bindings)
+                if (!b.params.empty()) top_.names[b.sym].back().second.fenv = top_.now();
+            for (Binding& b : bindings)
+                if (b.params.empty()) b.body = lower(expr(b.body, top_.now(), false, 1), b.body->pos).out;
+            return;
         }
+        const Env before = top_.now();
+        std::vector<std::pair<std::uint32_t, Entry>> made;
         for (Binding& b : bindings) {
-            if (!b.params.empty()) continue;
-            R r = lower(expr(b.body, rec ? next : env, top && !rec, depth + 1), b.body->pos);
-            if (rec) continue;  // the value stays Lower, its cover unknown
-            next[b.sym].c = r.c;
-            next[b.sym].cover = r.cover;
-            b.body = r.out;
+            Entry en;
+            if (!b.params.empty()) {
+                en.fn = &b;
+                en.fenv = before;
+            } else {
+                R r = lower(expr(b.body, before, true, 1), b.body->pos);
+                en.c = r.c;
+                en.cover = std::move(r.cover);
+                b.body = r.out;
+            }
+            made.emplace_back(b.sym, std::move(en));
+        }
+        for (auto& [sym, en] : made) top_.set(sym, std::move(en));
+    }
+    /// A local let's bindings into `scope` (under `env`).
+    void bind_local(std::vector<Binding>& bindings, bool rec, const Env& env, Local& scope, int depth) {
+        const Env inner{env.top, env.at, &scope};
+        for (Binding& b : bindings) {
+            if (!rec && b.params.empty()) {
+                R r = lower(expr(b.body, env, false, depth + 1), b.body->pos);
+                Entry en;
+                en.c = r.c;
+                en.cover = std::move(r.cover);
+                b.body = r.out;
+                scope.names[b.sym] = std::move(en);
+            } else {
+                Entry en;
+                if (!b.params.empty()) {
+                    en.fn = &b;
+                    en.fenv = rec ? inner : env;
+                }
+                scope.names[b.sym] = std::move(en);
+            }
         }
         if (rec)
             for (Binding& b : bindings)
-                if (b.params.empty()) b.body = lower(expr(b.body, next, false, depth + 1), b.body->pos).out;
-        *fenv = rec ? next : env;
-        for (Binding& b : bindings)
-            if (!b.params.empty()) next[b.sym].fenv = fenv;
-        env = std::move(next);
+                if (b.params.empty()) b.body = lower(expr(b.body, inner, false, depth + 1), b.body->pos).out;
     }
 
     /// One statement into `out`, after the set bindings its covers name (which see what it sees).
@@ -367,10 +443,10 @@ private:
         switch (s.kind) {
         case Stmt::Kind::Let: {
             Stmt d = s;
-            bind(d.bindings, s.rec, top_, 0, true);
+            bind_top(d.bindings, s.rec);
             // the functions' entries point at the model's own bindings, which outlive the walk
             for (std::size_t k = 0; k < d.bindings.size(); ++k)
-                if (!s.bindings[k].params.empty()) top_[s.bindings[k].sym].fn = &s.bindings[k];
+                if (!s.bindings[k].params.empty()) top_.names[s.bindings[k].sym].back().second.fn = &s.bindings[k];
             made.push_back(std::move(d));
             break;
         }
@@ -384,7 +460,7 @@ private:
             b.body = make(Expr::Op::Empty, s.pos);
             b.pos = s.pos;
             d.bindings.push_back(std::move(b));
-            top_[s.sym] = Entry{};
+            top_.set(s.sym, Entry{});
             made.push_back(std::move(d));
             break;
         }
@@ -412,7 +488,7 @@ private:
     void check(const Stmt& s, std::vector<Stmt>& out) {
         const std::size_t nth = checks_++;
         if (s.flag || s.negated || s.test != Stmt::Test::Acyclic) return;
-        R r = expr(s.expr, top_, true, 0);
+        R r = expr(s.expr, top_.now(), true, 0);
         if (r.c == C::Any) return;  // no lower bound: nothing to learn from it
         bool rf = false, po_loc = false;
         const Cover* best = nullptr;
