@@ -204,6 +204,8 @@ private:
     std::vector<EventId> blocked_reads_;  ///< reads of the failed iterations of threads waiting in this run
     bool consistent(const Graph& g);
     void to_execution_graph(const Graph& g, ExecutionGraph& out, bool with_steps);
+    /// The thread names, tag namer and location names of g_'s runtime into `out` (once).
+    void names_into(const Graph& g, ExecutionGraph& out) const;
     /// The events of graph thread `gt` alone, as the memory model sees them, with no rf and no
     /// co: what MemoryModel::ordered_links() reads.
     void thread_graph(const Graph& g, std::uint16_t gt, ExecutionGraph& out) const;

@@ -67,7 +67,7 @@ std::uint32_t Node::lkmm_tags() const {
     return tags | ev.lkmm;
 }
 
-void GraphEngine::thread_graph(const Graph& g, std::uint16_t gt, ExecutionGraph& out) const {
+void GraphEngine::names_into(const Graph& g, ExecutionGraph& out) const {
     if (out.thread_count() != variant_.thread_count() + 1) out.set_thread_names(variant_.thread_names);
     const ExecutionGraph& names = rt_->graph();
     out.set_tag_namer(names.tag_namer());
@@ -75,6 +75,10 @@ void GraphEngine::thread_graph(const Graph& g, std::uint16_t gt, ExecutionGraph&
         const auto l = static_cast<LocationId>(out.location_count());
         out.add_location(l < names.location_count() ? names.location_name(l) : "loc" + std::to_string(l));
     }
+}
+
+void GraphEngine::thread_graph(const Graph& g, std::uint16_t gt, ExecutionGraph& out) const {
+    names_into(g, out);
     out.clear_events();
     for (const Node& n : g.threads[gt]) {
         Event& e = out.append_in_place(n.ev);
@@ -86,13 +90,7 @@ void GraphEngine::thread_graph(const Graph& g, std::uint16_t gt, ExecutionGraph&
 }
 
 void GraphEngine::to_execution_graph(const Graph& g, ExecutionGraph& out, bool with_steps) {
-    if (out.thread_count() != variant_.thread_count() + 1) out.set_thread_names(variant_.thread_names);
-    const ExecutionGraph& names = rt_->graph();
-    out.set_tag_namer(names.tag_namer());
-    while (out.location_count() < g.co.size()) {
-        const auto l = static_cast<LocationId>(out.location_count());
-        out.add_location(l < names.location_count() ? names.location_name(l) : "loc" + std::to_string(l));
-    }
+    names_into(g, out);
     out.clear_events();
     std::vector<std::uint32_t> step;
     if (with_steps) {

@@ -75,6 +75,15 @@ struct Expr {
     bool rec = false;               ///< Let
 };
 
+/// A new expression node of `op` at `pos` over `args`.
+inline ExprPtr make_expr(Expr::Op op, const Pos& pos, std::vector<ExprPtr> args = {}) {
+    auto e = std::make_shared<Expr>();
+    e->op = op;
+    e->pos = pos;
+    e->args = std::move(args);
+    return e;
+}
+
 /// One statement of a cat or bell file.
 struct Stmt {
     enum class Kind {

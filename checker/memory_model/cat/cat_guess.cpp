@@ -95,13 +95,7 @@ struct R {
     ExprPtr out;             ///< the expression in the derived model
 };
 
-ExprPtr make(Expr::Op op, const Pos& pos, std::vector<ExprPtr> args = {}) {
-    auto e = std::make_shared<Expr>();
-    e->op = op;
-    e->pos = pos;
-    e->args = std::move(args);
-    return e;
-}
+ExprPtr make(Expr::Op op, const Pos& pos, std::vector<ExprPtr> args = {}) { return make_expr(op, pos, std::move(args)); }
 ExprPtr var(const std::string& name, const Pos& pos) {
     auto e = std::make_shared<Expr>();
     e->op = Expr::Op::Var;

@@ -288,12 +288,8 @@ private:
         return out;
     }
 
-    ExprPtr make(Expr::Op op, const Pos& pos, std::vector<ExprPtr> args = {}) {
-        auto e = std::make_shared<Expr>();
-        e->op = op;
-        e->pos = pos;
-        e->args = std::move(args);
-        return e;
+    static ExprPtr make(Expr::Op op, const Pos& pos, std::vector<ExprPtr> args = {}) {
+        return make_expr(op, pos, std::move(args));
     }
 
     // precedence, loosest first: | ++ ; \ & * (cartesian), postfix, ~, application
