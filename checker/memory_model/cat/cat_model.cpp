@@ -90,8 +90,14 @@ CatModel::CatModel(Model bell, Model cat, const Variants& variants, bool compile
     if (std::optional<GuessOrder> g = guess_order(model_)) {
         auto derived = std::make_shared<Model>(std::move(g->derived));
         if (compiled) prepare(*derived);
-        guess_ = std::move(derived);
-        guess_axiom_ = g->axiom;
+        try {
+            // every binding once, as load() does for the model: a copy that cannot be evaluated
+            // (a 0 where the model's types want something else) orders nothing
+            (void)evaluate(*derived, ExecutionGraph{}, Goal::Validate);
+            guess_ = std::move(derived);
+            guess_axiom_ = g->axiom;
+        } catch (const CatError&) {
+        }
     }
 }
 
