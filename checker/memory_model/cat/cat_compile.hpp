@@ -125,6 +125,12 @@ private:
         if (b.size() != n_) b.reshape(n_);
         return b;
     }
+    /// rbuf(op), emptied: the value of an operation that an empty operand decides.
+    BitRel& cleared(int op) {
+        BitRel& b = rbuf(op);
+        b.clear();
+        return b;
+    }
     lkmm::NodeSet& sbuf(int op) {
         lkmm::NodeSet& s = buf_.sets[static_cast<std::size_t>(op)];
         const std::size_t words = (n_ + 63) / 64;

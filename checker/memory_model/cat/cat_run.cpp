@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The compiled operations of a cat model (cat_compile.hpp), run on one graph.
-#include <algorithm>
-
 #include "checker/memory_model/cat/cat_compile.hpp"
+
+#include <algorithm>
 
 namespace oc::cat {
 
@@ -75,16 +75,13 @@ const BitRel& Runner::rel(int op) {
     case K::Top:
         if (const BitRel* r = top_.rel(o.ref, o.pos)) return *r;
         [[fallthrough]];
-    case K::Zero: {
-        BitRel& z = rbuf(op);
-        z.clear();
-        return z;
-    }
+    case K::Zero: return cleared(op);
     case K::Local: return *buf_.slot_rel[o.ref];
     case K::Union:
     case K::Inter:
     case K::Diff: {
         const BitRel& a = rel(o.a);
+        if (o.k != K::Union && a.empty()) return cleared(op);  // b is not needed (nor evaluated)
         const BitRel& b = rel(o.b);
         BitRel& out = rbuf(op);
         const std::uint64_t *x = a.row(0), *y = b.row(0);
@@ -99,7 +96,9 @@ const BitRel& Runner::rel(int op) {
         return out;
     }
     case K::Seq: {
+        // an empty left side: the right one (rcu-link's closures, under no RCU) is not evaluated
         const BitRel& a = rel(o.a);
+        if (a.empty()) return cleared(op);
         const BitRel& b = rel(o.b);
         BitRel& out = rbuf(op);
         a.compose_into(b, out);
@@ -107,6 +106,7 @@ const BitRel& Runner::rel(int op) {
     }
     case K::DomRestrict: {
         const lkmm::NodeSet& s = set(o.a);
+        if (std::all_of(s.begin(), s.end(), [](std::uint64_t w) { return w == 0; })) return cleared(op);
         const BitRel& r = rel(o.b);
         BitRel& out = rbuf(op);
         if (out.words() == 1) {  // up to 64 nodes: a row is a word
@@ -122,6 +122,7 @@ const BitRel& Runner::rel(int op) {
     }
     case K::RanRestrict: {
         const BitRel& r = rel(o.a);
+        if (r.empty()) return cleared(op);
         const lkmm::NodeSet& s = set(o.b);
         BitRel& out = rbuf(op);
         if (out.words() == 1) {
