@@ -223,6 +223,11 @@ const lkmm::NodeSet& Runner::set(int op) {
     case K::Inter:
     case K::Diff: {
         const lkmm::NodeSet& a = set(o.a);
+        if (o.k != K::Union && std::all_of(a.begin(), a.end(), [](std::uint64_t w) { return w == 0; })) {
+            lkmm::NodeSet& z = sbuf(op);  // b is not needed (nor evaluated)
+            std::fill(z.begin(), z.end(), 0);
+            return z;
+        }
         const lkmm::NodeSet& b = set(o.b);
         lkmm::NodeSet& out = sbuf(op);
         for (std::size_t w = 0; w < out.size(); ++w)
