@@ -209,8 +209,11 @@ private:
     /// The events of graph thread `gt` alone, as the memory model sees them, with no rf and no
     /// co: what MemoryModel::ordered_links() reads.
     void thread_graph(const Graph& g, std::uint16_t gt, ExecutionGraph& out) const;
-    mutable ExecutionGraph links_graph_;  ///< thread_graph()'s, for guess_can_close_a_cycle()
-    /// MemoryModel::ordered_links() by what the model sees of the thread's events
+    /// MemoryModel::ordered_links() of graph thread `gt` of g_, kept by what the model sees of
+    /// the thread's events; nullopt when the model says nothing, or while an RMW of the thread
+    /// waits for its write part (its tags are not yet the ones it will have).
+    std::optional<std::vector<std::uint64_t>> model_links(std::uint16_t gt) const;
+    mutable ExecutionGraph links_graph_;  ///< thread_graph()'s, for model_links()
     mutable std::map<std::vector<std::uint64_t>, std::optional<std::vector<std::uint64_t>>> links_memo_;
     std::vector<std::uint32_t> porf_prefix(const Graph& g, EventId a) const;
     /// Whether the backward revisit of the read `rid` by the write `a` deletes events.

@@ -184,6 +184,27 @@ bool GraphEngine::plain_only(LocationId loc) const {
     return loc < plain_only_.size() && plain_only_[loc];
 }
 
+std::optional<std::vector<std::uint64_t>> GraphEngine::model_links(std::uint16_t gt) const {
+    const auto& th = g_.threads[gt];
+    if (std::any_of(th.begin(), th.end(), [](const Node& n) { return n.pending; })) return std::nullopt;
+    thread_graph(g_, gt, links_graph_);
+    // the answer depends on the thread's events alone, which recur from run to run
+    std::vector<std::uint64_t> key{gt};
+    for (const Event& e : links_graph_.thread(gt))
+        key.insert(key.end(), {static_cast<std::uint64_t>(e.kind) | static_cast<std::uint64_t>(e.order) << 8 |
+                                   std::uint64_t{e.location ? *e.location + 1u : 0u} << 16 |
+                                   std::uint64_t{e.at_quiescence} << 48 | std::uint64_t{e.data_copy} << 49 |
+                                   (e.weakened_from ? 1u + static_cast<std::uint64_t>(*e.weakened_from) : 0u) << 52,
+                               static_cast<std::uint64_t>(e.read_value), static_cast<std::uint64_t>(e.written_value),
+                               reinterpret_cast<std::uintptr_t>(e.primitive), e.op, e.lkmm, e.addr_deps, e.data_deps,
+                               e.ctrl_deps});
+    if (const auto it = links_memo_.find(key); it != links_memo_.end()) return it->second;
+    std::optional<std::vector<std::uint64_t>> links = model_.ordered_links(links_graph_, gt);
+    if (links_memo_.size() >= 1u << 16) links_memo_.clear();
+    links_memo_.emplace(std::move(key), links);
+    return links;
+}
+
 bool GraphEngine::guess_can_close_a_cycle(std::uint16_t gt) const {
     const bool lkmm = &model_ == &lkmm_model();
     const auto tags = [](const Node& n) { return n.lkmm_tags(); };
@@ -194,29 +215,7 @@ bool GraphEngine::guess_can_close_a_cycle(std::uint16_t gt) const {
     const auto linked = [&](std::size_t i, std::size_t j) {
         if (!asked) {
             asked = true;
-            if (std::none_of(th.begin(), th.end(), [](const Node& n) { return n.pending; })) {
-                thread_graph(g_, gt, links_graph_);
-                // the answer depends on the thread's events alone, which recur from run to run
-                std::vector<std::uint64_t> key{gt};
-                for (const Event& e : links_graph_.thread(gt)) {
-                    key.insert(key.end(),
-                               {static_cast<std::uint64_t>(e.kind) | static_cast<std::uint64_t>(e.order) << 8 |
-                                    std::uint64_t{e.location ? *e.location + 1u : 0u} << 16 |
-                                    std::uint64_t{e.at_quiescence} << 48 | std::uint64_t{e.data_copy} << 49 |
-                                    (e.weakened_from ? 1u + static_cast<std::uint64_t>(*e.weakened_from) : 0u) << 52,
-                                static_cast<std::uint64_t>(e.read_value), static_cast<std::uint64_t>(e.written_value),
-                                reinterpret_cast<std::uintptr_t>(e.primitive), e.op, e.lkmm, e.addr_deps, e.data_deps,
-                                e.ctrl_deps});
-                }
-                const auto it = links_memo_.find(key);
-                if (it != links_memo_.end()) {
-                    links = it->second;
-                } else {
-                    links = model_.ordered_links(links_graph_, gt);
-                    if (links_memo_.size() >= 1u << 16) links_memo_.clear();
-                    links_memo_.emplace(std::move(key), links);
-                }
-            }
+            links = model_links(gt);
         }
         return links && i < links->size() && j < 64 && ((*links)[i] >> j & 1u) != 0;
     };
