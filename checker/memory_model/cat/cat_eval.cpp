@@ -18,9 +18,6 @@ namespace {
 
 using namespace values;
 
-/// The evaluator's built-in functions, in the order it binds them (after the builtins).
-const std::vector<std::string> natives = {"domain", "range", "map", "cross", "different-values", "total-orders"};
-
 
 class Evaluator final : TopValues {
 public:
@@ -682,7 +679,7 @@ private:
 
 void prepare(Model& model) {
     const auto [sets, rels] = builtin_names(model.dialect);
-    model.program = compile(model, sets, rels, natives);
+    model.program = compile(model, sets, rels, native_names());
 }
 
 Outcome evaluate(const Model& model, const ExecutionGraph& g, Goal goal, const std::vector<std::string>& want) {

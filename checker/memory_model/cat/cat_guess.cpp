@@ -10,6 +10,7 @@
 
 #include "checker/memory_model/cat/cat_builtins.hpp"
 #include "checker/memory_model/cat/cat_compile.hpp"
+#include "checker/memory_model/cat/cat_values.hpp"
 
 namespace oc::cat {
 
@@ -105,10 +106,23 @@ ExprPtr var(const std::string& name, const Pos& pos) {
     return e;
 }
 
+/// `let name = body`, a statement of the derived model.
+Stmt let_stmt(const std::string& name, ExprPtr body, const Pos& pos) {
+    Stmt st;
+    st.kind = Stmt::Kind::Let;
+    st.pos = pos;
+    Binding b;
+    b.name = name;
+    b.sym = symbol(name);
+    b.body = std::move(body);
+    b.pos = pos;
+    st.bindings.push_back(std::move(b));
+    return st;
+}
+
 struct Candidate {
     std::size_t check = 0;  ///< its number among the checks, in order
     std::string name;
-    Cover rfe;
 };
 
 class Walk {
@@ -127,7 +141,7 @@ public:
             if (r == "ext") e.cover = {{Tok::Ext, {}, {}}};
             top_.set(symbol(r), std::move(e));
         }
-        for (const char* n : {"domain", "range", "map", "cross", "different-values", "total-orders"}) {
+        for (const std::string& n : values::native_names()) {
             Entry e;
             e.native = n;
             top_.set(symbol(n), std::move(e));
@@ -150,7 +164,7 @@ private:
     std::size_t target_;
     std::size_t checks_ = 0;
     std::size_t sets_ = 0;
-    std::vector<Stmt> pending_;  ///< the set bindings a cover names, emitted after the statement
+    std::vector<Stmt> pending_;  ///< the set bindings a cover names, emitted before the statement
 
     static void keep(R& r, const R& part) {
         r.replaced = r.replaced || part.replaced;
@@ -168,18 +182,9 @@ private:
     static R any(const ExprPtr& e) { return R{C::Any, false, false, {}, e}; }
 
     std::string set_binding(const ExprPtr& set, const Env& env, const Pos& pos) {  // env: the top level
-        R s = lower(expr(set, env, false, 0), pos);
-        Stmt st;
-        st.kind = Stmt::Kind::Let;
-        st.pos = pos;
-        Binding b;
-        b.name = "ordercheck: set " + std::to_string(sets_++);
-        b.sym = symbol(b.name);
-        b.body = s.out;
-        b.pos = pos;
-        st.bindings.push_back(std::move(b));
-        pending_.push_back(st);
-        return st.bindings.back().name;
+        std::string name = "ordercheck: set " + std::to_string(sets_++);
+        pending_.push_back(let_stmt(name, lower(expr(set, env, false, 0), pos).out, pos));
+        return name;
     }
 
     static std::vector<Cover> meet(const std::vector<Cover>& a, const std::vector<Cover>& b) {
@@ -445,17 +450,8 @@ private:
             break;
         }
         case Stmt::Kind::With: {
-            Stmt d;
-            d.kind = Stmt::Kind::Let;
-            d.pos = s.pos;
-            Binding b;
-            b.name = s.name;
-            b.sym = s.sym;
-            b.body = make(Expr::Op::Empty, s.pos);
-            b.pos = s.pos;
-            d.bindings.push_back(std::move(b));
+            made.push_back(let_stmt(s.name, make(Expr::Op::Empty, s.pos), s.pos));
             top_.set(s.sym, Entry{});
-            made.push_back(std::move(d));
             break;
         }
         case Stmt::Kind::Include: {
@@ -494,7 +490,7 @@ private:
                 best = &c;
         }
         if (rf && po_loc) coherence.push_back(s.name);
-        if (best != nullptr) candidates.push_back({nth, s.name, *best});
+        if (best != nullptr) candidates.push_back({nth, s.name});
         if (nth != target_ || best == nullptr) return;
         // [B] ; X ; [A]: a read in the sets the rf edges into X go to, a write in those they leave
         const auto restrict = [&](const std::vector<std::string>& names) {
@@ -505,16 +501,7 @@ private:
         ExprPtr order = r.out;
         if (ExprPtr b = restrict(best->ran)) order = make(Expr::Op::Seq, s.pos, {make(Expr::Op::Identity, s.pos, {b}), order});
         if (ExprPtr a = restrict(best->dom)) order = make(Expr::Op::Seq, s.pos, {order, make(Expr::Op::Identity, s.pos, {a})});
-        Stmt d;
-        d.kind = Stmt::Kind::Let;
-        d.pos = s.pos;
-        Binding b;
-        b.name = guess_order_name;
-        b.sym = symbol(b.name);
-        b.body = order;
-        b.pos = s.pos;
-        d.bindings.push_back(std::move(b));
-        out.push_back(std::move(d));
+        out.push_back(let_stmt(guess_order_name, order, s.pos));
         done = true;
     }
 };

@@ -18,6 +18,11 @@ ValPtr rel(BitRel r) {
 
 }  // namespace
 
+const std::vector<std::string>& native_names() {
+    static const std::vector<std::string> names = {"domain", "range", "map", "cross", "different-values", "total-orders"};
+    return names;
+}
+
 void type_error(const Pos& p, const std::string& expected, const ValPtr& found) {
     throw CatError(p, "expected " + expected + ", found " + kind_name(found->kind));
 }

@@ -110,6 +110,8 @@ struct TopIndex {
 };
 
 // ---- built-in functions (cat_natives.cpp) over a graph of n nodes ----
+/// Their names, in the order the evaluator binds them (after the builtins).
+const std::vector<std::string>& native_names();
 [[noreturn]] void type_error(const Pos& p, const std::string& expected, const ValPtr& found);
 /// `v` as a relation or a set (the empty value: the empty one); a type error otherwise.
 BitRel as_rel(const ValPtr& v, std::size_t n, const Pos& p);
