@@ -102,6 +102,7 @@ ROWS = [
     Row("explain --unroll 0", ["explain", "{sb}", "--out", "{tmp}/u", "--unroll", "0"], 2, "--unroll must be an integer between 1 and 1000"),
     Row("report --unroll x", ["report", "--out", "{tmp}/u", "--unroll", "x", "{sb}"], 2, "(got 'x')"),
     Row("--cat: missing file", ["litmus", "--cat", "{tmp}/missing.cat", "{sb}"], 2, "missing.cat:1:1: error: expected a readable cat file"),
+    Row("--cat: a folder", ["litmus", "--cat", "{tmp}", "{sb}"], 2, ":1:1: error: expected a readable cat file"),
     Row("--conf: a folder", ["check", "SB/relaxed", "--conf", "{tmp}"], 2, "error: expected a readable herd configuration file"),
     Row("--lkmm-dir: no linux-kernel.cfg", ["check", "SB/relaxed", "--lkmm-dir", "{tmp}"], 2, "linux-kernel.cfg:1:1: error"),
     Row("--cat with --model rc11", ["litmus", "--cat", "{tmp}/missing.cat", "--model", "rc11", "{sb}"], 2, "it conflicts with --model rc11"),

@@ -3,8 +3,11 @@
 
 #include <cctype>
 #include <filesystem>
-#include <fstream>
+#include <optional>
 #include <set>
+#include <sstream>
+
+#include "checker/memory_model/cat/cat_parser.hpp"
 
 namespace oc::cat {
 
@@ -30,8 +33,9 @@ const std::set<std::string>& display_keys() {
 }  // namespace
 
 CatConfig read_config(const std::string& path) {
-    std::ifstream in(path);
-    if (!in || fs::is_directory(path)) throw CatError(Pos{path, 1, 1}, "expected a readable herd configuration file, found none");
+    const std::optional<std::string> text = read_model_file(path);
+    if (!text) throw CatError(Pos{path, 1, 1}, "expected a readable herd configuration file, found none");
+    std::istringstream in(*text);
     const fs::path dir = fs::path(path).parent_path();
     CatConfig c;
     Pos model_pos{path, 1, 1};
@@ -105,3 +109,4 @@ std::string bell_next_to(const std::string& cat_path) {
 }
 
 }  // namespace oc::cat
+#include "checker/memory_model/cat/cat_parser.hpp"

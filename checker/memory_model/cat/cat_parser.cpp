@@ -3,9 +3,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <optional>
 #include <set>
 #include <mutex>
-#include <sstream>
 #include <unordered_map>
 #include <utility>
 
@@ -247,11 +248,9 @@ private:
         }
         if (depth_ > 16) throw CatError(pos, "expected at most 16 nested includes, found more (an include cycle?)");
         const std::filesystem::path path = std::filesystem::path(file_).parent_path() / s.name;
-        std::ifstream in(path);
-        if (!in) throw CatError(pos, "expected a readable file \"" + path.string() + "\", found none");
-        std::stringstream ss;
-        ss << in.rdbuf();
-        Parser inner(lex(ss.str(), path.string()), path.string(), depth_ + 1, variants_);
+        const std::optional<std::string> text = read_model_file(path.string());
+        if (!text) throw CatError(pos, "expected a readable file \"" + path.string() + "\", found none");
+        Parser inner(lex(*text, path.string()), path.string(), depth_ + 1, variants_);
         s.included = inner.model().statements;
     }
 
@@ -489,12 +488,20 @@ Model parse(const std::string& source, const std::string& file, const Variants& 
     return Parser(lex(source, file), file, 0, variants).model();
 }
 
+std::optional<std::string> read_model_file(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) return std::nullopt;  // missing, a folder, a device
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    if (in.bad()) return std::nullopt;
+    return text;
+}
+
 Model load(const std::string& path, const Variants& variants) {
-    std::ifstream in(path);
-    if (!in) throw CatError(Pos{path, 1, 1}, "expected a readable cat file, found none");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return parse(ss.str(), path, variants);
+    const std::optional<std::string> text = read_model_file(path);
+    if (!text) throw CatError(Pos{path, 1, 1}, "expected a readable cat file, found none");
+    return parse(*text, path, variants);
 }
 
 }  // namespace oc::cat

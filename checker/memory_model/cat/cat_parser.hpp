@@ -5,6 +5,7 @@
 // (cat_eval.cpp says how).
 #pragma once
 
+#include <optional>
 #include <set>
 #include <string>
 
@@ -19,6 +20,11 @@ using Variants = std::set<std::string>;
 /// `if VARIANT` conditionals resolved by `variants`. Throws CatError "FILE:LINE:COL: error:
 /// expected ..., found ..." on malformed input.
 Model parse(const std::string& source, const std::string& file, const Variants& variants = {});
+
+/// The text of the model file at `path`; nullopt when it is not a regular file that can be read
+/// (missing, unreadable, a folder: reading a folder gives no text, which would pass as a model
+/// with no axioms).
+std::optional<std::string> read_model_file(const std::string& path);
 
 /// Reads and parses the file at `path`. Throws CatError when it cannot be read.
 Model load(const std::string& path, const Variants& variants = {});
