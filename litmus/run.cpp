@@ -111,6 +111,7 @@ void judge_result(const Program& p, const Report& rep, LitmusResult& r) {
     const std::string wanted = expected_text(*want);
     std::string source = "Result: " + (p.result ? expected_text(*p.result) : std::string("none"));
     if (lkmm) source += rep.memory_model == "LKMM" ? std::string("; LKMM") : "; LKMM by " + rep.memory_model;
+    else if (!rep.memory_model.empty()) source += "; " + rep.memory_model;  // RC11, or a model given as data
     if (p.mapping && !lkmm) source += "; ordercheck-mapping: " + expected_text(*p.mapping) + " (the C++11 mapping differs from LKMM)";
     if (p.engine && relacy) source += "; ordercheck-engine: " + expected_text(*p.engine) + " (the engine cannot produce RC11's answer)";
     std::string explored = std::string(to_string(bounded && rep.exploration == Exploration::Exhaustive ? Exploration::Bounded

@@ -130,6 +130,9 @@ def errors():
     # (no execution rejected: the engine explored under SC, not only the certification judged by it)
     expect("litmus --conf sc.cfg: SC's verdict", "Observation SB+poonceonces Never 0 3" in out and
            "Judgement SB+poonceonces FAIL: !!! Unexpected non-Sometimes verification" in out, out + err)
+    # ... and its judgement names the model that gave it (not the kernel's: no event tags)
+    expect("litmus --conf sc.cfg: the judgement names the model",
+           f'Result: Sometimes; cat: {p("sc.cat")} ("SC for the test"); exhaustive, 3 executions' in out, out + err)
     code, out, err = run("check", SB, "--cat", p("sc.cat"), "--format", "json", env=env_with())
     doc = json.loads(out) if out.startswith("{") else {}
     name = f'cat: {p("sc.cat")} ("SC for the test")'

@@ -48,6 +48,10 @@ with tempfile.TemporaryDirectory() as tmp:
     expect("Observation line", any(l.startswith("Observation SB Sometimes ") for l in out.splitlines()), out)
     expect("summary line", "litmus: 1 passed, 0 failed" in out, out)
 
+    # the judgement names the memory model that gave the answer
+    code, out, err = run("litmus", "--model", "rc11", good)
+    expect("under --model rc11 the judgement says RC11", "(Result: Sometimes; RC11; exhaustive" in out, out + err)
+
     code, out, err = run("litmus", bad)
     expect("a mismatch exits 1", code == 1, f"{code} {out}")
     expect("a mismatch says so as judgelitmus does", "!!! Unexpected non-Never verification" in out, out)
