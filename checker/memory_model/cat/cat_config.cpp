@@ -109,4 +109,3 @@ std::string bell_next_to(const std::string& cat_path) {
 }
 
 }  // namespace oc::cat
-#include "checker/memory_model/cat/cat_parser.hpp"
