@@ -179,12 +179,14 @@ int cmd_litmus(const std::vector<std::string>& args) {
         }
         if (!quiet) o << '\n';
         out.judgement = static_cast<int>(r.judgement);
+        out.unsettled = r.cut_short || r.unroll_cuts > 0;
         out.out = o.str();
         return out;
     };
 
     std::map<litmus::Judgement, unsigned> counts;
     unsigned parse_errors = 0;
+    unsigned unsettled = 0;  // searches cut short or bounded, judged or not
     // Each test's lines are flushed as it finishes, so that an interrupt (or a second Ctrl-C,
     // which ends the process at once) loses none of them when stdout is a file or a pipe.
     std::size_t emitted = 0;  // the file of the next result
@@ -196,6 +198,7 @@ int cmd_litmus(const std::vector<std::string>& args) {
             std::cerr << t.err << std::flush;
         std::cout << t.out << std::flush;
         ++emitted;
+        unsettled += t.unsettled;
         if (t.kind == TestRun::Kind::ParseError) ++parse_errors;
         else ++counts[t.kind == TestRun::Kind::Judged ? static_cast<litmus::Judgement>(t.judgement) : litmus::Judgement::Error];
         return true;
@@ -222,7 +225,9 @@ int cmd_litmus(const std::vector<std::string>& args) {
     if (finished < files.size()) return stopped_after(finished, files.size(), "litmus tests");
     if (failed > 0) return cli::exit_mismatch;
     if (parse_errors > 0) return cli::exit_usage;
-    if (counts[litmus::Judgement::Incomplete] > 0 || counts[litmus::Judgement::Bounded] > 0) return cli::exit_incomplete;
+    // an unjudged test's search cut short settles nothing either (herd-like output: no Observation line)
+    if (counts[litmus::Judgement::Incomplete] > 0 || counts[litmus::Judgement::Bounded] > 0 || unsettled > 0)
+        return cli::exit_incomplete;
     return cli::exit_ok;
 }
 

@@ -218,6 +218,7 @@ std::string format_text(const std::vector<Report>& reports, const RunSettings& s
         << pad(relacy ? "interleavings" : "explored", 15) << pad("distinct", 10) << pad("outcomes", 10) << pad("ratio", 9)
         << pad("time", 10) << "status\n";
     std::size_t passed = 0, failed = 0, incomplete = 0, unjudged = 0;
+    std::size_t stuck = 0;  // incomplete for a reason a budget does not lift (Report::cut_detail)
     for (const auto& r : reports) {
         out << pad(r.id, id_width) << (per_variant ? pad(r.memory_model, 7) : "")
             << pad(to_string(r.expect.engine_answer()), 14) << pad(finding_text(r), 14)
@@ -247,6 +248,7 @@ std::string format_text(const std::vector<Report>& reports, const RunSettings& s
                 << "; the C++11 mapping says " << to_string(r.expect.memory_model) << " (" << r.expect.lkmm_note
                 << ")\n";
         if (!r.failure_detail.empty()) out << "    engine: " << r.failure_detail << '\n';
+        if (!r.cut_detail.empty()) out << "    cut short: " << r.cut_detail << '\n';
         if (r.unroll_cuts > 0)
             out << "    bounded: " << r.unroll_cuts << " run(s) cut at --unroll " << r.unroll
                 << " (a loop needs more iterations): the verdict covers the executions within the bound and is "
@@ -290,7 +292,10 @@ std::string format_text(const std::vector<Report>& reports, const RunSettings& s
         switch (r.status) {
         case Status::Pass: ++passed; break;
         case Status::Fail: ++failed; break;
-        case Status::Incomplete: ++incomplete; break;
+        case Status::Incomplete:
+            ++incomplete;
+            stuck += !r.cut_detail.empty();
+            break;
         case Status::Unjudged: ++unjudged; break;
         }
     }
@@ -307,7 +312,10 @@ std::string format_text(const std::vector<Report>& reports, const RunSettings& s
     out << '\n';
     if (incomplete != 0)
         out << incomplete << " variant(s) incomplete: the search did not settle the expectation "
-            << "(not exhaustive); rerun with --search full and no budget.\n";
+            << "(not exhaustive); "
+            << (stuck == incomplete ? "see \"cut short\" above for why.\n"
+                                    : "rerun with --search full and no budget" +
+                                          std::string(stuck != 0 ? " (\"cut short\" above: why the others stopped).\n" : ".\n"));
     out << passed << " passed, " << failed << " failed";
     if (incomplete != 0) out << ", " << incomplete << " incomplete";
     if (unjudged != 0) out << ", " << unjudged << " unjudged (no expectation)";
@@ -382,6 +390,7 @@ std::string format_json(const std::vector<Report>& reports, const RunSettings& s
         for (const auto& m : r.metrics) metrics.push_back({{"name", m.name}, {"min", m.min}, {"max", m.max}});
         v["metrics"] = metrics;
         v["engine_failure"] = r.failure_detail.empty() ? json(nullptr) : json(r.failure_detail);
+        v["cut_short_why"] = r.cut_detail.empty() ? json(nullptr) : json(r.cut_detail);
         v["replay"] = r.replay.empty() ? json(nullptr) : json(r.replay);
         v["witness"] = r.witness_path.empty() ? json(nullptr) : json(r.witness_path);
         v["interleavings"] = r.interleavings;
@@ -560,6 +569,7 @@ std::vector<Report> parse_json(const std::string& text,
                 r.metrics.push_back(MetricRange{m.at("name").get<std::string>(), m.at("min").get<Value>(),
                                                 m.at("max").get<Value>()});
             r.failure_detail = get_or<std::string>(v, "engine_failure", "");
+            r.cut_detail = get_or<std::string>(v, "cut_short_why", "");
             r.replay = get_or<std::string>(v, "replay", "");
             r.witness_path = get_or<std::string>(v, "witness", "");
             r.interleavings = v.value("interleavings", r.executions);

@@ -25,23 +25,25 @@ namespace oc::cli {
 
 namespace {
 
-// A worker writes "kind judgement out-length err-length\n", then the two texts.
+// A worker writes "kind judgement unsettled out-length err-length\n", then the two texts.
 std::string encode(const TestRun& r) {
     return std::to_string(static_cast<int>(r.kind)) + ' ' + std::to_string(r.judgement) + ' ' +
-           std::to_string(r.out.size()) + ' ' + std::to_string(r.err.size()) + '\n' + r.out + r.err;
+           std::to_string(int{r.unsettled}) + ' ' + std::to_string(r.out.size()) + ' ' + std::to_string(r.err.size()) + '\n' + r.out + r.err;
 }
 
 std::optional<TestRun> decode(const std::string& s) {
     const auto nl = s.find('\n');
     if (nl == std::string::npos) return std::nullopt;
-    int kind = 0, judgement = 0;
+    int kind = 0, judgement = 0, unsettled = 0;
     unsigned long long out = 0, err = 0;
-    if (std::sscanf(s.c_str(), "%d %d %llu %llu", &kind, &judgement, &out, &err) != 4) return std::nullopt;
+    if (std::sscanf(s.c_str(), "%d %d %d %llu %llu", &kind, &judgement, &unsettled, &out, &err) != 5)
+        return std::nullopt;
     if (kind < 0 || kind > static_cast<int>(TestRun::Kind::WorkerFailed) || s.size() - nl - 1 != out + err)
         return std::nullopt;
     TestRun r;
     r.kind = static_cast<TestRun::Kind>(kind);
     r.judgement = judgement;
+    r.unsettled = unsettled != 0;
     r.out = s.substr(nl + 1, out);
     r.err = s.substr(nl + 1 + out, err);
     return r;

@@ -20,6 +20,8 @@ struct TestRun {
     };
     Kind kind = Kind::Judged;
     int judgement = 0;
+    /// Its search was cut short or bounded (set whatever the judgement: an unjudged test's too).
+    bool unsettled = false;
     std::string out, err;  ///< what goes to stdout and to stderr
 };
 

@@ -84,7 +84,8 @@ void judge_result(const Program& p, const Report& rep, LitmusResult& r) {
         } else if (r.cut_short || bounded) {
             r.judgement = bounded && !r.cut_short ? Judgement::Bounded : Judgement::Incomplete;
             r.judgement_text = "no " + wanted + " within the search, which was " +
-                               (bounded ? "cut at --unroll " + std::to_string(r.unroll) : std::string("cut short")) +
+                               (bounded ? "cut at --unroll " + std::to_string(r.unroll)
+                                        : "cut short" + (r.cut_detail.empty() ? "" : " (" + r.cut_detail + ")")) +
                                " and settles nothing";
         } else {
             r.judgement = Judgement::Mismatch;
@@ -106,6 +107,9 @@ void judge_result(const Program& p, const Report& rep, LitmusResult& r) {
     if (want == nullptr) {
         r.judgement = Judgement::Unjudged;
         r.judgement_text = "no Result: annotation, not judged";
+        if (r.cut_short)
+            r.judgement_text += "; the search was cut short" + (r.cut_detail.empty() ? "" : " (" + r.cut_detail + ")") +
+                                " and settles nothing";
         return;
     }
     const std::string wanted = expected_text(*want);
@@ -121,6 +125,7 @@ void judge_result(const Program& p, const Report& rep, LitmusResult& r) {
     if (rep.thin_air > 0) explored += ", " + std::to_string(rep.thin_air) + " out of thin air left out";
     if (rep.thin_air_copies > 0) explored += ", " + std::to_string(rep.thin_air_copies) + " with a copy cycle";
     if (bounded) explored += ", " + std::to_string(r.unroll_cuts) + " cut at --unroll " + std::to_string(r.unroll);
+    if (!r.cut_detail.empty()) explored += ", " + r.cut_detail;
 
     // The outcome. A search cut short before any execution completed witnessed nothing: not a
     // deadlock (no execution was seen to block), not a Never. Maybe accepts any Observation,
@@ -243,6 +248,9 @@ LitmusResult run(const std::shared_ptr<const Compiled>& test, const LitmusOption
     r.observation = r.positive == 0 ? Verdict::Never : r.negative == 0 ? Verdict::Always : Verdict::Sometimes;
     r.cut_short = r.report.exploration == Exploration::CutShort ||
                   (r.outcome_report && r.outcome_report->exploration == Exploration::CutShort);
+    r.cut_detail = !r.report.cut_detail.empty() ? r.report.cut_detail
+                   : r.outcome_report           ? r.outcome_report->cut_detail
+                                                : std::string();
     // each report counts the runs cut in its own search (in worker processes too)
     r.unroll_cuts = r.report.unroll_cuts + (r.outcome_report ? r.outcome_report->unroll_cuts : 0);
     switch (p.quantifier) {

@@ -71,6 +71,7 @@ struct LitmusResult {
     /// A budget or a timeout stopped a search: the states and counts are what it saw so far, and
     /// the herd-like output prints no Observation line (scripts read that line as the verdict).
     bool cut_short = false;
+    std::string cut_detail;  ///< why, when no budget, timeout or signal did (Report::cut_detail)
     /// Runs cut at the unroll bound (a loop that is not an await needed more iterations): the
     /// search covered only the executions within the bound, and the herd-like output prints no
     /// Observation line but a `Bounded` one (herd7 flags such a run `Loop`).

@@ -142,6 +142,19 @@ def errors():
            variant.get("verdict") == "Never" and variant.get("rejected_executions") == 0, out + err)
     code, out, err = run("check", SB, "--cat", p("sc.cat"), env=env_with())
     expect("check text: the cat model named in the header", f"(graph engine, {name}," in out, out)
+    # A run that does not end: SC as written has no atomicity axiom, so an RMW may read an older
+    # write, and vmalloc_purge's counter can end above the threshold with the purge list empty.
+    # The loop drain_vmap_area_work() goes on with at quiescence then reads the same final values
+    # forever. The search stops, cut short, says where, and exits 3; it neither hangs nor passes.
+    code, out, err = run("check", "vmalloc_purge/v5_18", "--cat", p("sc.cat"), env=env_with(), timeout=120)
+    expect("check: a run that does not end is cut short and says where", code == 3 and
+           "cut short: a run did not end: the work run at quiescence made 10000 events" in out and
+           'see "cut short" above for why' in out, (code, out, err))
+    code, out, err = run("check", "vmalloc_purge/v5_18", "--cat", p("sc.cat"), "--format", "json", env=env_with(),
+                         timeout=120)
+    variant = (json.loads(out).get("variants") or [{}])[0] if out.startswith("{") else {}
+    expect("check --format json: why the search was cut short", code == 3 and variant.get("exploration") == "cut short"
+           and "at quiescence" in (variant.get("cut_short_why") or ""), (code, out, err))
 
     # ORDERCHECK_LKMM_DIR: --model lkmm reads it; a run that asks for no model does not.
     bogus = os.path.join(tmp, "no-such-dir")

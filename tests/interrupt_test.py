@@ -134,6 +134,20 @@ try:
                "Observation zz-slow" not in out, out)
         expect("litmus: the summary says interrupted", "3 of 4 files: interrupted" in out, out)
 
+    # ---- a signal inside one run: a thread whose loops make 250,000 writes has its first run
+    # still going when SIGINT comes; the engine checks for it at its events, not between runs ----
+    one_run = os.path.join(tmp, "one-run.litmus")
+    with open(one_run, "w") as f:
+        f.write("C one-run\n{}\nP0(int *x)\n{\n\tint i = 0;\n\tint j = 0;\n\twhile (i < 500) {\n\t\tj = 0;\n"
+                "\t\twhile (j < 500) {\n\t\t\tWRITE_ONCE(*x, j);\n\t\t\tj = j + 1;\n\t\t}\n\t\ti = i + 1;\n\t}\n}\n"
+                "exists (x=5)\n")
+    c = Started(tmp, "one-run", "litmus", "--unroll", "1000", one_run)
+    time.sleep(1.5)
+    expect("one long run: still running", c.p.poll() is None, c.stderr())
+    c.p.send_signal(signal.SIGINT)
+    code, took = c.wait()
+    expect("one long run: SIGINT exits 130 within 5 s", code == 130 and took < 5, (code, took, c.stderr()))
+
     # ---- litmus --jobs 2 DIR: tests run two at a time, printed in order; a Ctrl-C (to the whole
     # process group) keeps the finished ones and ends the workers ----
     c = Started(tmp, "litmus-jobs", "litmus", "--jobs", "2", lone_dir)

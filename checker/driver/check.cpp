@@ -258,6 +258,7 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
     else
         report.exploration = Exploration::Exhaustive;
 
+    report.cut_detail = r.cut_detail;
     if (r.failure) {
         report.finding = *r.failure;
         report.failure_detail = r.failure_detail;
@@ -489,6 +490,7 @@ Report merge_shards(const std::vector<Report>& shards) {
         m.blocked += r->blocked;
         m.livelocked += r->livelocked;
         if (m.livelock_detail.empty()) m.livelock_detail = r->livelock_detail;
+        if (m.cut_detail.empty()) m.cut_detail = r->cut_detail;
         m.thin_air += r->thin_air;
         m.thin_air_copies += r->thin_air_copies;
         m.unroll = r->unroll;

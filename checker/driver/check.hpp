@@ -144,6 +144,8 @@ struct Report {
     /// One execution per distinct outcome, parallel to `outcomes` (keep_outcome_witnesses).
     std::vector<ExecutionGraph> outcome_witnesses;
     std::string failure_detail;
+    /// Why the search was cut short, when no budget, timeout or signal did (ExploreResult::cut_detail).
+    std::string cut_detail;
     std::string replay;
     std::string witness_path;  ///< where the CLI wrote the witness figures, if it did
     double seconds = 0;

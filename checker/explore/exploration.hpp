@@ -73,7 +73,11 @@ struct ExploreOptions {
     const MemoryModel* memory_model = nullptr;
     SearchKind search = SearchKind::Full;
     std::uint64_t max_executions = 0;      ///< 0: no limit (Full/Bound); cut short when reached
-    double timeout_seconds = 0;            ///< 0: none; cut short when exceeded (checked per execution)
+    double timeout_seconds = 0;            ///< 0: none; cut short when exceeded
+    /// Graph engine: a run in which one thread (or the work run at quiescence) makes more events
+    /// than this ends the search, cut short, with ExploreResult::cut_detail saying where: a loop
+    /// the model does not bound would otherwise run (and grow the graph) forever. 0: no limit.
+    std::uint32_t max_thread_events = 10000;
     unsigned context_bound = 2;            ///< preemptions per execution (Bound)
     std::uint64_t random_executions = 100000;  ///< executions drawn by Random
     bool capture = true;                   ///< record execution graphs (off only to measure its cost)
@@ -212,6 +216,9 @@ struct ExploreResult {
     std::uint64_t thin_air_copies = 0;
     bool completed = false;          ///< the search ran to its natural end
     bool cut_short = false;          ///< a budget or the timeout stopped it
+    /// Why the search was cut short when no budget, timeout or signal did (a run that did not
+    /// end, load-buffering rounds that did not settle); empty otherwise.
+    std::string cut_detail;
     std::optional<EngineFailure> failure;
     std::string failure_detail;      ///< what the engine said, and where
     ExecutionGraph failure_graph;    ///< the execution that failed, up to the failing step

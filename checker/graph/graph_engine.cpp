@@ -49,6 +49,17 @@ bool GraphEngine::budget_exhausted() const {
     return false;
 }
 
+std::string GraphEngine::run_too_long() const {
+    const std::string limit = std::to_string(options_.max_thread_events);
+    if (rt_->phase() == Phase::Quiescence)
+        return "a run did not end: the work run at quiescence made " + limit +
+               " events (at quiescence every read takes the final value, so a loop that needs a "
+               "thread's write to end never ends)";
+    return "a run did not end: thread " + variant_.thread_names[current_] + " made " + limit +
+           " events (a loop with no bound? a C++ model's spin loop calls spin_yield() after each failed "
+           "iteration; a litmus loop is cut at --unroll)";
+}
+
 /// A run that a loop bound cut (a litmus loop at --unroll) makes the search bounded, unless it
 /// is no execution: it ended dead (no consistent continuation, or a guess that cannot close a
 /// cycle), or its load-buffering guesses can be matched neither by the writes in it nor by a
@@ -265,6 +276,10 @@ ExploreResult GraphEngine::run() {
         RunEnd end;
         try {
             end = run_once(fs, detail, failure);
+        } catch (const SearchStopped& e) {  // inside a run: what it built so far is no execution
+            result.cut_short = true;
+            result.cut_detail = e.detail;
+            break;
         } catch (const ModelRefusal& e) {  // the model cannot judge the program: no graph is one of its executions
             result.failure = EngineFailure::Other;
             result.failure_detail = std::string("the memory model refuses the program: ") + e.what();

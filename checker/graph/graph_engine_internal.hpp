@@ -32,6 +32,11 @@ namespace oc::graph_detail {
 struct Blocked {};     ///< the running thread failed a spin iteration: it waits in this graph
 struct DeadBranch {};  ///< no consistent continuation: the graph being extended is abandoned
 struct ModelFailed {}; ///< require() failed
+/// The search is to stop inside a run: a budget, the timeout or a signal (budget_exhausted()),
+/// or a run that does not end (ExploreOptions::max_thread_events; `detail` says where).
+struct SearchStopped {
+    std::string detail;
+};
 
 // ---- the engine -----------------------------------------------------------------------------
 
@@ -169,6 +174,8 @@ private:
         n.ev.order = order;
         n.ev.location = loc;
         n.stamp = g_.next_stamp++;
+        if (options_.max_thread_events != 0 && id.index >= options_.max_thread_events) throw SearchStopped{run_too_long()};
+        if ((n.stamp & 15u) == 0 && budget_exhausted()) throw SearchStopped{};  // a long run still stops
         // the primitive, dependencies and extra LKMM tags now: the memory model judges the
         // event before the runtime records it
         if (id.thread != EventId::init_thread) rt_->annotate_next(n.ev);
@@ -225,6 +232,8 @@ private:
     enum class RunEnd { Complete, Blocked, Dead, Failed };
     RunEnd run_once(FinalState& fs, std::string& detail, std::optional<EngineFailure>& failure);
     bool budget_exhausted() const;
+    /// What SearchStopped says of a run in which a thread made max_thread_events events.
+    std::string run_too_long() const;
 
     const VariantDef& variant_;
     const ExploreOptions& options_;

@@ -644,6 +644,8 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
         // the values read by guesses did not settle in 4 rounds: the search may miss executions
         result.completed = false;
         result.cut_short = true;
+        result.cut_detail = "the values load-buffering guesses read did not settle in 4 rounds: executions may be "
+                            "missing (docs/lkmm.md)";
     }
     return result;
 }

@@ -112,6 +112,7 @@ ExploreResult run_search(const VariantDef& variant, const ExploreOptions& option
     r.livelocked = 0;
     r.livelock_detail.clear();
     r.cut_short = false;
+    r.cut_detail.clear();
     r.shard_prefixes = 0;
     for (unsigned i = 0; i <= last; ++i) {
         const ExploreResult& s = runs[i].result;
@@ -120,6 +121,7 @@ ExploreResult run_search(const VariantDef& variant, const ExploreOptions& option
         r.livelocked += s.livelocked;
         if (r.livelock_detail.empty()) r.livelock_detail = s.livelock_detail;
         r.cut_short = r.cut_short || s.cut_short;
+        if (r.cut_detail.empty()) r.cut_detail = s.cut_detail;
         r.shard_prefixes += s.shard_prefixes;
         thin_air.insert(runs[i].thin_air.begin(), runs[i].thin_air.end());
         copies.insert(runs[i].thin_air_copies.begin(), runs[i].thin_air_copies.end());

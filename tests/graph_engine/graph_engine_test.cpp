@@ -469,3 +469,65 @@ TEST_CASE("DependsOn and last_read: the masks each access records") {
     CHECK(p0[4].ctrl_deps == 0);
     CHECK(p0[0].data_deps == 0);
 }
+
+namespace {
+/// A loop that never ends: in P0 itself (`in_thread`: x counts up forever, no spin_yield()), or
+/// in work run at quiescence, where every read takes the final value (x is 1 there, and the
+/// loop waits for 2).
+struct Endless {
+    struct Config {
+        bool in_thread = false;
+    };
+    explicit Endless(const Config& c) : cfg(c) {}
+    const Config cfg;
+    Atomic<int> x{"x", 0};
+    Atomic<int> y{"y", 0};
+    AtQuiescence wait_for_two{0, [this] {
+                                  while (x.load(MemoryOrder::Relaxed) != 2) {
+                                  }
+                              }};
+    void p0() {
+        if (cfg.in_thread)
+            for (;;) x.store(x.load(MemoryOrder::Relaxed) + 1, MemoryOrder::Relaxed);
+        x.store(1, MemoryOrder::Relaxed);
+    }
+    void p1() { y.store(1, MemoryOrder::Relaxed); }
+    bool bad_outcome() const { return false; }
+    static constexpr std::array<Thread<Endless>, 2> threads{{{"P0", &Endless::p0}, {"P1", &Endless::p1}}};
+};
+}  // namespace
+
+TEST_CASE("graph engine: a run that does not end stops the search, cut short, and says where") {
+    const ModelDef m = define<Endless>("Endless", "test", "a loop that never ends",
+                                       {{"at_quiescence", {}, expect::never("")}, {"in_thread", {true}, expect::never("")}});
+    ExploreOptions o;
+    o.engine = EngineKind::Graph;
+    o.max_thread_events = 100;
+    const ExecutionSink none = [](const ExecutionGraph&, const FinalState&) {};
+    for (const ModelKind model : {ModelKind::Rc11, ModelKind::Lkmm}) {
+        CAPTURE(to_string(model));
+        o.model = model;
+        const ExploreResult q = graph_explore(m.variants[0], o, none);
+        CHECK(q.cut_short);
+        CHECK(!q.completed);
+        CHECK(q.cut_detail.find("the work run at quiescence made 100 events") != std::string::npos);
+        const ExploreResult t = graph_explore(m.variants[1], o, none);
+        CHECK(t.cut_short);
+        CHECK(t.cut_detail.find("thread P0 made 100 events") != std::string::npos);
+    }
+    // the report says it, and does not call the search exhaustive
+    CheckOptions c = graph_options();
+    c.explore.max_thread_events = 100;
+    const Report r = check(m.variants[0], c);
+    CHECK(r.exploration == Exploration::CutShort);
+    CHECK(r.status == Status::Incomplete);
+    CHECK(r.cut_detail.find("at quiescence") != std::string::npos);
+    // with no event limit, the timeout still ends a run that does not end
+    o.model = ModelKind::Rc11;
+    o.max_thread_events = 0;
+    o.timeout_seconds = 0.2;
+    const ExploreResult late = graph_explore(m.variants[0], o, none);
+    CHECK(late.cut_short);
+    CHECK(late.cut_detail.empty());
+    CHECK(late.seconds < 10);
+}

@@ -222,4 +222,18 @@ with tempfile.TemporaryDirectory() as tmp:
         text = open(trace).read()
         expect("the trace names the litmus file and line", "good.litmus:4]" in text, text)
 
+    # A test with no Result: whose search the timeout cuts short (inside its first run: the
+    # loops make 250,000 writes) settles nothing: the judgement says so and the exit is 3, in one
+    # process and in worker processes, not 0 as for a test run to its end.
+    os.mkdir(os.path.join(tmp, "long"))
+    long_loop = write("long/long.litmus", "C long\n{}\nP0(int *x)\n{\n\tint i = 0;\n\tint j = 0;\n"
+                      "\twhile (i < 500) {\n\t\tj = 0;\n\t\twhile (j < 500) {\n\t\t\tWRITE_ONCE(*x, j);\n"
+                      "\t\t\tj = j + 1;\n\t\t}\n\t\ti = i + 1;\n\t}\n}\nexists (x=5)\n")
+    for jobs in ("1", "2"):
+        code, out, err = run("litmus", "--quiet", "--unroll", "1000", "--timeout", "0.5", "--jobs", jobs, long_loop, good,
+                             timeout=120)
+        expect(f"litmus --jobs {jobs}: an unjudged test cut short exits 3", code == 3 and
+               "Judgement long unjudged: no Result: annotation, not judged; the search was cut short" in out,
+               f"{code} {out} {err}")
+
 finish()
