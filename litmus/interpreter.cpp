@@ -114,7 +114,8 @@ Expectation expectation(const Program& p) {
 
 /// VariantDef::stored_constants of `p`: for each store whose value is a register, the constants
 /// its process assigns that register anywhere (and the register's initial value), by line.
-static std::vector<VariantDef::StoredConstants> stored_constants(const Program& p) {
+static std::vector<VariantDef::StoredConstants> stored_constants(const Program& p,
+                                                                std::vector<VariantDef::TextWrite>& text_writes) {
     std::vector<VariantDef::StoredConstants> out;
     for (std::size_t proc = 0; proc < p.processes.size(); ++proc) {
         const Process& pr = p.processes[proc];
@@ -139,6 +140,14 @@ static std::vector<VariantDef::StoredConstants> stored_constants(const Program& 
         for (const Access& a : p.accesses) {
             if (a.process != proc || a.vals[0] < 0) continue;
             const Expr& v = p.exprs[static_cast<std::size_t>(a.vals[0])];
+            // a store (marked or plain) or an exchange to a fixed location writes its operand
+            const bool stores = (a.plain && a.plain_write) ||
+                                (!a.plain && ((a.prim >= Prim::WriteOnce && a.prim <= Prim::AtomicSetRelease) ||
+                                              a.prim == Prim::AtomicXchg || a.prim == Prim::Xchg));
+            if (stores && a.target >= 0 && (v.kind == ExprKind::Const || (v.kind == ExprKind::Reg && v.reg < assigned.size() && assigned[v.reg].size() > 1)))
+                for (const Value c : v.kind == ExprKind::Const ? std::vector<Value>{v.value} : assigned[v.reg])
+                    text_writes.push_back({static_cast<unsigned>(proc + 1), a.pos.line,
+                                           p.locations[static_cast<std::size_t>(a.target)].name, c});
             if (v.kind != ExprKind::Reg || v.reg >= assigned.size()) continue;
             std::vector<Value> values = assigned[v.reg];
             std::sort(values.begin(), values.end());
@@ -161,7 +170,7 @@ VariantDef make_variant(const std::shared_ptr<const Compiled>& test, RunMode mod
     if (mode == RunMode::RaceCheck)  // plain accesses stay plain (unmarked events) only in this run
         for (const Location& l : p.locations)
             if (l.only_plain) v.plain_only_locations.push_back(l.name);
-    v.stored_constants = stored_constants(p);
+    v.stored_constants = stored_constants(p, v.text_writes);
     for (const OrderedRead& r : ordered_reads(p, mode == RunMode::RaceCheck)) v.ordered_reads.push_back({r.thread, r.line, r.ordered, r.ordered_by_dependencies});
     v.kernel_model_only = p.kernel_model_only;
     if (bound.cuts) {

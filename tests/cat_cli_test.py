@@ -250,6 +250,31 @@ def kernel():
            re.search(r"^vmalloc_purge/baseline .* pass$", out, re.M) is not None, out)
 
     macro_table(d)
+    weakened_dependencies(d)
+
+
+def weakened_dependencies(d):
+    """A .cat change a maintainer might propose: linux-kernel.cat with ctrl taken out of rwdep.
+    LB+ctrls is then Sometimes (herd7 7.57 with this copy: Observation LB+ctrls Sometimes 1 3):
+    nothing orders either read before its write, and the rules that skip load-buffering
+    guesses on dependencies must not apply. LB+ctrl+data too (herd7: Sometimes 1 2): P1's data
+    dependency still orders, P0's control dependency no longer does, and P0's write of y = 1
+    runs only in the cycle, so the value P1's copy passes on is learnt from the text. The
+    unchanged files keep Never 0 3 and Never 0 2."""
+    tmp = tempfile.mkdtemp(prefix="ordercheck-cat-cli-weak-")
+    for name in ("linux-kernel.cfg", "linux-kernel.def", "linux-kernel.bell", "lock.cat", "linux-kernel.cat"):
+        shutil.copy(os.path.join(d, name), tmp)
+    cat = os.path.join(tmp, "linux-kernel.cat")
+    text = open(cat).read()
+    expect("linux-kernel.cat has rwdep as the test expects", "let rwdep = (dep | ctrl) ; [W]" in text)
+    with open(cat, "w") as f:
+        f.write(text.replace("let rwdep = (dep | ctrl) ; [W]", "let rwdep = dep ; [W]"))
+    for test, weak, kept in (("LB+ctrls", "Sometimes 1 3", "Never 0 3"), ("LB+ctrl+data", "Sometimes 1 2", "Never 0 2")):
+        lb = os.path.join(root, "litmus", "tests", test + ".litmus")
+        for folder, want in ((tmp, weak), (d, kept)):
+            code, out, err = run("litmus", lb, "--conf", os.path.join(folder, "linux-kernel.cfg"), env=env_with())
+            expect(f"{test} under {folder}'s model: {want}", f"Observation {test} {want}" in out, (code, out, err))
+    shutil.rmtree(tmp, ignore_errors=True)
 
 
 # A tools/memory-model of the test's own: the kernel's cat and bell files with a macro table

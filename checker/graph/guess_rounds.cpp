@@ -107,16 +107,24 @@ static void close_under_copies(Guesses& g) {
             const auto [to, t, from] = key;
             if (from >= g.writes.size()) continue;
             if (to >= g.writes.size()) g.writes.resize(to + 1u);
-            std::vector<Value> values;
-            for (const auto& [uv, unused] : g.writes[from]) values.push_back(uv.second);
-            for (const Value v : values) {
+            // a value only the program text shows (a store no execution ran, VariantDef::
+            // text_writes, every read porf-before it) stays so when copied: the copy reads it
+            // from that store, so what is porf-before the store is porf-before the copy
+            std::vector<std::pair<Value, bool>> values;
+            for (const auto& [uv, source] : g.writes[from])
+                values.emplace_back(uv.second, !source.empty() && std::all_of(source.begin(), source.end(), [](std::uint32_t n) {
+                                                   return n == std::numeric_limits<std::uint32_t>::max();
+                                               }));
+            for (const auto& [v, from_text] : values) {
                 auto& mine = g.writes[to][{static_cast<std::uint16_t>(t), v}];
                 if (mine.size() < prefix.size()) mine.resize(prefix.size(), 0);
-                for (std::size_t u = 0; u < prefix.size(); ++u)
-                    if (mine[u] < prefix[u]) {
-                        mine[u] = prefix[u];
+                for (std::size_t u = 0; u < prefix.size(); ++u) {
+                    const std::uint32_t reach = from_text ? std::numeric_limits<std::uint32_t>::max() : prefix[u];
+                    if (mine[u] < reach) {
+                        mine[u] = reach;
                         changed = true;
                     }
+                }
             }
         }
     }
@@ -133,7 +141,8 @@ static void close_under_copies(Guesses& g) {
 /// sets none is taken as plain throughout, which orders nothing and so only leaves more reads to
 /// guess. A write to a location no marked access reaches (`only_plain`, per location) does not
 /// count for a marked read: a cycle through it continues with a plain read, which guesses.
-static std::uint8_t free_writes_after(const std::vector<Event>& th, std::size_t i, const std::vector<bool>& only_plain) {
+static std::uint8_t free_writes_after(const std::vector<Event>& th, std::size_t i, const std::vector<bool>& only_plain,
+                                      bool dependencies_order, bool builtin) {
     std::uint8_t free = 0;
     bool mb_between = false;
     const bool marked_read = th[i].lkmm != 0;
@@ -143,8 +152,9 @@ static std::uint8_t free_writes_after(const std::vector<Event>& th, std::size_t 
         if (!w.is_write() || w.at_quiescence) continue;
         const bool marked = w.lkmm != 0;
         if (marked_read && w.location && *w.location < only_plain.size() && only_plain[*w.location]) continue;
-        if (marked_read && marked && i < 64 && ((w.addr_deps | w.data_deps | w.ctrl_deps) >> i & 1u) != 0) continue;
-        if (marked_read && ((w.lkmm & lkmm::Release) != 0 || (marked && mb_between))) continue;
+        if (dependencies_order && marked_read && marked && i < 64 && ((w.addr_deps | w.data_deps | w.ctrl_deps) >> i & 1u) != 0)
+            continue;
+        if (builtin && marked_read && ((w.lkmm & lkmm::Release) != 0 || (marked && mb_between))) continue;
         free |= Guesses::free_after_relaxed;
         if (!marked) free |= Guesses::free_after_acquire;
     }
@@ -156,12 +166,12 @@ static std::uint8_t free_writes_after(const std::vector<Event>& th, std::size_t 
 /// coherence), and not ordered as free_writes_after() says, an acquire read ordering every
 /// marked write after it. Plain accesses and same-location steps are left out to keep the
 /// rounds small: a cycle that needs such a link there is not built (docs/lkmm.md, "Limits").
-static bool free_of(const std::vector<Event>& th, std::size_t j, std::size_t a) {
+static bool free_of(const std::vector<Event>& th, std::size_t j, std::size_t a, bool dependencies_order) {
     const auto tags = [](const Event& e) { return lkmm_tags_of(e) | e.lkmm; };
     const std::uint32_t rt = tags(th[j]), wt = tags(th[a]);
     const Event& w = th[a];
     if (rt == 0 || wt == 0 || th[j].location == w.location) return false;
-    if (j < 64 && ((w.addr_deps | w.data_deps | w.ctrl_deps) >> j & 1u) != 0) return false;
+    if (dependencies_order && j < 64 && ((w.addr_deps | w.data_deps | w.ctrl_deps) >> j & 1u) != 0) return false;
     if ((wt & (lkmm::Release | lkmm::Unlock)) != 0 || (rt & (lkmm::Acquire | lkmm::LockRmw)) != 0) return false;
     for (std::size_t m = j + 1; m < a; ++m)
         if (th[m].is_fence() && (tags(th[m]) & (lkmm::Mb | lkmm::SyncRcu | lkmm::SyncSrcu)) != 0 &&
@@ -207,6 +217,7 @@ std::optional<std::vector<std::uint64_t>> GraphEngine::model_links(std::uint16_t
 
 bool GraphEngine::guess_can_close_a_cycle(std::uint16_t gt) const {
     const bool lkmm = &model_ == &lkmm_model();
+    const bool dependencies_order = lkmm || model_.orders_dependencies();  // a cat model: its probes
     const auto tags = [](const Node& n) { return n.lkmm_tags(); };
     const auto& th = g_.threads[gt];
     // a model given as data: the links its axioms order (asked once, when a guess needs it)
@@ -245,7 +256,8 @@ bool GraphEngine::guess_can_close_a_cycle(std::uint16_t gt) const {
             const std::uint32_t wt = tags(th[j]);
             const bool release = (wt & (lkmm::Release | lkmm::Unlock)) != 0;
             const bool ordered =
-                marked_read && ((wt != 0 && ((deps >> i & 1u) != 0 || (lkmm && (strong_fence || acquire_read || release)))) ||
+                marked_read && ((wt != 0 && ((dependencies_order && (deps >> i & 1u) != 0) ||
+                                             (lkmm && (strong_fence || acquire_read || release)))) ||
                                 (w.location && plain_only(*w.location)));
             free_write = !ordered && !linked(i, j);
         }
@@ -262,9 +274,16 @@ bool GraphEngine::guess_can_close_a_cycle(std::uint16_t gt) const {
 std::optional<bool> GraphEngine::text_ordered(EventId id) const {
     if (id.index >= 64) return std::nullopt;
     const bool builtin = &model_ == &lkmm_model();  // else a cat model: dependencies alone order
+    // ... when its probes show that they do (CatModel::orders_dependencies()); else a read the
+    // text decides guesses (the model's own links judge it when its thread ends)
+    const bool dependencies_order = builtin || model_.orders_dependencies();
     const std::uint32_t line = g_.at(id).ev.where.line;
     for (const auto& o : variant_.ordered_reads)
-        if (o.thread == id.thread && o.line == line) return builtin ? o.ordered : o.ordered_by_dependencies;
+        if (o.thread == id.thread && o.line == line) {
+            if (builtin) return o.ordered;
+            if (!o.ordered_by_dependencies) return std::nullopt;
+            return *o.ordered_by_dependencies && dependencies_order;
+        }
     return std::nullopt;
 }
 
@@ -397,13 +416,16 @@ void Learner::learn(const ExecutionGraph& g) {
             }
     }
     const std::vector<bool> only_plain = only_plain_of(g, variant.plain_only_locations);
+    if (location_names.size() < g.location_count())
+        for (std::size_t l = location_names.size(); l < g.location_count(); ++l)
+            location_names.push_back(g.location_name(static_cast<LocationId>(l)));
     for (std::size_t t = 1; t < n; ++t)
         for (std::size_t i = 0; i < g.thread(t).size(); ++i) {
             const Event& r = g.thread(t)[i];
             if (!r.is_read() || !r.location || r.at_quiescence) continue;
             auto& per_location = now.free_read[t];
             if (per_location.size() <= *r.location) per_location.resize(*r.location + 1u, 0);
-            per_location[*r.location] |= free_writes_after(g.thread(t), i, only_plain);
+            per_location[*r.location] |= free_writes_after(g.thread(t), i, only_plain, dependencies_order, builtin);
         }
     for (std::size_t t = 1; t < n; ++t)
         for (std::size_t i = 0; i < g.thread(t).size(); ++i) {
@@ -443,7 +465,7 @@ void Learner::learn(const ExecutionGraph& g) {
             if (!e.is_write() || !e.location || e.at_quiescence) continue;
             std::vector<std::uint32_t> reach(n, 0);
             for (std::size_t j = 0; j < i; ++j)
-                if (g.thread(t)[j].is_read() && free_of(g.thread(t), j, i))
+                if (g.thread(t)[j].is_read() && free_of(g.thread(t), j, i, dependencies_order))
                     for (std::size_t k = 1; k < n; ++k) reach[k] = std::max(reach[k], pre[t][j][k]);
             for (std::size_t k = 1; k < n; ++k)
                 for (std::size_t b = 0; k != t && b < reach[k]; ++b) {
@@ -565,7 +587,9 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
     bool settled = false;
     std::uint64_t acyclic = 0;  // executions handed on by the first round
     for (int round = 0; round < 4 && !settled; ++round) {
-        std::vector<graph_detail::Learner> learners(shards, graph_detail::Learner{variant, threads, found, 0, {}});
+        std::vector<graph_detail::Learner> learners(
+            shards, graph_detail::Learner{variant, threads, found, 0, {}, &model == &lkmm_model() || model.orders_dependencies(), {},
+                                         &model == &lkmm_model()});
         // the first round hands its executions on; a later one keeps those with a cycle
         ShardDelivery delivery(handed, shards, options.guess_round_kept_events,
                                round == 0 ? ShardDelivery::Overflow::HandOn : ShardDelivery::Overflow::Drop,
@@ -595,10 +619,21 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
         }
         Guesses now = std::move(learners[0].now);
         std::size_t locations = learners[0].locations;  // the program's locations
+        std::vector<std::string> names = learners[0].location_names;
         for (unsigned i = 1; i < shards; ++i) {
             merge_into(now, learners[i].now);
             locations = std::max(locations, learners[i].locations);
+            if (learners[i].location_names.size() > names.size()) names = learners[i].location_names;
         }
+        // the program text's stores of values no execution wrote: a store only a load-buffering
+        // cycle runs (VariantDef::text_writes), which any read of another thread may be
+        // porf-before
+        for (const VariantDef::TextWrite& w : variant.text_writes)
+            for (std::size_t l = 0; l < names.size() && l < now.writes.size() && w.thread < threads; ++l)
+                if (names[l] == w.location) {
+                    auto& prefix = now.writes[l][{static_cast<std::uint16_t>(w.thread), w.value}];
+                    if (prefix.empty()) prefix.assign(threads, std::numeric_limits<std::uint32_t>::max());
+                }
         learners.clear();
         close_under_copies(now);
         close_under_links(now);

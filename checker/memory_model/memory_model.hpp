@@ -59,6 +59,12 @@ public:
                                                                      std::size_t /*t*/) const {
         return std::nullopt;
     }
+    /// For the load-buffering rules that read dependencies in the program text or in a thread
+    /// before the model is asked (docs/cat.md, "Load buffering under a cat model"): true when
+    /// the model orders a marked read before a later marked write of its thread that depends on
+    /// it by address, data or control. The built-in LKMM does (the engine has its rules); false
+    /// unless the model says so.
+    virtual bool orders_dependencies() const { return false; }
     /// The first violated axiom, nullopt when consistent (slower; for messages and tests).
     virtual std::optional<AxiomViolation> check(const ExecutionGraph& g) const = 0;
     /// A data race of the consistent graph `g` as the model defines it, nullopt if none.

@@ -182,6 +182,18 @@ struct VariantDef {
         std::vector<Value> values;
     };
     std::vector<StoredConstants> stored_constants;
+    /// Load buffering: the constants each store of the program text to a fixed location may
+    /// write (graph thread, source line, location name, value). A store that only a
+    /// load-buffering cycle runs (under `if (r)` where only the cycle gives r its value) is in
+    /// no execution the guess rounds learn from, so its values are learnt from here, any read
+    /// of the location may guess them, and a guess no write matches builds no execution.
+    struct TextWrite {
+        unsigned thread = 0;
+        std::uint32_t line = 0;
+        std::string location;
+        Value value = 0;
+    };
+    std::vector<TextWrite> text_writes;
     /// Load buffering under LKMM (`ordered`; under a cat model `ordered_by_dependencies`): the
     /// reads whose guesses the program text decides,
     /// as (graph thread, source line) pairs. `ordered`: every read event of that thread made at

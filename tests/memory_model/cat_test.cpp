@@ -283,6 +283,24 @@ TEST_SUITE("cat") {
         CHECK(!links(*m, {{K::Read, 0, lkmm::Once}, {K::Fence, std::nullopt, lkmm::Mb}, {K::Write, 1, 0}}, 0, 2));
         // smp_wmb() orders writes only
         CHECK(!links(*m, {{K::Read, 0, lkmm::Once}, {K::Fence, std::nullopt, lkmm::Wmb}, {K::Write, 1, lkmm::Once}}, 0, 2));
+        // the model orders every dependency (its probes), so the engine's dependency rules apply
+        CHECK(m->orders_dependencies());
+        // ... not once a copy takes ctrl out of rwdep, nor for a model without the kernel's tags
+        const std::filesystem::path weak = std::filesystem::temp_directory_path() / "ordercheck-cat-test-weak";
+        std::filesystem::create_directories(weak);
+        for (const char* f : {"linux-kernel.bell", "lock.cat"})
+            std::filesystem::copy_file(dir + "/" + f, weak / f, std::filesystem::copy_options::overwrite_existing);
+        std::ifstream in(dir + "/linux-kernel.cat");
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const std::string rwdep = "let rwdep = (dep | ctrl) ; [W]";
+        REQUIRE(text.find(rwdep) != std::string::npos);
+        text.replace(text.find(rwdep), rwdep.size(), "let rwdep = dep ; [W]");
+        std::ofstream(weak / "linux-kernel.cat") << text;
+        const auto w = cat::CatModel::load((weak / "linux-kernel.cat").string(), (weak / "linux-kernel.bell").string());
+        CHECK(!w->orders_dependencies());
+        CHECK(!links(*w, {{K::Read, 0, lkmm::Once}, {K::Write, 1, lkmm::Once}}, 0, 1));
+        CHECK(!cat::CatModel(cat::Model{}, cat::parse("acyclic po | rf | co | fr as sc\n", "m.cat")).orders_dependencies());
+        std::filesystem::remove_all(weak);
     }
     TEST_CASE("an enum may declare only the tags the graph's events carry") {
         CHECK_NOTHROW(cat::CatModel(cat::parse("enum A = 'once || 'mb", "b.bell"), cat::parse("\"x\"", "x.cat")));

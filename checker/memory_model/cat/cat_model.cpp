@@ -99,6 +99,45 @@ CatModel::CatModel(Model bell, Model cat, const Variants& variants, bool compile
         } catch (const CatError&) {
         }
     }
+    dependencies_order_ = kernel_ && guess_ && probe_dependencies();
+}
+
+bool CatModel::probe_dependencies() const {
+    // A probe's link holds on a thread of more events too when the derived model is monotone in
+    // the thread's other events, as linux-kernel.cat's rwdep and hb are (docs/cat.md).
+    struct Access {
+        EventKind kind;
+        std::uint32_t tags;
+    };
+    const Access reads[] = {{EventKind::Read, lkmm::Once}, {EventKind::Read, lkmm::Acquire}, {EventKind::Rmw, lkmm::Once}};
+    const Access writes[] = {{EventKind::Write, lkmm::Once}, {EventKind::Write, lkmm::Release}};
+    for (const Access& r : reads)
+        for (const Access& w : writes)
+            for (int dep = 0; dep < 3; ++dep) {
+                ExecutionGraph g;
+                g.set_thread_names({"P0"});
+                const LocationId x = g.add_location("x"), y = g.add_location("y");
+                Event a;
+                a.id.thread = 1;
+                a.kind = r.kind;
+                a.location = x;
+                a.lkmm = r.tags;
+                a.order = (r.tags & lkmm::Acquire) != 0 ? MemoryOrder::Acquire : MemoryOrder::Relaxed;
+                g.append(a);
+                Event b;
+                b.id.thread = 1;
+                b.kind = w.kind;
+                b.location = y;
+                b.lkmm = w.tags;
+                b.order = (w.tags & lkmm::Release) != 0 ? MemoryOrder::Release : MemoryOrder::Relaxed;
+                (dep == 0 ? b.addr_deps : dep == 1 ? b.data_deps : b.ctrl_deps) = 1;
+                g.append(b);
+                g.set_co(x, {});
+                g.set_co(y, {});
+                const auto rows = ordered_links(g, 1);
+                if (!rows || rows->empty() || ((*rows)[0] >> 1 & 1u) == 0) return false;
+            }
+    return true;
 }
 
 std::optional<std::vector<std::uint64_t>> CatModel::ordered_links(const ExecutionGraph& thread_graph, std::size_t t) const {

@@ -70,6 +70,11 @@ public:
                                                             std::size_t t) const override;
     /// The axiom ordered_links() reads the links from ("" when it reads none).
     const std::string& guess_axiom() const { return guess_axiom_; }
+    /// True when ordered_links() links the read to the write on each probe thread of two
+    /// events: a marked read (ONCE, acquire, an RMW's read part) and a later marked write
+    /// (ONCE, release) to another location that depends on it by address, data or control
+    /// (decided once, when the model is made).
+    bool orders_dependencies() const override { return dependencies_order_; }
     /// The value of `name` at the end of the model, when it is a relation.
     std::optional<std::vector<std::pair<EventId, EventId>>> relation(const ExecutionGraph& g,
                                                                     std::string_view name) const override;
@@ -81,6 +86,8 @@ private:
     bool kernel_ = false;
     std::shared_ptr<const Model> guess_;  ///< cat_guess.hpp's derived model, compiled
     std::string guess_axiom_;
+    bool dependencies_order_ = false;
+    bool probe_dependencies() const;
 };
 
 }  // namespace oc::cat
