@@ -300,6 +300,27 @@ void enumerate(Runner& runner, BruteForceResult& result, const MemoryModel* mode
         if (e.is_write()) writes.at(*e.location).push_back(k);
     }
 
+    // Whether the shape depends on the values read beyond what the rf assignments below try: each
+    // read answers, alone, 0, 1, 2 and every value the first run wrote. A store only a
+    // load-buffering cycle runs (`if (r) WRITE_ONCE(*y, 1)` where only the cycle gives r a value)
+    // is in no run of the first run's shape, so no rf assignment reads it: the enumeration then
+    // covers the first run's shape only, a subset (LB+ctrls+plain-read+untaken).
+    std::set<Value> probe_values{0, 1, 2};
+    for (std::size_t k = 0; k < events && k < first.written.size(); ++k)
+        if (first.graph.event(shape[k].id).is_write()) probe_values.insert(first.written[k]);
+    for (std::size_t r : reads) {
+        const std::size_t w0 = writes.at(*shape[r].location).front();
+        for (const Value v : probe_values) {
+            std::vector<std::optional<Tagged>> probe(events);
+            probe[r] = Tagged{v, pack(shape[w0].id)};
+            try {  // a value no write gives may also fail a require() or spin: another shape
+                if (runner.run(probe, nullptr).shape != first.shape) result.every_shape = false;
+            } catch (const Unsupported&) {
+                result.every_shape = false;
+            }
+        }
+    }
+
     // The init thread's writes of a location come first in co, in po order (init is po-before
     // everything, so hb;co irreflexive forces it); the others are permuted.
     std::vector<std::vector<EventId>> init_writes(writes.size());

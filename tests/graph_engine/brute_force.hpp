@@ -38,6 +38,11 @@ struct BruteForceResult {
     /// Then hashes and outcomes are empty.
     bool supported = true;
     std::string why_unsupported;
+    /// False when some read answering another value (0, 1, 2, or a value the program writes)
+    /// makes other events than the initial values do: `hashes` then holds the executions of the
+    /// initial values' events only, a subset of the model's (a store only a load-buffering
+    /// cycle runs is in none of them).
+    bool every_shape = true;
     /// The final state of each execution in `hashes`, by hash.
     std::map<std::uint64_t, BruteForceOutcome> outcomes;
     std::vector<std::string> observable_names;

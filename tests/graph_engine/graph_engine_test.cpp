@@ -242,7 +242,7 @@ TEST_CASE("graph engine under LKMM: the same set of graphs as the brute-force en
         if (file.find("desc-reserve") != std::string::npos) continue;  // too many candidates
         variants.push_back(litmus::make_variant(litmus::load(file), litmus::RunMode::RaceCheck));
     }
-    std::size_t compared = 0, with_cycles = 0, cpp = 0;
+    std::size_t compared = 0, with_cycles = 0, cpp = 0, partial = 0;
     for (std::size_t i = 0; i < variants.size(); ++i) {
         const VariantDef& v = variants[i];
         // LKMM's predicate costs more per candidate than RC11's: 4 threads and more make the
@@ -261,13 +261,22 @@ TEST_CASE("graph engine under LKMM: the same set of graphs as the brute-force en
             found.insert(canonical_hash(g));
             if (const auto v2 = check_rc11(g); v2 && v2->axiom == "no-thin-air") cycle = true;
         });
-        CHECK(found == expected.hashes);
+        // a store only a load-buffering cycle runs is in no execution of the initial values'
+        // events, all the enumerator tries (BruteForceResult::every_shape): there its executions
+        // are some of the engine's (LB+ctrls+plain-read+untaken's cycle is herd7's, checked by
+        // the litmus-lkmm-herd test)
+        if (expected.every_shape)
+            CHECK(found == expected.hashes);
+        else
+            CHECK(std::includes(found.begin(), found.end(), expected.hashes.begin(), expected.hashes.end()));
         with_cycles += cycle;
+        partial += !expected.every_shape;
         ++compared;
         cpp += i < catalogue_size;
     }
     MESSAGE("brute force under LKMM compared on " << compared << " variants (" << cpp << " C++), " << with_cycles
-                                                   << " with a po | rf cycle");
+                                                   << " with a po | rf cycle, " << partial
+                                                   << " on the initial values' events only");
     CHECK(compared >= 100);
     CHECK(cpp >= 40);
     // LB+poonceonces, LB+3+poonceonces, LB+fencembonceonce+poonceonce, LB+ctrl+po, LB/relaxed, LB/one_ctrl
