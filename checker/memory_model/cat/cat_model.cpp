@@ -111,25 +111,25 @@ bool CatModel::probe_dependencies() const {
     };
     const Access reads[] = {{EventKind::Read, lkmm::Once}, {EventKind::Read, lkmm::Acquire}, {EventKind::Rmw, lkmm::Once}};
     const Access writes[] = {{EventKind::Write, lkmm::Once}, {EventKind::Write, lkmm::Release}};
+    const auto event = [](const Access& access, LocationId loc) {
+        Event e;
+        e.id.thread = 1;
+        e.kind = access.kind;
+        e.location = loc;
+        e.lkmm = access.tags;
+        e.order = (access.tags & lkmm::Acquire) != 0   ? MemoryOrder::Acquire
+                  : (access.tags & lkmm::Release) != 0 ? MemoryOrder::Release
+                                                       : MemoryOrder::Relaxed;
+        return e;
+    };
     for (const Access& r : reads)
         for (const Access& w : writes)
             for (int dep = 0; dep < 3; ++dep) {
                 ExecutionGraph g;
                 g.set_thread_names({"P0"});
                 const LocationId x = g.add_location("x"), y = g.add_location("y");
-                Event a;
-                a.id.thread = 1;
-                a.kind = r.kind;
-                a.location = x;
-                a.lkmm = r.tags;
-                a.order = (r.tags & lkmm::Acquire) != 0 ? MemoryOrder::Acquire : MemoryOrder::Relaxed;
-                g.append(a);
-                Event b;
-                b.id.thread = 1;
-                b.kind = w.kind;
-                b.location = y;
-                b.lkmm = w.tags;
-                b.order = (w.tags & lkmm::Release) != 0 ? MemoryOrder::Release : MemoryOrder::Relaxed;
+                g.append(event(r, x));
+                Event b = event(w, y);
                 (dep == 0 ? b.addr_deps : dep == 1 ? b.data_deps : b.ctrl_deps) = 1;
                 g.append(b);
                 g.set_co(x, {});
