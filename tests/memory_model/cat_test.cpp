@@ -462,6 +462,7 @@ TEST_SUITE("cat") {
             explicit Recorder(const MemoryModel& x) : m(x) {}
             std::string_view name() const override { return m.name(); }
             bool kernel_events() const override { return m.kernel_events(); }
+            bool orders_dependencies() const override { return m.orders_dependencies(); }
             bool inert_when_last(const Event& ev) const override { return m.inert_when_last(ev); }
             bool consistent(const ExecutionGraph& g) const override { return !check(g); }
             std::optional<AxiomViolation> check(const ExecutionGraph& g) const override {
