@@ -83,8 +83,8 @@ struct Learner {
     /// event's own thread: its po index + 1)
     std::vector<std::vector<std::vector<std::uint32_t>>> pre;
     /// The memory model orders a marked read before a marked write that depends on it
-    /// (MemoryModel::orders_dependencies(), the built-in LKMM): only then does a dependency
-    /// take a write out of what a read may leave unordered.
+    /// (MemoryModel::orders_dependencies(): the built-in LKMM, a cat model whose probes link):
+    /// only then does a dependency take a write out of what a read may leave unordered.
     bool dependencies_order = true;
     std::vector<std::string> location_names;  ///< of the graphs learnt from, by location id
     /// The built-in LKMM: its release and strong-fence rules order too (free_writes_after()).

@@ -217,7 +217,7 @@ std::optional<std::vector<std::uint64_t>> GraphEngine::model_links(std::uint16_t
 
 bool GraphEngine::guess_can_close_a_cycle(std::uint16_t gt) const {
     const bool lkmm = &model_ == &lkmm_model();
-    const bool dependencies_order = lkmm || model_.orders_dependencies();  // a cat model: its probes
+    const bool dependencies_order = model_.orders_dependencies();  // LKMM; a cat model: its probes
     const auto tags = [](const Node& n) { return n.lkmm_tags(); };
     const auto& th = g_.threads[gt];
     // a model given as data: the links its axioms order (asked once, when a guess needs it)
@@ -276,13 +276,12 @@ std::optional<bool> GraphEngine::text_ordered(EventId id) const {
     const bool builtin = &model_ == &lkmm_model();  // else a cat model: dependencies alone order
     // ... when its probes show that they do (CatModel::orders_dependencies()); else a read the
     // text decides guesses (the model's own links judge it when its thread ends)
-    const bool dependencies_order = builtin || model_.orders_dependencies();
     const std::uint32_t line = g_.at(id).ev.where.line;
     for (const auto& o : variant_.ordered_reads)
         if (o.thread == id.thread && o.line == line) {
             if (builtin) return o.ordered;
             if (!o.ordered_by_dependencies) return std::nullopt;
-            return *o.ordered_by_dependencies && dependencies_order;
+            return *o.ordered_by_dependencies && model_.orders_dependencies();
         }
     return std::nullopt;
 }
@@ -588,7 +587,7 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
     std::uint64_t acyclic = 0;  // executions handed on by the first round
     for (int round = 0; round < 4 && !settled; ++round) {
         std::vector<graph_detail::Learner> learners(
-            shards, graph_detail::Learner{variant, threads, found, 0, {}, &model == &lkmm_model() || model.orders_dependencies(), {},
+            shards, graph_detail::Learner{variant, threads, found, 0, {}, model.orders_dependencies(), {},
                                          &model == &lkmm_model()});
         // the first round hands its executions on; a later one keeps those with a cycle
         ShardDelivery delivery(handed, shards, options.guess_round_kept_events,
