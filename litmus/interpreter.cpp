@@ -171,7 +171,7 @@ VariantDef make_variant(const std::shared_ptr<const Compiled>& test, RunMode mod
         for (const Location& l : p.locations)
             if (l.only_plain) v.plain_only_locations.push_back(l.name);
     v.stored_constants = stored_constants(p, v.text_writes);
-    for (const OrderedRead& r : ordered_reads(p, mode == RunMode::RaceCheck)) v.ordered_reads.push_back({r.thread, r.line, r.ordered, r.ordered_by_dependencies});
+    v.ordered_reads = ordered_reads(p, mode == RunMode::RaceCheck);
     v.kernel_model_only = p.kernel_model_only;
     if (bound.cuts) {
         // runs cut at the bound are counted: a report that cut any is bounded (checker/driver)

@@ -7,6 +7,8 @@
 // a write unordered, the read must guess, whatever the executions found so far show.
 #include "litmus/ordered_reads.hpp"
 
+#include "checker/memory_model/memory_model.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <map>
@@ -23,8 +25,9 @@ using Sites = std::set<std::int32_t>;  // access sites (indexes into Program::ac
 /// What holds for a read site once it has run, on every path to the current point.
 struct Open {
     bool fenced = false;  ///< a strong fence (smp_mb(), synchronize_rcu(), synchronize_srcu()) since
-    bool free = false;    ///< on some path, a write since that the rules below do not order
-    bool free_of_deps = false;  ///< ... that no dependency orders
+    /// bit S (a set of `ordering::` reasons, 0..31): on some path, a write since that none
+    /// of the reasons in S orders (ordered() below)
+    std::uint32_t free_under = 0;
     /// on some path, something since whose effect the walk does not know (an assertion, a
     /// primitive it does not model, an await that may wait forever)
     bool unknown = false;
@@ -53,8 +56,7 @@ State join(const State& a, const State& b) {
             j.open.emplace(site, o);
         } else {
             it->second.fenced = it->second.fenced && o.fenced;
-            it->second.free = it->second.free || o.free;
-            it->second.free_of_deps = it->second.free_of_deps || o.free_of_deps;
+            it->second.free_under |= o.free_under;
             it->second.unknown = it->second.unknown || o.unknown;
         }
     }
@@ -261,10 +263,9 @@ private:
         // read before it or not; what else may follow (an assertion, a primitive the walk does
         // not model) leaves the reads before it unknown.
         if (known_write(a)) {
-            for (auto& [site, o] : s.open) {
-                if (!o.free && !ordered(site, o, a, addr, data, false)) o.free = true;
-                if (!o.free_of_deps && !ordered(site, o, a, addr, data, true)) o.free_of_deps = true;
-            }
+            for (auto& [site, o] : s.open)
+                for (std::uint8_t reasons = 0; reasons <= ordering::all; ++reasons)
+                    if (!ordered(site, o, a, addr, data, reasons)) o.free_under |= std::uint32_t{1} << reasons;
         } else if (!loads(a)) {
             for (auto& [site, o] : s.open) o.unknown = true;
         }
@@ -272,13 +273,13 @@ private:
         // writes still count against the site
         if (loads(a) || rmw(a)) s.open[ai].fenced = false;
     }
-    /// The write of `w` is ordered after load site `r` on this path: both marked, and `w`
-    /// depends on `r` (addr, data, ctrl), follows a strong fence, is a release, or `r` is an
-    /// acquire (the rules of GraphEngine::guess_can_close_a_cycle() under the built-in LKMM;
-    /// `dependencies_only`: its rule under a cat model, the dependency alone); or `w` writes
-    /// plainly to a location no marked access reaches.
+    /// The write of `w` is ordered after load site `r` on this path for one of `reasons`
+    /// (`ordering::` bits, MemoryModel::orders()): both marked, and `w` depends on `r` (addr,
+    /// data, ctrl), follows a strong fence, is a release or a spin_unlock(), or `r` is an acquire
+    /// (the rules of GraphEngine::guess_can_close_a_cycle() under the built-in LKMM, which has
+    /// every reason); or `w` writes plainly to a location no marked access reaches.
     bool ordered(std::int32_t r, const Open& o, const Access& w, const Sites& addr, const Sites& data,
-                 bool dependencies_only) const {
+                 std::uint8_t reasons) const {
         const Access& ra = p_.accesses[static_cast<std::size_t>(r)];
         if (ra.plain) return false;
         // a plain write to a location no marked access reaches: the cycle through it goes on
@@ -288,11 +289,15 @@ private:
             p_.locations[static_cast<std::size_t>(w.target)].only_plain)
             return true;
         if (!marked_write(w)) return false;
-        if (addr.count(r) != 0 || data.count(r) != 0) return true;
-        for (const Sites& c : ctrl_)
-            if (c.count(r) != 0) return true;
-        if (dependencies_only) return false;  // a cat model's fences may order less
-        if (o.fenced || releases(w)) return true;
+        const auto has = [&](std::uint8_t reason) { return (reasons & reason) != 0; };
+        if (has(ordering::dependency)) {
+            if (addr.count(r) != 0 || data.count(r) != 0) return true;
+            for (const Sites& c : ctrl_)
+                if (c.count(r) != 0) return true;
+        }
+        if (has(ordering::strong_fence) && o.fenced) return true;
+        if (releases(w) && has(w.prim == Prim::SpinUnlock ? ordering::locks : ordering::release)) return true;
+        if (!has(ordering::acquire)) return false;
         // acq-po; a compare-exchange that fails is a relaxed read, and a fully ordered RMW is
         // left to the engine's rule
         if (ra.prim == Prim::LoadAcquire || ra.prim == Prim::AtomicReadAcquire) return true;
@@ -311,7 +316,8 @@ std::vector<OrderedRead> ordered_reads(const Program& p, bool plain_is_plain) {
         // leave a write unordered (it guesses); else one is not known, or is an access the walk
         // does not judge (the rounds' learnt rules decide); else every one is ordered.
         struct Line {
-            bool reads = false, free = false, free_of_deps = false, unknown = false;
+            bool reads = false, unknown = false;
+            std::uint32_t free_under = 0;
         };
         std::map<std::uint32_t, Line> lines;
         for (std::size_t ai = 0; ai < p.accesses.size(); ++ai) {
@@ -328,21 +334,12 @@ std::vector<OrderedRead> ordered_reads(const Program& p, bool plain_is_plain) {
                 continue;
             }
             const Open& o = it->second;
-            l.free = l.free || a.plain || o.free;
-            l.free_of_deps = l.free_of_deps || a.plain || o.free_of_deps;
+            l.free_under |= a.plain ? ~std::uint32_t{0} : o.free_under;
             l.unknown = l.unknown || o.unknown;
         }
-        const auto decide = [](bool free, bool unknown) -> std::optional<bool> {
-            if (free) return false;
-            if (unknown) return std::nullopt;
-            return true;
-        };
-        for (const auto& [line, l] : lines) {
-            if (!l.reads) continue;
-            const std::optional<bool> ordered = decide(l.free, l.unknown);
-            const std::optional<bool> by_dependencies = decide(l.free_of_deps, l.unknown);
-            if (ordered || by_dependencies) out.push_back({static_cast<unsigned>(proc + 1), line, ordered, by_dependencies});
-        }
+        for (const auto& [line, l] : lines)
+            if (l.reads && (!l.unknown || l.free_under != 0))
+                out.push_back({static_cast<unsigned>(proc + 1), line, l.free_under, l.unknown});
     }
     return out;
 }

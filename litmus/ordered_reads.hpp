@@ -6,23 +6,16 @@
 #include <optional>
 #include <vector>
 
+#include "checker/model/model.hpp"
 #include "litmus/ast.hpp"
 
 namespace oc::litmus {
 
 /// A source line of a process (its graph thread: process index + 1) whose reads (loads and the
-/// read parts of value-returning and void RMWs; not locks) the walk followed. `ordered` true:
-/// each has, on every path, every write of the process po-after it ordered after it under the
-/// built-in LKMM, and nothing after it whose effect the walk does not know (an assertion, an
-/// await, a primitive it does not model); false: on some path one of them has a write after it
-/// that the rule does not show ordered; nullopt: neither is known.
-struct OrderedRead {
-    unsigned thread = 0;
-    std::uint32_t line = 0;
-    std::optional<bool> ordered;
-    /// The same by dependencies alone (a cat model's rule: its fences may order less).
-    std::optional<bool> ordered_by_dependencies;
-};
+/// read parts of value-returning and void RMWs; not locks) the walk followed, with the reasons
+/// (MemoryModel::orders()) under which each of them has every later write of its process
+/// ordered after it on every path (VariantDef::OrderedRead::ordered()).
+using OrderedRead = VariantDef::OrderedRead;
 
 /// The lines of `p` whose reads the walk followed, each said ordered or not. A process with a
 /// jump (break, continue, return) or an access that runs on one path of an expression lists

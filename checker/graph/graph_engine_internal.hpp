@@ -82,13 +82,11 @@ struct Learner {
     /// per event: per graph thread, how many of its first events are porf-before the event (the
     /// event's own thread: its po index + 1)
     std::vector<std::vector<std::vector<std::uint32_t>>> pre;
-    /// The memory model orders a marked read before a marked write that depends on it
-    /// (MemoryModel::orders_dependencies(): the built-in LKMM, a cat model whose probes link):
-    /// only then does a dependency take a write out of what a read may leave unordered.
-    bool dependencies_order = true;
+    /// The reasons for which the memory model orders a marked read before a later marked write
+    /// of its thread (MemoryModel::orders(): the built-in LKMM every one, a cat model those its
+    /// probes show): only those take a write out of what a read may leave unordered.
+    std::uint8_t orders = ordering::all;
     std::vector<std::string> location_names;  ///< of the graphs learnt from, by location id
-    /// The built-in LKMM: its release and strong-fence rules order too (free_writes_after()).
-    bool builtin = true;
     void learn(const ExecutionGraph& g);
 };
 

@@ -142,7 +142,7 @@ static void close_under_copies(Guesses& g) {
 /// guess. A write to a location no marked access reaches (`only_plain`, per location) does not
 /// count for a marked read: a cycle through it continues with a plain read, which guesses.
 static std::uint8_t free_writes_after(const std::vector<Event>& th, std::size_t i, const std::vector<bool>& only_plain,
-                                      bool dependencies_order, bool builtin) {
+                                      std::uint8_t orders) {
     std::uint8_t free = 0;
     bool mb_between = false;
     const bool marked_read = th[i].lkmm != 0;
@@ -152,9 +152,12 @@ static std::uint8_t free_writes_after(const std::vector<Event>& th, std::size_t 
         if (!w.is_write() || w.at_quiescence) continue;
         const bool marked = w.lkmm != 0;
         if (marked_read && w.location && *w.location < only_plain.size() && only_plain[*w.location]) continue;
-        if (dependencies_order && marked_read && marked && i < 64 && ((w.addr_deps | w.data_deps | w.ctrl_deps) >> i & 1u) != 0)
+        if ((orders & ordering::dependency) != 0 && marked_read && marked && i < 64 &&
+            ((w.addr_deps | w.data_deps | w.ctrl_deps) >> i & 1u) != 0)
             continue;
-        if (builtin && marked_read && ((w.lkmm & lkmm::Release) != 0 || (marked && mb_between))) continue;
+        if (marked_read && (((w.lkmm & lkmm::Release) != 0 && (orders & ordering::release) != 0) ||
+                            (marked && mb_between && (orders & ordering::strong_fence) != 0)))
+            continue;
         free |= Guesses::free_after_relaxed;
         if (!marked) free |= Guesses::free_after_acquire;
     }
@@ -166,14 +169,17 @@ static std::uint8_t free_writes_after(const std::vector<Event>& th, std::size_t 
 /// coherence), and not ordered as free_writes_after() says, an acquire read ordering every
 /// marked write after it. Plain accesses and same-location steps are left out to keep the
 /// rounds small: a cycle that needs such a link there is not built (docs/lkmm.md, "Limits").
-static bool free_of(const std::vector<Event>& th, std::size_t j, std::size_t a, bool dependencies_order) {
+static bool free_of(const std::vector<Event>& th, std::size_t j, std::size_t a, std::uint8_t orders) {
     const auto tags = [](const Event& e) { return lkmm_tags_of(e) | e.lkmm; };
+    const auto has = [&](std::uint8_t reason) { return (orders & reason) != 0; };
     const std::uint32_t rt = tags(th[j]), wt = tags(th[a]);
     const Event& w = th[a];
     if (rt == 0 || wt == 0 || th[j].location == w.location) return false;
-    if (dependencies_order && j < 64 && ((w.addr_deps | w.data_deps | w.ctrl_deps) >> j & 1u) != 0) return false;
-    if ((wt & (lkmm::Release | lkmm::Unlock)) != 0 || (rt & (lkmm::Acquire | lkmm::LockRmw)) != 0) return false;
-    for (std::size_t m = j + 1; m < a; ++m)
+    if (has(ordering::dependency) && j < 64 && ((w.addr_deps | w.data_deps | w.ctrl_deps) >> j & 1u) != 0) return false;
+    if (((wt & lkmm::Release) != 0 && has(ordering::release)) || ((rt & lkmm::Acquire) != 0 && has(ordering::acquire)) ||
+        ((wt & lkmm::Unlock) != 0 && has(ordering::locks)) || ((rt & lkmm::LockRmw) != 0 && has(ordering::locks)))
+        return false;
+    for (std::size_t m = j + 1; m < a && has(ordering::strong_fence); ++m)
         if (th[m].is_fence() && (tags(th[m]) & (lkmm::Mb | lkmm::SyncRcu | lkmm::SyncSrcu)) != 0 &&
             (tags(th[m]) & lkmm::IfRmwSucceeds) == 0)
             return false;
@@ -217,7 +223,7 @@ std::optional<std::vector<std::uint64_t>> GraphEngine::model_links(std::uint16_t
 
 bool GraphEngine::guess_can_close_a_cycle(std::uint16_t gt) const {
     const bool lkmm = &model_ == &lkmm_model();
-    const bool dependencies_order = model_.orders_dependencies();  // LKMM; a cat model: its probes
+    const std::uint8_t orders = model_.orders();  // LKMM: every reason; a cat model: its probes
     const auto tags = [](const Node& n) { return n.lkmm_tags(); };
     const auto& th = g_.threads[gt];
     // a model given as data: the links its axioms order (asked once, when a guess needs it)
@@ -238,7 +244,8 @@ bool GraphEngine::guess_can_close_a_cycle(std::uint16_t gt) const {
         // an acquire read part orders every marked access after it (acq-po); a failed
         // compare-exchange is a relaxed read whatever its order
         const bool failed_cas = r.kind == EventKind::Read && (rt & lkmm::ConditionalRmw) != 0;
-        const bool acquire_read = (rt & lkmm::LockRmw) != 0 || ((rt & lkmm::Acquire) != 0 && !failed_cas);
+        const bool acquire_by_lock = (rt & lkmm::LockRmw) != 0;
+        const bool acquire_read = (rt & lkmm::Acquire) != 0 && !failed_cas;
         bool strong_fence = false, free_write = false;
         for (std::size_t j = i + 1; j < th.size() && !free_write && i < 64; ++j) {
             const Event& w = th[j].ev;
@@ -254,10 +261,13 @@ bool GraphEngine::guess_can_close_a_cycle(std::uint16_t gt) const {
             // only, and so, under the built-in model, do strong-fence, acq-po and po-rel; a
             // write no marked read can read is left to the plain read that reads it
             const std::uint32_t wt = tags(th[j]);
-            const bool release = (wt & (lkmm::Release | lkmm::Unlock)) != 0;
+            const auto has = [&](std::uint8_t reason) { return (orders & reason) != 0; };
+            const bool release = ((wt & lkmm::Release) != 0 && has(ordering::release)) ||
+                                 ((wt & lkmm::Unlock) != 0 && has(ordering::locks));
+            const bool acquired = (acquire_by_lock && has(ordering::locks)) || (acquire_read && has(ordering::acquire));
             const bool ordered =
-                marked_read && ((wt != 0 && ((dependencies_order && (deps >> i & 1u) != 0) ||
-                                             (lkmm && (strong_fence || acquire_read || release)))) ||
+                marked_read && ((wt != 0 && ((has(ordering::dependency) && (deps >> i & 1u) != 0) ||
+                                             (strong_fence && has(ordering::strong_fence)) || acquired || release)) ||
                                 (w.location && plain_only(*w.location)));
             free_write = !ordered && !linked(i, j);
         }
@@ -273,16 +283,12 @@ bool GraphEngine::guess_can_close_a_cycle(std::uint16_t gt) const {
 
 std::optional<bool> GraphEngine::text_ordered(EventId id) const {
     if (id.index >= 64) return std::nullopt;
-    const bool builtin = &model_ == &lkmm_model();  // else a cat model: dependencies alone order
-    // ... when its probes show that they do (CatModel::orders_dependencies()); else a read the
-    // text decides guesses (the model's own links judge it when its thread ends)
+    // by the reasons the model orders for: the built-in LKMM every one, a cat model those its
+    // probes show (CatModel::orders()); a read the text does not show ordered by them guesses
+    // (the model's own links judge it when its thread ends)
     const std::uint32_t line = g_.at(id).ev.where.line;
     for (const auto& o : variant_.ordered_reads)
-        if (o.thread == id.thread && o.line == line) {
-            if (builtin) return o.ordered;
-            if (!o.ordered_by_dependencies) return std::nullopt;
-            return *o.ordered_by_dependencies && model_.orders_dependencies();
-        }
+        if (o.thread == id.thread && o.line == line) return o.ordered(model_.orders());
     return std::nullopt;
 }
 
@@ -424,7 +430,7 @@ void Learner::learn(const ExecutionGraph& g) {
             if (!r.is_read() || !r.location || r.at_quiescence) continue;
             auto& per_location = now.free_read[t];
             if (per_location.size() <= *r.location) per_location.resize(*r.location + 1u, 0);
-            per_location[*r.location] |= free_writes_after(g.thread(t), i, only_plain, dependencies_order, builtin);
+            per_location[*r.location] |= free_writes_after(g.thread(t), i, only_plain, orders);
         }
     for (std::size_t t = 1; t < n; ++t)
         for (std::size_t i = 0; i < g.thread(t).size(); ++i) {
@@ -464,7 +470,7 @@ void Learner::learn(const ExecutionGraph& g) {
             if (!e.is_write() || !e.location || e.at_quiescence) continue;
             std::vector<std::uint32_t> reach(n, 0);
             for (std::size_t j = 0; j < i; ++j)
-                if (g.thread(t)[j].is_read() && free_of(g.thread(t), j, i, dependencies_order))
+                if (g.thread(t)[j].is_read() && free_of(g.thread(t), j, i, orders))
                     for (std::size_t k = 1; k < n; ++k) reach[k] = std::max(reach[k], pre[t][j][k]);
             for (std::size_t k = 1; k < n; ++k)
                 for (std::size_t b = 0; k != t && b < reach[k]; ++b) {
@@ -587,8 +593,7 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
     std::uint64_t acyclic = 0;  // executions handed on by the first round
     for (int round = 0; round < 4 && !settled; ++round) {
         std::vector<graph_detail::Learner> learners(
-            shards, graph_detail::Learner{variant, threads, found, 0, {}, model.orders_dependencies(), {},
-                                         &model == &lkmm_model()});
+            shards, graph_detail::Learner{variant, threads, found, 0, {}, model.orders(), {}});
         // the first round hands its executions on; a later one keeps those with a cycle
         ShardDelivery delivery(handed, shards, options.guess_round_kept_events,
                                round == 0 ? ShardDelivery::Overflow::HandOn : ShardDelivery::Overflow::Drop,

@@ -570,7 +570,7 @@ class Lkmm final : public MemoryModel {
 public:
     std::string_view name() const override { return "LKMM"; }
     bool kernel_events() const override { return true; }
-    bool orders_dependencies() const override { return true; }  // rwdep, addr ; [Marked] in ppo
+    std::uint8_t orders() const override { return ordering::all; }  // rwdep, strong-fence, po-rel, acq-po in ppo
     bool concurrent() const override { return true; }  // per-thread scratch (lkmm_check.cpp)
     bool consistent(const ExecutionGraph& g) const override { return lkmm::consistent(g); }
     /// Every relation leaves a fence through po (fencerel, gp, rcu-link), except rcu-rscs^-1 and

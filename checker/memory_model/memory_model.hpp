@@ -26,6 +26,15 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+/// The reasons a memory model may order a marked read before a later marked write of its thread
+/// (MemoryModel::orders()), as LKMM has them: the write depends on the read (address, data,
+/// control); a strong fence between them (smp_mb(), synchronize_rcu(), synchronize_srcu()); the
+/// write is a release (po-rel); the read is an acquire (acq-po); the write is a spin_unlock()
+/// or the read a spin_lock()'s (lock.cat's release and acquire).
+namespace ordering {
+constexpr std::uint8_t dependency = 1, strong_fence = 2, release = 4, acquire = 8, locks = 16, all = 31;
+}
+
 class MemoryModel {
 public:
     virtual ~MemoryModel() = default;
@@ -59,12 +68,14 @@ public:
                                                                      std::size_t /*t*/) const {
         return std::nullopt;
     }
-    /// For the load-buffering rules that read dependencies in the program text or in a thread
-    /// before the model is asked (docs/cat.md, "Load buffering under a cat model"): true when
-    /// the model orders a marked read before a later marked write of its thread that depends on
-    /// it by address, data or control. The built-in LKMM does (the engine has its rules); false
-    /// unless the model says so.
-    virtual bool orders_dependencies() const { return false; }
+    /// For the load-buffering rules that decide before the model is asked, from the program
+    /// text or from a thread's events (docs/lkmm.md, "Load buffering"; docs/cat.md, "Load
+    /// buffering under a cat model"): the reasons (`ordering::` bits) for which the model orders
+    /// a marked read before a later marked write of its thread, to another location, whatever
+    /// else the thread does. The built-in LKMM orders for every reason (the engine has its
+    /// rules); a cat model for those its probes show; none unless the model says so.
+    virtual std::uint8_t orders() const { return 0; }
+    bool orders_dependencies() const { return (orders() & ordering::dependency) != 0; }
     /// The first violated axiom, nullopt when consistent (slower; for messages and tests).
     virtual std::optional<AxiomViolation> check(const ExecutionGraph& g) const = 0;
     /// A data race of the consistent graph `g` as the model defines it, nullopt if none.

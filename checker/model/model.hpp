@@ -194,12 +194,12 @@ struct VariantDef {
         Value value = 0;
     };
     std::vector<TextWrite> text_writes;
-    /// Load buffering under LKMM (`ordered`; under a cat model `ordered_by_dependencies`): the
-    /// reads whose guesses the program text decides,
-    /// as (graph thread, source line) pairs. `ordered`: every read event of that thread made at
-    /// that line has, on every path of the program, each write of its thread po-after it
-    /// ordered after it (a dependency, a strong fence between, a release write, an acquire
-    /// read) and nothing after it the text cannot judge (an assertion, an await), so a guess
+    /// Load buffering under LKMM or a cat model (`ordered(model.orders())`): the reads whose
+    /// guesses the program text decides, as (graph thread, source line) pairs. `ordered`: every
+    /// read event of that thread made at that line has, on every path of the program, each
+    /// write of its thread po-after it ordered after it for a reason the model orders for (a
+    /// dependency, a strong fence between, a release write, an acquire read) and nothing after
+    /// it the text cannot judge (an assertion, an await), so a guess
     /// there could never close a cycle (the engine would drop it when the thread ends): it
     /// guesses nothing. `ordered` false: some path may leave a write unordered after it, so it
     /// guesses, whatever the executions found so far show. A litmus test finds them from its
@@ -208,10 +208,16 @@ struct VariantDef {
     struct OrderedRead {
         unsigned thread = 0;
         std::uint32_t line = 0;
-        std::optional<bool> ordered;
-        /// The same by dependencies alone: the rule under a cat model, whose fences may order
-        /// less than the built-in model's.
-        std::optional<bool> ordered_by_dependencies;
+        /// bit S (a set of reasons, MemoryModel::orders()): some path leaves a write after a
+        /// read of the line that none of the reasons in S orders
+        std::uint32_t free_under = 0;
+        bool unknown = false;  ///< something after such a read has an effect the text cannot judge
+        /// `ordered` under a model that orders for `reasons` (MemoryModel::orders()).
+        std::optional<bool> ordered(std::uint8_t reasons) const {
+            if ((free_under >> reasons & 1u) != 0) return false;
+            if (unknown) return std::nullopt;
+            return true;
+        }
     };
     std::vector<OrderedRead> ordered_reads;
     /// Non-empty: the variant is exact only under a memory model that reads LKMM's tags (the

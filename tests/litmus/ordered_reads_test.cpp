@@ -36,7 +36,7 @@ std::set<std::pair<unsigned, std::uint32_t>> listed(const std::string& p0, bool 
     const litmus::Program p = litmus::parse(src, "t.litmus");
     std::set<std::pair<unsigned, std::uint32_t>> out;
     for (const auto& o : litmus::ordered_reads(p, plain_is_plain))
-        if (o.thread == 1 && (by_dependencies ? o.ordered_by_dependencies : o.ordered) == true)
+        if (o.thread == 1 && o.ordered(by_dependencies ? ordering::dependency : ordering::all) == true)
             out.insert({o.thread, o.line - 4});  // P0's body starts at line 5
     return out;
 }
@@ -47,7 +47,7 @@ std::optional<bool> said(const std::string& p0) {
                             "}\nP1(int *x, int *y)\n{\n\tint r1;\n\tr1 = READ_ONCE(*y);\n\tWRITE_ONCE(*x, 1);\n}\n"
                             "exists (0:r0=1 /\\ 1:r1=1)\n";
     for (const auto& o : litmus::ordered_reads(litmus::parse(src, "t.litmus"), true))
-        if (o.thread == 1 && o.line == 6) return o.ordered;
+        if (o.thread == 1 && o.line == 6) return o.ordered(ordering::all);
     return std::nullopt;
 }
 const std::set<std::pair<unsigned, std::uint32_t>> none;
@@ -124,7 +124,7 @@ TEST_CASE("ordered reads: every claim on the corpus holds by the engine's own ru
         CAPTURE(file);
         const VariantDef v = litmus::make_variant(litmus::load(file), litmus::RunMode::RaceCheck);
         std::size_t ordered = 0;
-        for (const auto& o : v.ordered_reads) ordered += o.ordered == true;
+        for (const auto& o : v.ordered_reads) ordered += o.ordered(ordering::all) == true;
         if (ordered == 0) continue;
         ++listed_tests;
         listed_reads += ordered;

@@ -283,23 +283,41 @@ TEST_SUITE("cat") {
         CHECK(!links(*m, {{K::Read, 0, lkmm::Once}, {K::Fence, std::nullopt, lkmm::Mb}, {K::Write, 1, 0}}, 0, 2));
         // smp_wmb() orders writes only
         CHECK(!links(*m, {{K::Read, 0, lkmm::Once}, {K::Fence, std::nullopt, lkmm::Wmb}, {K::Write, 1, lkmm::Once}}, 0, 2));
-        // the model orders every dependency (its probes), so the engine's dependency rules apply
+        // the model orders for every reason the built-in does (its probes), so the engine's
+        // rules that decide before a thread ends apply as under the built-in model
+        CHECK(m->orders() == ordering::all);
         CHECK(m->orders_dependencies());
-        // ... not once a copy takes ctrl out of rwdep, nor for a model without the kernel's tags
+        // ... not for the reason a copy takes away, nor for a model without the kernel's tags
         const std::filesystem::path weak = std::filesystem::temp_directory_path() / "ordercheck-cat-test-weak";
         std::filesystem::create_directories(weak);
         for (const char* f : {"linux-kernel.bell", "lock.cat"})
             std::filesystem::copy_file(dir + "/" + f, weak / f, std::filesystem::copy_options::overwrite_existing);
         std::ifstream in(dir + "/linux-kernel.cat");
-        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        const std::string rwdep = "let rwdep = (dep | ctrl) ; [W]";
-        REQUIRE(text.find(rwdep) != std::string::npos);
-        text.replace(text.find(rwdep), rwdep.size(), "let rwdep = dep ; [W]");
-        std::ofstream(weak / "linux-kernel.cat") << text;
-        const auto w = cat::CatModel::load((weak / "linux-kernel.cat").string(), (weak / "linux-kernel.bell").string());
+        const std::string original((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const auto weakened = [&](const std::string& from, const std::string& to) {
+            std::string text = original;
+            REQUIRE(text.find(from) != std::string::npos);
+            text.replace(text.find(from), from.size(), to);
+            std::ofstream(weak / "linux-kernel.cat") << text;
+            return cat::CatModel::load((weak / "linux-kernel.cat").string(), (weak / "linux-kernel.bell").string());
+        };
+        const auto w = weakened("let rwdep = (dep | ctrl) ; [W]", "let rwdep = dep ; [W]");
         CHECK(!w->orders_dependencies());
+        CHECK(w->orders() == (ordering::all & ~ordering::dependency));
         CHECK(!links(*w, {{K::Read, 0, lkmm::Once}, {K::Write, 1, lkmm::Once}}, 0, 1));
-        CHECK(!cat::CatModel(cat::Model{}, cat::parse("acyclic po | rf | co | fr as sc\n", "m.cat")).orders_dependencies());
+        // smp_mb() no longer a strong fence: dependencies and the rest still order
+        CHECK(weakened("let strong-fence = mb | gp", "let strong-fence = gp")->orders() == (ordering::all & ~ordering::strong_fence));
+        // acq-po and po-rel taken out of ppo's fences: an acquire (and a spin_lock()'s LKR, an
+        // acquire) no longer orders; a release still does, through hb's (prop \ id) & int, since
+        // cumul-fence holds A-cumul(po-rel)
+        CHECK(weakened("let nonrw-fence = strong-fence | po-rel | acq-po", "let nonrw-fence = strong-fence")->orders() ==
+              (ordering::dependency | ordering::strong_fence | ordering::release));
+        // a dependency that orders only with no fence between: the probe of two events links it,
+        // a thread with a fence there would not, so it is no reason (the probes read the
+        // context-monotone copy, in which `\ (po ; [F] ; po)` is 0)
+        CHECK(weakened("let rwdep = (dep | ctrl) ; [W]", "let rwdep = ((dep | ctrl) ; [W]) \\ (po ; [F] ; po)")->orders() ==
+              (ordering::all & ~ordering::dependency));
+        CHECK(cat::CatModel(cat::Model{}, cat::parse("acyclic po | rf | co | fr as sc\n", "m.cat")).orders() == 0);
         std::filesystem::remove_all(weak);
     }
     TEST_CASE("an enum may declare only the tags the graph's events carry") {
@@ -462,7 +480,7 @@ TEST_SUITE("cat") {
             explicit Recorder(const MemoryModel& x) : m(x) {}
             std::string_view name() const override { return m.name(); }
             bool kernel_events() const override { return m.kernel_events(); }
-            bool orders_dependencies() const override { return m.orders_dependencies(); }
+            std::uint8_t orders() const override { return m.orders(); }
             bool inert_when_last(const Event& ev) const override { return m.inert_when_last(ev); }
             bool consistent(const ExecutionGraph& g) const override { return !check(g); }
             std::optional<AxiomViolation> check(const ExecutionGraph& g) const override {

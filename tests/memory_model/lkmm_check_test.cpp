@@ -70,7 +70,7 @@ public:
 
     std::string_view name() const override { return lkmm_model().name(); }
     bool kernel_events() const override { return true; }
-    bool orders_dependencies() const override { return lkmm_model().orders_dependencies(); }
+    std::uint8_t orders() const override { return lkmm_model().orders(); }
     bool consistent(const ExecutionGraph& g) const override {
         const bool fast = lkmm::consistent(g);
         const lkmm::Relations r = lkmm::relations(g, lkmm::Depth::Axioms);

@@ -127,7 +127,8 @@ struct Candidate {
 
 class Walk {
 public:
-    Walk(const Dialect& dialect, std::size_t target) : target_(target) {
+    Walk(const Dialect& dialect, std::size_t target, bool context_monotone)
+        : target_(target), cm_(context_monotone) {
         const auto [sets, rels] = builtin_names(dialect);
         for (const std::string& s : sets) top_.set(symbol(s), Entry{s == "FW" ? C::Any : C::Exact, {}, nullptr, {}, ""});
         for (const std::string& r : rels) {
@@ -162,6 +163,10 @@ public:
 private:
     Top top_;
     std::size_t target_;
+    /// The context-monotone copy (guess_order()): a value over more events of the thread may
+    /// only be larger, so a composition, a closure, a domain or a range of thread-local
+    /// relations is Lower, not Local or Exact (it may pass through an event the graph lacks).
+    bool cm_;
     std::size_t checks_ = 0;
     std::size_t sets_ = 0;
     std::vector<Stmt> pending_;  ///< the set bindings a cover names, emitted before the statement
@@ -252,7 +257,7 @@ private:
                 r.cover = meet(a.cover, b.cover);
                 break;
             case Op::Seq:
-                if (a.c == C::Local && b.c == C::Local) r.c = C::Local;
+                if (a.c == C::Local && b.c == C::Local && (!cm_ || ia || ib)) r.c = C::Local;
                 else if ((ia && a.c >= C::Exact && b.c >= C::Exact) || (ib && b.c >= C::Exact && a.c >= C::Exact))
                     r.c = lowest(ia ? b.c : a.c, ib ? a.c : b.c) == C::Local ? C::Local : C::Exact;
                 if (top_body && ia && !b.cover.empty()) {
@@ -291,7 +296,7 @@ private:
         case Op::Identity: {
             R a = sub(0, top_body && e->op != Op::Inverse && e->op != Op::Identity);
             R r{a.c, a.undefined, a.replaced, {}, rebuilt({a})};
-            if (e->op == Op::Star || e->op == Op::Plus) r.c = a.c == C::Local ? C::Local : C::Lower;
+            if (e->op == Op::Star || e->op == Op::Plus) r.c = a.c == C::Local && !cm_ ? C::Local : C::Lower;
             if (e->op == Op::Identity) r.c = a.c >= C::Exact ? C::Local : C::Lower;
             if (e->op != Op::Inverse && e->op != Op::Identity) r.cover = a.cover;
             return r;
@@ -339,7 +344,7 @@ private:
         };
         if (fe.native == "domain" || fe.native == "range") {
             R a = lower(expr(arg, env, false, depth + 1), arg->pos);
-            R r{a.c == C::Local ? C::Exact : C::Lower, a.undefined, a.replaced, {}, with_arg(a)};
+            R r{a.c == C::Local && !cm_ ? C::Exact : C::Lower, a.undefined, a.replaced, {}, with_arg(a)};
             return r;
         }
         if (fe.fn == nullptr || fe.fenv.top == nullptr) return any(e);
@@ -508,10 +513,10 @@ private:
 
 }  // namespace
 
-std::optional<GuessOrder> guess_order(const Model& model) {
+std::optional<GuessOrder> guess_order(const Model& model, bool context_monotone) {
     constexpr std::size_t none = static_cast<std::size_t>(-1);
     std::vector<Stmt> scratch;
-    Walk survey(model.dialect, none);
+    Walk survey(model.dialect, none, context_monotone);
     survey.statements(prelude().statements, scratch);
     survey.statements(model.statements, scratch);
     if (survey.candidates.empty() || survey.coherence.empty()) return std::nullopt;
@@ -524,7 +529,7 @@ std::optional<GuessOrder> guess_order(const Model& model) {
     g.coherence = survey.coherence.front();
     g.derived.title = model.title;
     g.derived.dialect = model.dialect;
-    Walk walk(model.dialect, chosen.check);
+    Walk walk(model.dialect, chosen.check, context_monotone);
     walk.statements(prelude().statements, g.derived.statements);
     walk.statements(model.statements, g.derived.statements);
     if (!walk.done) return std::nullopt;

@@ -35,7 +35,10 @@ struct GuessOrder {
 };
 
 /// The derived model of `model`, or nullopt when no axiom qualifies (then the engine keeps its
-/// rule of dependencies alone).
-std::optional<GuessOrder> guess_order(const Model& model);
+/// rule of dependencies alone). Its value on a thread's graph is a lower bound of X over every
+/// execution that holds that thread's events. `context_monotone`: over every execution whose
+/// thread holds these events and any others besides (docs/cat.md, "Rules decided before a
+/// thread ends"): what a probe thread of a few events links, every thread that holds them does.
+std::optional<GuessOrder> guess_order(const Model& model, bool context_monotone = false);
 
 }  // namespace oc::cat

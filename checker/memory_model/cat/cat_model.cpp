@@ -87,64 +87,94 @@ CatModel::CatModel(Model bell, Model cat, const Variants& variants, bool compile
     model_.dialect.lkmmv2 = variants.count("lkmmv2") != 0;
     if (compiled) prepare(model_);
     if (title_.empty()) title_ = "cat model";
-    if (std::optional<GuessOrder> g = guess_order(model_)) {
+    // the derived model (ordered_links(), on a thread's own graph) and its context-monotone
+    // copy (the probes below: what they link, every thread that holds their events does)
+    for (const bool context_monotone : {false, true}) {
+        std::optional<GuessOrder> g = guess_order(model_, context_monotone);
+        if (!g) break;
         auto derived = std::make_shared<Model>(std::move(g->derived));
         if (compiled) prepare(*derived);
         try {
             // every binding once, as load() does for the model: a copy that cannot be evaluated
             // (a 0 where the model's types want something else) orders nothing
             (void)evaluate(*derived, ExecutionGraph{}, Goal::Validate);
-            guess_ = std::move(derived);
-            guess_axiom_ = g->axiom;
+            (context_monotone ? probe_ : guess_) = std::move(derived);
+            if (!context_monotone) guess_axiom_ = g->axiom;
         } catch (const CatError&) {
         }
     }
-    dependencies_order_ = kernel_ && guess_ && probe_dependencies();
+    orders_ = kernel_ && guess_ && probe_ ? probe_orders() : 0;
 }
 
-bool CatModel::probe_dependencies() const {
-    // A probe's link holds on a thread of more events too when the derived model is monotone in
-    // the thread's other events, as linux-kernel.cat's rwdep and hb are (docs/cat.md).
+namespace {
+
+/// A probe thread's event: `tags` as the runtime records them (Event::lkmm).
+Event probe_event(EventKind kind, std::uint32_t tags, std::optional<LocationId> loc, const char* primitive) {
+    Event e;
+    e.id.thread = 1;
+    e.kind = kind;
+    e.location = loc;
+    e.lkmm = tags;
+    e.primitive = primitive;
+    e.order = kind == EventKind::Fence                                   ? MemoryOrder::SeqCst
+              : (tags & (lkmm::Acquire | lkmm::LockRmw)) != 0 ? MemoryOrder::Acquire
+              : (tags & (lkmm::Release | lkmm::Unlock)) != 0  ? MemoryOrder::Release
+                                                              : MemoryOrder::Relaxed;
+    return e;
+}
+
+}  // namespace
+
+std::uint8_t CatModel::probe_orders() const {
+    // Each reason is probed on threads of a marked read of x, a marked write of y after it and,
+    // for a fence, the fence between them; a reason counts when every one of its probes links
+    // the read to the write in the context-monotone copy (so on every thread that holds them).
     struct Access {
         EventKind kind;
         std::uint32_t tags;
+        const char* primitive;
     };
-    const Access reads[] = {{EventKind::Read, lkmm::Once}, {EventKind::Read, lkmm::Acquire}, {EventKind::Rmw, lkmm::Once}};
-    const Access writes[] = {{EventKind::Write, lkmm::Once}, {EventKind::Write, lkmm::Release}};
-    const auto event = [](const Access& access, LocationId loc) {
-        Event e;
-        e.id.thread = 1;
-        e.kind = access.kind;
-        e.location = loc;
-        e.lkmm = access.tags;
-        e.order = (access.tags & lkmm::Acquire) != 0   ? MemoryOrder::Acquire
-                  : (access.tags & lkmm::Release) != 0 ? MemoryOrder::Release
-                                                       : MemoryOrder::Relaxed;
-        return e;
+    const Access once_r{EventKind::Read, lkmm::Once, "READ_ONCE"}, acquire_r{EventKind::Read, lkmm::Acquire, "smp_load_acquire"},
+        rmw_r{EventKind::Rmw, lkmm::Once, "xchg_relaxed"}, acquire_rmw{EventKind::Rmw, lkmm::Acquire, "xchg_acquire"},
+        lock_r{EventKind::Rmw, lkmm::LockRmw, "spin_lock"};
+    const Access once_w{EventKind::Write, lkmm::Once, "WRITE_ONCE"}, release_w{EventKind::Write, lkmm::Release, "smp_store_release"},
+        unlock_w{EventKind::Write, lkmm::Unlock, "spin_unlock"};
+    const auto links = [&](const Access& r, const Access* fence, const Access& w, int dep) {
+        ExecutionGraph g;
+        g.set_thread_names({"P0"});
+        const LocationId x = g.add_location("x"), y = g.add_location("y"), s = g.add_location("s");
+        g.append(probe_event(r.kind, r.tags, x, r.primitive));
+        if (fence != nullptr)
+            g.append(probe_event(EventKind::Fence, fence->tags, fence->tags == lkmm::SyncSrcu ? std::optional<LocationId>(s) : std::nullopt,
+                                 fence->primitive));
+        Event b = probe_event(w.kind, w.tags, y, w.primitive);
+        if (dep >= 0) (dep == 0 ? b.addr_deps : dep == 1 ? b.data_deps : b.ctrl_deps) = 1;
+        g.append(b);
+        for (const LocationId l : {x, y, s}) g.set_co(l, {});
+        const auto rows = links_of(*probe_, g, 1);
+        return !rows.empty() && (rows[0] >> (fence != nullptr ? 2 : 1) & 1u) != 0;
     };
-    for (const Access& r : reads)
-        for (const Access& w : writes)
-            for (int dep = 0; dep < 3; ++dep) {
-                ExecutionGraph g;
-                g.set_thread_names({"P0"});
-                const LocationId x = g.add_location("x"), y = g.add_location("y");
-                g.append(event(r, x));
-                Event b = event(w, y);
-                (dep == 0 ? b.addr_deps : dep == 1 ? b.data_deps : b.ctrl_deps) = 1;
-                g.append(b);
-                g.set_co(x, {});
-                g.set_co(y, {});
-                const auto rows = ordered_links(g, 1);
-                if (!rows || rows->empty() || ((*rows)[0] >> 1 & 1u) == 0) return false;
-            }
-    return true;
+    std::uint8_t out = 0;
+    bool all = true;
+    for (const Access& r : {once_r, acquire_r, rmw_r})
+        for (const Access& w : {once_w, release_w})
+            for (int dep = 0; dep < 3; ++dep) all = all && links(r, nullptr, w, dep);
+    if (all) out |= ordering::dependency;
+    all = true;
+    for (const Access& f : {Access{EventKind::Fence, lkmm::Mb, "smp_mb"}, Access{EventKind::Fence, lkmm::SyncRcu, "synchronize_rcu"},
+                            Access{EventKind::Fence, lkmm::SyncSrcu, "synchronize_srcu"}})
+        for (const Access& r : {once_r, rmw_r}) all = all && links(r, &f, once_w, -1);
+    if (all) out |= ordering::strong_fence;
+    if (links(once_r, nullptr, release_w, -1) && links(rmw_r, nullptr, release_w, -1)) out |= ordering::release;
+    if (links(acquire_r, nullptr, once_w, -1) && links(acquire_rmw, nullptr, once_w, -1)) out |= ordering::acquire;
+    if (links(lock_r, nullptr, once_w, -1) && links(once_r, nullptr, unlock_w, -1)) out |= ordering::locks;
+    return out;
 }
 
-std::optional<std::vector<std::uint64_t>> CatModel::ordered_links(const ExecutionGraph& thread_graph, std::size_t t) const {
-    if (!guess_) return std::nullopt;
+std::vector<std::uint64_t> CatModel::links_of(const Model& derived, const ExecutionGraph& thread_graph, std::size_t t) const {
     const std::vector<Event>& th = thread_graph.thread(t);
     std::vector<std::uint64_t> rows(std::min<std::size_t>(th.size(), 64), 0);
-    const Outcome o = evaluate(*guess_, thread_graph, Goal::Everything, {guess_order_name});
+    const Outcome o = evaluate(derived, thread_graph, Goal::Everything, {guess_order_name});
     if (o.wanted.empty() || !o.wanted.front().second) return rows;
     const BitRel& order = *o.wanted.front().second;
     for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -155,6 +185,11 @@ std::optional<std::vector<std::uint64_t>> CatModel::ordered_links(const Executio
                 rows[i] |= std::uint64_t{1} << j;
     }
     return rows;
+}
+
+std::optional<std::vector<std::uint64_t>> CatModel::ordered_links(const ExecutionGraph& thread_graph, std::size_t t) const {
+    if (!guess_) return std::nullopt;
+    return links_of(*guess_, thread_graph, t);
 }
 
 std::pair<std::size_t, std::size_t> CatModel::compiled_share() const {

@@ -70,11 +70,12 @@ public:
                                                             std::size_t t) const override;
     /// The axiom ordered_links() reads the links from ("" when it reads none).
     const std::string& guess_axiom() const { return guess_axiom_; }
-    /// True when ordered_links() links the read to the write on each probe thread of two
-    /// events: a marked read (ONCE, acquire, an RMW's read part) and a later marked write
-    /// (ONCE, release) to another location that depends on it by address, data or control
-    /// (decided once, when the model is made).
-    bool orders_dependencies() const override { return dependencies_order_; }
+    /// The reasons (`ordering::` bits) for which the model's context-monotone copy links a
+    /// marked read to a later marked write on every probe thread of the reason (a dependency by
+    /// address, data and control; smp_mb(), synchronize_rcu() and synchronize_srcu() between; a
+    /// release write; an acquire read or RMW; a spin_lock() and a spin_unlock()), decided once,
+    /// when the model is made; none for a model that is not of the kernel's events.
+    std::uint8_t orders() const override { return orders_; }
     /// The value of `name` at the end of the model, when it is a relation.
     std::optional<std::vector<std::pair<EventId, EventId>>> relation(const ExecutionGraph& g,
                                                                     std::string_view name) const override;
@@ -86,8 +87,11 @@ private:
     bool kernel_ = false;
     std::shared_ptr<const Model> guess_;  ///< cat_guess.hpp's derived model, compiled
     std::string guess_axiom_;
-    bool dependencies_order_ = false;
-    bool probe_dependencies() const;
+    std::shared_ptr<const Model> probe_;  ///< its context-monotone copy, for the probes
+    std::uint8_t orders_ = 0;
+    std::uint8_t probe_orders() const;
+    /// The links of `derived` (guess_ or probe_) on graph thread `t` of `thread_graph`.
+    std::vector<std::uint64_t> links_of(const Model& derived, const ExecutionGraph& thread_graph, std::size_t t) const;
 };
 
 }  // namespace oc::cat
