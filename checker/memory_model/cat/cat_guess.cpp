@@ -56,6 +56,7 @@ struct Entry {
     const Binding* fn = nullptr;
     Env fenv;  ///< a function's: where it was defined
     std::string native;
+    bool whole = false;  ///< R::whole
 };
 /// The top-level names, every binding kept with the version it was made at, so that a function
 /// sees the names of where it was defined without a copy of them.
@@ -94,6 +95,10 @@ struct R {
     bool replaced = false;   ///< some part was replaced by 0 (a function body cannot be)
     std::vector<Cover> cover;
     ExprPtr out;             ///< the expression in the derived model
+    /// a relation whose every pair joins two parts of one event (id, a native RMW's rmw, and
+    /// their unions, intersections and restrictions): a graph holds both ends of each pair
+    /// whenever it holds one, so its domain and range are exact in the context-monotone copy
+    bool whole = false;
 };
 
 ExprPtr make(Expr::Op op, const Pos& pos, std::vector<ExprPtr> args = {}) { return make_expr(op, pos, std::move(args)); }
@@ -136,6 +141,7 @@ public:
             if (r == "po" || r == "int" || r == "id" || r == "rmw" || r == "addr" || r == "data" || r == "ctrl") e.c = C::Local;
             else if (r == "loc" || r == "ext") e.c = C::Exact;
             else e.c = C::Lower;  // rf, co, fr: empty on the thread's graph
+            e.whole = r == "id" || r == "rmw";
             if (r == "rf") e.cover = {{Tok::Rf, {}, {}}};
             if (r == "po") e.cover = {{Tok::Po, {}, {}}};
             if (r == "loc") e.cover = {{Tok::Loc, {}, {}}};
@@ -229,7 +235,9 @@ private:
             const Entry* en = env.find(e->sym);
             if (en == nullptr) return R{C::Any, true, false, {}, e};
             if (en->fn != nullptr || !en->native.empty()) return any(e);  // a function as a value
-            return R{en->c, false, false, en->cover, e};
+            R r{en->c, false, false, en->cover, e};
+            r.whole = en->whole;
+            return r;
         }
         case Op::Empty: return R{C::Local, false, false, {}, e};
         case Op::Universe:
@@ -248,15 +256,18 @@ private:
             const bool ia = e->args[0]->op == Op::Identity, ib = e->args[1]->op == Op::Identity;
             switch (e->op) {
             case Op::Union:
+                r.whole = a.whole && b.whole;
                 r.c = lowest(a.c, b.c);
                 r.cover = a.cover;
                 r.cover.insert(r.cover.end(), b.cover.begin(), b.cover.end());
                 break;
             case Op::Inter:
+                r.whole = a.whole || b.whole;
                 r.c = (a.c == C::Local && b.c >= C::Exact) || (b.c == C::Local && a.c >= C::Exact) ? C::Local : lowest(a.c, b.c);
                 r.cover = meet(a.cover, b.cover);
                 break;
             case Op::Seq:
+                r.whole = (ia && b.whole) || (ib && a.whole);
                 if (a.c == C::Local && b.c == C::Local && (!cm_ || ia || ib)) r.c = C::Local;
                 else if ((ia && a.c >= C::Exact && b.c >= C::Exact) || (ib && b.c >= C::Exact && a.c >= C::Exact))
                     r.c = lowest(ia ? b.c : a.c, ib ? a.c : b.c) == C::Local ? C::Local : C::Exact;
@@ -299,6 +310,7 @@ private:
             if (e->op == Op::Star || e->op == Op::Plus) r.c = a.c == C::Local && !cm_ ? C::Local : C::Lower;
             if (e->op == Op::Identity) r.c = a.c >= C::Exact ? C::Local : C::Lower;
             if (e->op != Op::Inverse && e->op != Op::Identity) r.cover = a.cover;
+            r.whole = e->op == Op::Inverse && a.whole;
             return r;
         }
         case Op::App: return apply(e, env, depth);
@@ -344,7 +356,7 @@ private:
         };
         if (fe.native == "domain" || fe.native == "range") {
             R a = lower(expr(arg, env, false, depth + 1), arg->pos);
-            R r{a.c == C::Local && !cm_ ? C::Exact : C::Lower, a.undefined, a.replaced, {}, with_arg(a)};
+            R r{a.c == C::Local && (!cm_ || a.whole) ? C::Exact : C::Lower, a.undefined, a.replaced, {}, with_arg(a)};
             return r;
         }
         if (fe.fn == nullptr || fe.fenv.top == nullptr) return any(e);
@@ -363,6 +375,7 @@ private:
             Entry pe;
             pe.c = args[k].c;
             pe.cover = args[k].cover;
+            pe.whole = args[k].whole;
             params.names[b.param_syms[k]] = pe;
         }
         R body = expr(b.body, Env{fe.fenv.top, fe.fenv.at, &params}, false, depth + 1);
@@ -409,6 +422,7 @@ private:
             } else {
                 R r = lower(expr(b.body, before, true, 1), b.body->pos);
                 en.c = r.c;
+                en.whole = r.whole;
                 en.cover = std::move(r.cover);
                 b.body = r.out;
             }
@@ -424,6 +438,7 @@ private:
                 R r = lower(expr(b.body, env, false, depth + 1), b.body->pos);
                 Entry en;
                 en.c = r.c;
+                en.whole = r.whole;
                 en.cover = std::move(r.cover);
                 b.body = r.out;
                 scope.names[b.sym] = std::move(en);
