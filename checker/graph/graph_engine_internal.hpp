@@ -261,14 +261,15 @@ private:
     /// when thread `gt` has finished, a guessed read of it without one leads nowhere new. A plain
     /// read orders nothing; a write to a location only plain accesses reach orders nothing but is
     /// left to the plain read of the cycle that reads it (docs/lkmm.md, "Load buffering").
-    /// Under the built-in LKMM a marked write is also ordered after a marked read by a strong
-    /// fence between them (smp_mb(), synchronize_rcu(), synchronize_srcu()), by acq-po (an
-    /// acquire read) and by po-rel (a release write or unlock): all in ppo, and [Marked] ; ppo ;
-    /// [Marked] in hb. A cat model may order otherwise: there dependencies count, and the links
-    /// its own axioms order (MemoryModel::ordered_links(), docs/cat.md).
+    /// Under LKMM a marked write is also ordered after a marked read by a strong fence between
+    /// them (smp_mb(), synchronize_rcu(), synchronize_srcu()), by acq-po (an acquire read) and
+    /// by po-rel (a release write or unlock): all in ppo, and [Marked] ; ppo ; [Marked] in hb.
+    /// A cat model may order otherwise: there the reasons its probes show count
+    /// (MemoryModel::orders()), and the links its own axioms order on the thread's events
+    /// (MemoryModel::ordered_links(), docs/cat.md).
     bool guess_can_close_a_cycle(std::uint16_t gt) const;
     /// What VariantDef::ordered_reads says of read `id` (at po index below 64, where
-    /// dependencies are recorded; under a cat model, by dependencies alone): true, its guesses
+    /// dependencies are recorded; by the reasons the model orders for): true, its guesses
     /// could close no cycle; false, they may; nullopt, the text does not say (the rounds'
     /// learnt rules decide).
     std::optional<bool> text_ordered(EventId id) const;

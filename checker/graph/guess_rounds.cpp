@@ -135,7 +135,8 @@ static void close_under_copies(Guesses& g) {
 /// were it an acquire). Ordered, when the read is marked: a marked write that depends on it
 /// (address, data, control: the pruning guess_can_close_a_cycle() makes for every guess), a
 /// marked write after an smp_mb() (strong-fence), a release write (po-rel), and for an acquire
-/// read any marked write (acq-po). LKMM's hb relates marked accesses only, so nothing orders a
+/// read any marked write (acq-po), each where the model orders for it (`orders`,
+/// MemoryModel::orders()). LKMM's hb relates marked accesses only, so nothing orders a
 /// plain read before a write, nor a read before a plain write, in a load-buffering cycle
 /// (LB+ctrls+plain-read: herd7's Sometimes). Marked: the event carries an LKMM tag; a model that
 /// sets none is taken as plain throughout, which orders nothing and so only leaves more reads to
@@ -258,8 +259,9 @@ bool GraphEngine::guess_can_close_a_cycle(std::uint16_t gt) const {
             if (!w.is_write()) continue;
             const std::uint64_t deps = w.addr_deps | w.data_deps | w.ctrl_deps;
             // as free_writes_after(): a dependency orders a marked read before a marked write
-            // only, and so, under the built-in model, do strong-fence, acq-po and po-rel; a
-            // write no marked read can read is left to the plain read that reads it
+            // only, and so do strong-fence, acq-po and po-rel, each where the model orders for
+            // it (MemoryModel::orders()); a write no marked read can read is left to the plain
+            // read that reads it
             const std::uint32_t wt = tags(th[j]);
             const auto has = [&](std::uint8_t reason) { return (orders & reason) != 0; };
             const bool release = ((wt & lkmm::Release) != 0 && has(ordering::release)) ||
