@@ -33,15 +33,18 @@ inline constexpr RcuReaderNames rcu_reader_names{};
 /// An RCU domain: one reader word per thread, 1 while the thread is inside a read-side critical
 /// section (urcu-mb's per-reader counter, with a single grace-period phase: a model's threads run
 /// finitely many steps, so no reader can starve the updater). The nesting depth is thread-local
-/// bookkeeping, not shared memory. Declare one per model, for all of its threads.
+/// bookkeeping, not shared memory. Declare one per model, for all of its threads. Under LKMM the
+/// RCU calls are events of their own and no reader word is made: a location no event accesses
+/// would still be a node (its initial write) of every graph the memory model judges.
 class rcu_domain {
 public:
-    explicit rcu_domain(unsigned threads, OC_HERE) : threads_(threads < max_threads ? threads : max_threads) {
-        for (unsigned t = 0; t < threads_; ++t)
+    explicit rcu_domain(unsigned threads, OC_HERE)
+        : threads_(threads < max_threads ? threads : max_threads), words_(runtime().lkmm() ? 0 : threads_) {
+        for (unsigned t = 0; t < words_; ++t)
             ::new (static_cast<void*>(readers_[t])) Atomic<int>(rcu_reader_names.at[t], 0, where);
     }
     ~rcu_domain() {
-        for (unsigned t = 0; t < threads_; ++t) reader(t).~Atomic();
+        for (unsigned t = 0; t < words_; ++t) reader(t).~Atomic();
     }
     rcu_domain(const rcu_domain&) = delete;
     rcu_domain& operator=(const rcu_domain&) = delete;
@@ -53,6 +56,7 @@ private:
     alignas(Atomic<int>) unsigned char readers_[max_threads][sizeof(Atomic<int>)];
     unsigned nesting_[max_threads] = {};
     unsigned threads_;
+    unsigned words_;  ///< reader words made: threads_, none under LKMM
 };
 /// rcu_read_lock(): outermost only: the thread's reader word := 1 (rlx), then F_sc.
 inline void rcu_read_lock(rcu_domain& d, OC_HERE) {

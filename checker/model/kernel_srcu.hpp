@@ -42,7 +42,8 @@ public:
     /// `sections` reader words (at most max_sections), named by `names` (which must outlive the
     /// srcu_struct; nullptr: "srcu_section0", "srcu_section1"...).
     explicit srcu_struct(unsigned sections, const char* const* names = nullptr, OC_HERE)
-        : sections_(sections < max_sections ? sections : max_sections) {
+        : sections_(sections < max_sections ? sections : max_sections),
+          words_(sections_ > 0 && !runtime().lkmm() ? sections_ : 1) {
         static constexpr const char* defaults[max_sections] = {
             "srcu_section0",  "srcu_section1",  "srcu_section2",  "srcu_section3",  "srcu_section4",
             "srcu_section5",  "srcu_section6",  "srcu_section7",  "srcu_section8",  "srcu_section9",
@@ -52,7 +53,8 @@ public:
             "srcu_section25", "srcu_section26", "srcu_section27", "srcu_section28", "srcu_section29",
             "srcu_section30", "srcu_section31"};
         // at least one word, which LKMM's srcu events take as the srcu_struct's location (a
-        // struct only synchronize_srcu() is given has no section)
+        // struct only synchronize_srcu() is given has no section); under LKMM that one only (no
+        // event accesses the others, and each would be a node of every graph the model judges)
         for (unsigned i = 0; i < words(); ++i)
             ::new (static_cast<void*>(readers_[i])) Atomic<int>(names != nullptr ? names[i] : defaults[i], 0, where);
     }
@@ -62,8 +64,8 @@ public:
     srcu_struct(const srcu_struct&) = delete;
     srcu_struct& operator=(const srcu_struct&) = delete;
     unsigned sections() const { return sections_; }
-    /// The reader words constructed: one per section, at least one.
-    unsigned words() const { return sections_ > 0 ? sections_ : 1; }
+    /// The reader words constructed: one per section, at least one; one under LKMM.
+    unsigned words() const { return words_; }
     Atomic<int>& reader(unsigned i) { return *std::launder(reinterpret_cast<Atomic<int>*>(readers_[i])); }
     unsigned& nesting(unsigned i) { return nesting_[i]; }
 
@@ -71,6 +73,7 @@ private:
     alignas(Atomic<int>) unsigned char readers_[max_sections][sizeof(Atomic<int>)];
     unsigned nesting_[max_sections] = {};
     unsigned sections_;
+    unsigned words_;
 };
 /// Opens section `n` (outermost only: its reader word := 1 (rlx), then F_sc); returns n.
 inline int srcu_read_lock_section(srcu_struct& ss, unsigned n, OC_HERE) {
