@@ -263,9 +263,11 @@ private:
         // read before it or not; what else may follow (an assertion, a primitive the walk does
         // not model) leaves the reads before it unknown.
         if (known_write(a)) {
-            for (auto& [site, o] : s.open)
+            for (auto& [site, o] : s.open) {
+                const std::optional<std::uint8_t> by = ordered_by(site, o, a, addr, data);
                 for (std::uint8_t reasons = 0; reasons <= ordering::all; ++reasons)
-                    if (!ordered(site, o, a, addr, data, reasons)) o.free_under |= std::uint32_t{1} << reasons;
+                    if (by && (*by & reasons) == 0) o.free_under |= std::uint32_t{1} << reasons;
+            }
         } else if (!loads(a)) {
             for (auto& [site, o] : s.open) o.unknown = true;
         }
@@ -273,35 +275,35 @@ private:
         // writes still count against the site
         if (loads(a) || rmw(a)) s.open[ai].fenced = false;
     }
-    /// The write of `w` is ordered after load site `r` on this path for one of `reasons`
-    /// (`ordering::` bits, MemoryModel::orders()): both marked, and `w` depends on `r` (addr,
-    /// data, ctrl), follows a strong fence, is a release or a spin_unlock(), or `r` is an acquire
-    /// (the rules of GraphEngine::guess_can_close_a_cycle() under the built-in LKMM, which has
-    /// every reason); or `w` writes plainly to a location no marked access reaches.
-    bool ordered(std::int32_t r, const Open& o, const Access& w, const Sites& addr, const Sites& data,
-                 std::uint8_t reasons) const {
+    /// The reasons (`ordering::` bits, MemoryModel::orders()) for which the write of `w` is
+    /// ordered after load site `r` on this path: both marked, and `w` depends on `r` (addr, data,
+    /// ctrl), follows a strong fence, is a release or a spin_unlock(), or `r` is an acquire (the
+    /// rules of GraphEngine::guess_can_close_a_cycle(), under the built-in LKMM every one);
+    /// nullopt when it is ordered whatever the model orders for: `w` writes plainly to a
+    /// location no marked access reaches.
+    std::optional<std::uint8_t> ordered_by(std::int32_t r, const Open& o, const Access& w, const Sites& addr,
+                                           const Sites& data) const {
         const Access& ra = p_.accesses[static_cast<std::size_t>(r)];
-        if (ra.plain) return false;
+        if (ra.plain) return 0;
         // a plain write to a location no marked access reaches: the cycle through it goes on
         // with a plain read, which guesses (VariantDef::plain_only_locations, in the runs that
         // keep plain accesses plain)
         if (w.plain && w.plain_write && plain_is_plain_ && w.target >= 0 &&
             p_.locations[static_cast<std::size_t>(w.target)].only_plain)
-            return true;
-        if (!marked_write(w)) return false;
-        const auto has = [&](std::uint8_t reason) { return (reasons & reason) != 0; };
-        if (has(ordering::dependency)) {
-            if (addr.count(r) != 0 || data.count(r) != 0) return true;
-            for (const Sites& c : ctrl_)
-                if (c.count(r) != 0) return true;
-        }
-        if (has(ordering::strong_fence) && o.fenced) return true;
-        if (releases(w) && has(w.prim == Prim::SpinUnlock ? ordering::locks : ordering::release)) return true;
-        if (!has(ordering::acquire)) return false;
+            return std::nullopt;
+        if (!marked_write(w)) return 0;
+        std::uint8_t by = 0;
+        bool depends = addr.count(r) != 0 || data.count(r) != 0;
+        for (const Sites& c : ctrl_) depends = depends || c.count(r) != 0;
+        if (depends) by |= ordering::dependency;
+        if (o.fenced) by |= ordering::strong_fence;
+        if (releases(w)) by |= w.prim == Prim::SpinUnlock ? ordering::locks : ordering::release;
         // acq-po; a compare-exchange that fails is a relaxed read, and a fully ordered RMW is
         // left to the engine's rule
-        if (ra.prim == Prim::LoadAcquire || ra.prim == Prim::AtomicReadAcquire) return true;
-        return rmw(ra) && ra.order == Order::Acquire && ra.prim != Prim::Cmpxchg && ra.prim != Prim::AtomicCmpxchg;
+        if (ra.prim == Prim::LoadAcquire || ra.prim == Prim::AtomicReadAcquire ||
+            (rmw(ra) && ra.order == Order::Acquire && ra.prim != Prim::Cmpxchg && ra.prim != Prim::AtomicCmpxchg))
+            by |= ordering::acquire;
+        return by;
     }
 };
 

@@ -245,8 +245,9 @@ bool GraphEngine::guess_can_close_a_cycle(std::uint16_t gt) const {
         // an acquire read part orders every marked access after it (acq-po); a failed
         // compare-exchange is a relaxed read whatever its order
         const bool failed_cas = r.kind == EventKind::Read && (rt & lkmm::ConditionalRmw) != 0;
-        const bool acquire_by_lock = (rt & lkmm::LockRmw) != 0;
-        const bool acquire_read = (rt & lkmm::Acquire) != 0 && !failed_cas;
+        const auto has = [&](std::uint8_t reason) { return (orders & reason) != 0; };
+        const bool acquired = ((rt & lkmm::LockRmw) != 0 && has(ordering::locks)) ||
+                              ((rt & lkmm::Acquire) != 0 && !failed_cas && has(ordering::acquire));
         bool strong_fence = false, free_write = false;
         for (std::size_t j = i + 1; j < th.size() && !free_write && i < 64; ++j) {
             const Event& w = th[j].ev;
@@ -263,10 +264,8 @@ bool GraphEngine::guess_can_close_a_cycle(std::uint16_t gt) const {
             // it (MemoryModel::orders()); a write no marked read can read is left to the plain
             // read that reads it
             const std::uint32_t wt = tags(th[j]);
-            const auto has = [&](std::uint8_t reason) { return (orders & reason) != 0; };
             const bool release = ((wt & lkmm::Release) != 0 && has(ordering::release)) ||
                                  ((wt & lkmm::Unlock) != 0 && has(ordering::locks));
-            const bool acquired = (acquire_by_lock && has(ordering::locks)) || (acquire_read && has(ordering::acquire));
             const bool ordered =
                 marked_read && ((wt != 0 && ((has(ordering::dependency) && (deps >> i & 1u) != 0) ||
                                              (strong_fence && has(ordering::strong_fence)) || acquired || release)) ||

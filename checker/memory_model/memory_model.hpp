@@ -75,7 +75,6 @@ public:
     /// else the thread does. The built-in LKMM orders for every reason (the engine has its
     /// rules); a cat model for those its probes show; none unless the model says so.
     virtual std::uint8_t orders() const { return 0; }
-    bool orders_dependencies() const { return (orders() & ordering::dependency) != 0; }
     /// The first violated axiom, nullopt when consistent (slower; for messages and tests).
     virtual std::optional<AxiomViolation> check(const ExecutionGraph& g) const = 0;
     /// A data race of the consistent graph `g` as the model defines it, nullopt if none.

@@ -199,9 +199,8 @@ struct VariantDef {
     /// read event of that thread made at that line has, on every path of the program, each
     /// write of its thread po-after it ordered after it for a reason the model orders for (a
     /// dependency, a strong fence between, a release write, an acquire read) and nothing after
-    /// it the text cannot judge (an assertion, an await), so a guess
-    /// there could never close a cycle (the engine would drop it when the thread ends): it
-    /// guesses nothing. `ordered` false: some path may leave a write unordered after it, so it
+    /// it the text cannot judge (an assertion, an await), so a guess there could never close a
+    /// cycle (the engine would drop it when the thread ends): it guesses nothing. `ordered` false: some path may leave a write unordered after it, so it
     /// guesses, whatever the executions found so far show. A litmus test finds them from its
     /// text (litmus/ordered_reads.cpp). A read not listed, or listed with nullopt, is left to
     /// what the rounds learn (docs/lkmm.md, "Load buffering").

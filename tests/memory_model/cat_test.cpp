@@ -286,7 +286,6 @@ TEST_SUITE("cat") {
         // the model orders for every reason the built-in does (its probes), so the engine's
         // rules that decide before a thread ends apply as under the built-in model
         CHECK(m->orders() == ordering::all);
-        CHECK(m->orders_dependencies());
         // ... not for the reason a copy takes away, nor for a model without the kernel's tags
         const std::filesystem::path weak = std::filesystem::temp_directory_path() / "ordercheck-cat-test-weak";
         std::filesystem::create_directories(weak);
@@ -305,7 +304,6 @@ TEST_SUITE("cat") {
             return cat::CatModel::load((weak / "linux-kernel.cat").string(), (weak / "linux-kernel.bell").string());
         };
         const auto w = weakened("let rwdep = (dep | ctrl) ; [W]", "let rwdep = dep ; [W]");
-        CHECK(!w->orders_dependencies());
         CHECK(w->orders() == (ordering::all & ~ordering::dependency));
         CHECK(!links(*w, {{K::Read, 0, lkmm::Once}, {K::Write, 1, lkmm::Once}}, 0, 1));
         // smp_mb() no longer a strong fence: dependencies and the rest still order
