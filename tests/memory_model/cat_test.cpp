@@ -332,6 +332,75 @@ TEST_SUITE("cat") {
         CHECK(cat::CatModel(cat::Model{}, cat::parse("acyclic po | rf | co | fr as sc\n", "m.cat")).orders() == 0);
         std::filesystem::remove_all(weak);
     }
+    TEST_CASE("events the engine adds without asking: decided from the model's text") {
+        const std::string dir = kernel_model_dir();
+        if (dir.empty()) {
+            MESSAGE("skipped: no linux-source-6.1 (tools/memory-model) on this machine");
+            return;
+        }
+        const auto event = [](EventKind kind, std::uint32_t tags, bool located, bool with_rf) {
+            Event e;
+            e.id = EventId{1, 3};
+            e.kind = kind;
+            e.lkmm = tags;
+            if (located) e.location = LocationId{0};
+            if (with_rf) e.reads_from = EventId{EventId::init_thread, 0};
+            e.order = MemoryOrder::Relaxed;  // a fence's tags are `tags` alone (lkmm_tags_of())
+            return e;
+        };
+        using K = EventKind;
+        const auto m = cat::CatModel::load(dir + "/linux-kernel.cat", dir + "/linux-kernel.bell");
+        const MemoryModel& builtin = lkmm_model();
+        // linux-kernel.cat's fences, and a read with no rf yet, as the built-in LKMM's rule says
+        // (every fence but an RCU or SRCU unlock: rcu-rscs^-1 leads out of the unlock)
+        for (const std::uint32_t f : std::initializer_list<std::uint32_t>{lkmm::Mb, lkmm::Rmb, lkmm::Wmb, lkmm::BeforeAtomic, lkmm::AfterAtomic, lkmm::AfterSpinlock,
+                                      lkmm::RcuLock, lkmm::RcuUnlock, lkmm::SyncRcu}) {
+            CAPTURE(f);
+            CHECK(m->inert_when_last(event(K::Fence, f, false, false)) == builtin.inert_when_last(event(K::Fence, f, false, false)));
+        }
+        for (const std::uint32_t f : std::initializer_list<std::uint32_t>{lkmm::SrcuLock, lkmm::SrcuUnlock, lkmm::SyncSrcu}) {
+            CAPTURE(f);
+            CHECK(m->inert_when_last(event(K::Fence, f, true, false)) == builtin.inert_when_last(event(K::Fence, f, true, false)));
+        }
+        CHECK(!m->inert_when_last(event(K::Fence, lkmm::RcuUnlock, false, false)));
+        for (const std::uint32_t t : {0u, std::uint32_t{lkmm::Once}, std::uint32_t{lkmm::Acquire}}) {
+            CHECK(m->inert_when_last(event(K::Read, t, true, false)));
+            // a read of the co-latest write is asked about: its fr (rf^-1 ; co) leaves it through
+            // the write it reads, and lock.cat's co leaves a lock's write (critical); the walk
+            // does not follow which write that is
+            CHECK(!m->inert_as_sink(event(K::Read, t, true, true)));
+        }
+        // a read that reads from a write says nothing as "last" (fr may leave it)
+        CHECK(!m->inert_when_last(event(K::Read, lkmm::Once, true, true)));
+        // a write placed co-latest: lock.cat's co0 names the final writes (FW), which change
+        CHECK(!m->inert_as_sink(event(K::Write, lkmm::Once, true, false)));
+        // a model whose relation leads back out of smp_wmb() (a cycle as soon as it has a
+        // predecessor), and one that forbids smp_mb() outright: those fences are asked about
+        const std::filesystem::path changed = std::filesystem::temp_directory_path() / "ordercheck-cat-test-inert";
+        std::filesystem::create_directories(changed);
+        for (const char* f : {"linux-kernel.bell", "lock.cat"})
+            std::filesystem::copy_file(dir + "/" + f, changed / f, std::filesystem::copy_options::overwrite_existing);
+        std::ifstream in(dir + "/linux-kernel.cat");
+        const std::string original((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        for (const auto& [axiom, tag] : {std::pair<std::string, std::uint32_t>{"acyclic po | ([Wmb] ; po^-1) as back", lkmm::Wmb},
+                                         {"empty [Mb] as no-mb", lkmm::Mb}}) {
+            std::ofstream(changed / "linux-kernel.cat") << original << "\n" << axiom << "\n";
+            const auto c = cat::CatModel::load((changed / "linux-kernel.cat").string(), (changed / "linux-kernel.bell").string());
+            CAPTURE(axiom);
+            CHECK(!c->inert_when_last(event(K::Fence, tag, false, false)));
+            CHECK(c->inert_when_last(event(K::Fence, lkmm::Rmb, false, false)));
+        }
+        std::filesystem::remove_all(changed);
+        // a model of cos.cat alone (no lock.cat): its co is the graph's, so a write placed
+        // co-latest that no read reads is inert too
+        const cat::CatModel sc(cat::Model{}, cat::parse("include \"cos.cat\"\nacyclic po | rf | co | fr as sc\n", "m.cat"));
+        CHECK(sc.inert_as_sink(event(K::Write, 0, true, false)));
+        CHECK(sc.inert_when_last(event(K::Fence, 0, false, false)));
+        // ... and not with an axiom that a new write breaks whatever it reads
+        const cat::CatModel nw(cat::Model{}, cat::parse("include \"cos.cat\"\nacyclic po | rf | co | fr as sc\nempty W \\ IW as no-writes\n", "m.cat"));
+        CHECK(!nw.inert_as_sink(event(K::Write, 0, true, false)));
+        CHECK(nw.inert_when_last(event(K::Fence, 0, false, false)));
+    }
     TEST_CASE("an enum may declare only the tags the graph's events carry") {
         CHECK_NOTHROW(cat::CatModel(cat::parse("enum A = 'once || 'mb", "b.bell"), cat::parse("\"x\"", "x.cat")));
         CHECK_THROWS_WITH(cat::CatModel(cat::parse("enum A = 'once ||\n 'sparkle", "b.bell"), cat::parse("\"x\"", "x.cat")),

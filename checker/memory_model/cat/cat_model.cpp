@@ -2,11 +2,13 @@
 #include "checker/memory_model/cat/cat_model.hpp"
 
 #include <algorithm>
+#include <mutex>
 
 #include "checker/memory_model/cat/cat_builtins.hpp"
 #include "checker/memory_model/cat/cat_compile.hpp"
 #include "checker/memory_model/cat/cat_eval.hpp"
 #include "checker/memory_model/cat/cat_guess.hpp"
+#include "checker/memory_model/cat/cat_inert.hpp"
 #include "checker/memory_model/cat/cat_parser.hpp"
 #include "checker/memory_model/lkmm_tags.hpp"
 
@@ -197,10 +199,49 @@ std::pair<std::size_t, std::size_t> CatModel::compiled_share() const {
     return {model_.program->compiled, model_.program->evaluated};
 }
 
-bool CatModel::inert_when_last(const Event& e) const {
-    if (!kernel_) return false;
-    if (e.is_fence()) return ((lkmm_tags_of(e) | e.lkmm) & (lkmm::RcuUnlock | lkmm::SrcuUnlock)) == 0;
-    return e.kind == EventKind::Read && !e.reads_from;
+bool CatModel::inert_when_last(const Event& e) const { return inert(e, false); }
+bool CatModel::inert_as_sink(const Event& e) const { return inert(e, true); }
+
+bool CatModel::inert(const Event& e, bool sink) const {
+    const std::uint32_t tags = kernel_ ? lkmm_tags_of(e) | e.lkmm : e.lkmm;  // as the graph engine shows it
+    // what the built-in sets read of the event (cat_builtins.cpp), and where it is added
+    const std::array<std::uintptr_t, 6> key{static_cast<std::uintptr_t>(e.kind), static_cast<std::uintptr_t>(e.order), tags,
+                                            reinterpret_cast<std::uintptr_t>(e.primitive),
+                                            std::uintptr_t{e.location.has_value()} | std::uintptr_t{e.reads_from.has_value()} << 1,
+                                            std::uintptr_t{sink}};
+    {
+        std::shared_lock lock(inert_mutex_);
+        const auto it = inert_.find(key);
+        if (it != inert_.end()) return it->second;
+    }
+    bool answer = false;
+    // under lkmmv2 an RMW's events take their tags from the fences around them: not probed alone
+    const bool rmw_part = e.kind == EventKind::Rmw || (e.kind == EventKind::Read && (tags & lkmm::ConditionalRmw) != 0);
+    if (!(model_.dialect.lkmmv2 && rmw_part) && (sink || !e.reads_from)) {
+        std::vector<ExecutionGraph> probes;
+        // a fence: as it is, and under lkmmv2 also as the fence after an RMW of its call, which
+        // has no tag
+        const bool untagged_too = model_.dialect.lkmmv2 && e.kind == EventKind::Fence && (tags & lkmm::Mb) != 0;
+        for (const std::uint32_t t : {tags, std::uint32_t{0}}) {
+            if (!probes.empty() && !untagged_too) break;
+            ExecutionGraph g;
+            g.set_thread_names({"P0"});
+            Event p = e;
+            p.id = EventId{1, 0};
+            p.lkmm = t;
+            p.reads_from.reset();
+            if (e.location) {
+                while (g.location_count() <= *e.location) g.add_location("x" + std::to_string(g.location_count()));
+                g.set_co(*e.location, {});
+            }
+            g.append(p);
+            probes.push_back(std::move(g));
+        }
+        answer = inert_event(model_, probes, EventId{1, 0}, sink ? Place::Sink : Place::Last);
+    }
+    std::unique_lock lock(inert_mutex_);
+    inert_[key] = answer;
+    return answer;
 }
 
 bool CatModel::consistent(const ExecutionGraph& g) const {

@@ -4,7 +4,11 @@
 // (linux-kernel.cat), parsed once, evaluated on every graph (cat_eval.hpp).
 #pragma once
 
+#include <array>
+#include <cstdint>
+#include <map>
 #include <memory>
+#include <shared_mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -43,13 +47,14 @@ public:
     /// Every axiom (acyclic, irreflexive, empty that is not a flag) holds, and every `with`
     /// finds the graph among its candidates.
     bool consistent(const ExecutionGraph& g) const override;
-    /// For a model of the kernel's events (kernel_events()), LKMM's rule (lkmm.cpp): a fence
-    /// other than an RCU/SRCU unlock, or a read that reads from no write yet, added last to its
-    /// thread, leaves a consistent graph consistent. linux-kernel.cat's relations leave a fence
-    /// only through po (fencerel, gp) and a read only through rf and fr; a model for which that
-    /// fails still has every complete execution certified by check() (CheckOptions::certify),
-    /// so the skipped check can delay pruning, not pass an execution. False for other models.
+    /// Decided from the model's text (cat_inert.hpp), once per kind of event: a fence, or a
+    /// read that reads from no write yet, added last to its thread, leaves a consistent graph
+    /// consistent (linux-kernel.cat: every fence but an RCU/SRCU unlock, every such read).
     bool inert_when_last(const Event& e) const override;
+    /// The same for a read of the co-latest write, or a write placed co-latest that no read
+    /// reads, added last to its thread (linux-kernel.cat: reads that are not lock events; its
+    /// writes are asked about, since lock.cat's co0 names the final writes).
+    bool inert_as_sink(const Event& e) const override;
     /// The first failing axiom, named by its `as` name (else its expression's text).
     std::optional<AxiomViolation> check(const ExecutionGraph& g) const override;
     /// The first pair of the flag named "data-race" (linux-kernel.cat's) or of an undefined_unless
@@ -90,6 +95,10 @@ private:
     std::shared_ptr<const Model> probe_;  ///< its context-monotone copy, for the probes
     std::uint8_t orders_ = 0;
     std::uint8_t probe_orders() const;
+    /// inert_when_last() and inert_as_sink(), by what the built-in sets see of the event.
+    bool inert(const Event& e, bool sink) const;
+    mutable std::shared_mutex inert_mutex_;
+    mutable std::map<std::array<std::uintptr_t, 6>, bool> inert_;
     /// The links of `derived` (guess_ or probe_) on graph thread `t` of `thread_graph`.
     std::vector<std::uint64_t> links_of(const Model& derived, const ExecutionGraph& thread_graph, std::size_t t) const;
 };
