@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 #include <unordered_map>
 
 #include "checker/driver/sites.hpp"
@@ -121,10 +122,12 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
         p->hash = canonical_hash(graph);
         // RC11: the independent certifier (rc11_certify.hpp); LKMM: the model's own predicate (its
         // independent reference is herd7's verdicts, recorded in litmus/); a cat model: its own
-        if (certify) p->violation = axioms ? axioms->check(graph) : check_rc11(graph);
         // herd7 raises a flag only on executions its filter keeps (a filtered execution is
         // not one the test asks about: paulmckrcu/litmus C-AlanStern.2018.01.11a)
-        if (axioms && !state.filtered_out) p->flags = axioms->flags(graph);
+        const bool with_flags = axioms != nullptr && !state.filtered_out;
+        if (certify && axioms) std::tie(p->violation, p->flags) = axioms->check_and_flags(graph, with_flags);
+        else if (certify) p->violation = check_rc11(graph);
+        else if (with_flags) p->flags = axioms->flags(graph);
         return p;
     };
     const ExecutionSink sink = [&](const ExecutionGraph& graph, const FinalState& state) {

@@ -89,6 +89,13 @@ public:
     /// The flags the model raises on the consistent, complete graph `g` (herd's `flag`
     /// statements: LKMM's "data-race", "unbalanced-rcu-locking"...): warnings, not axioms.
     virtual std::vector<std::string> flags(const ExecutionGraph&) const { return {}; }
+    /// check(g) and, with `with_flags`, flags(g): what certifying a complete execution asks.
+    /// A model that computes both in one pass says so here (a cat model evaluates itself once).
+    virtual std::pair<std::optional<AxiomViolation>, std::vector<std::string>> check_and_flags(const ExecutionGraph& g,
+                                                                                                bool with_flags) const {
+        std::optional<AxiomViolation> v = check(g);
+        return {std::move(v), with_flags ? flags(g) : std::vector<std::string>{}};
+    }
     /// The relations relation() draws, by the names the model's own files give them (LKMM's
     /// "ppo", "hb", "pb", "rb"...; a cat model's `let`s); none unless the model says otherwise.
     virtual std::vector<std::string> relation_names() const { return {}; }

@@ -48,6 +48,11 @@ struct A {
     bool out = false, in = false, self = false, changes = false;
     bool must_self = false;  ///< the pair (e, e) is in it (id, [S] of a set that holds e, r*)
     bool ex_rf = false, ex_co = false;
+    /// For a sink read, which reads the co-latest write w of its location: every pair leaving e
+    /// goes to w (`rf^-1`); no pair leaves a co-latest write (`co`, and `fr`, which leaves
+    /// reads); the relation is within the identity (`[S]`). So `rf^-1 ; co` leaves e nowhere.
+    /// True of the empty relation; each is dropped as pairs may be added.
+    bool to_src = true, quiet = true, ident = true;
     bool undefined = false;  ///< names what is not defined (a `try` takes its other branch)
     const Binding* fn = nullptr;
     const std::vector<Binding>* group = nullptr;  ///< fn's `let rec` group: visible in its body
@@ -58,13 +63,14 @@ struct A {
     bool is_fn() const { return fn != nullptr || !native.empty(); }
     bool operator==(const A& o) const {
         return type == o.type && mem == o.mem && out == o.out && in == o.in && self == o.self && changes == o.changes && ex_rf == o.ex_rf &&
-               ex_co == o.ex_co && must_self == o.must_self && undefined == o.undefined && fn == o.fn && native == o.native;
+               ex_co == o.ex_co && must_self == o.must_self && to_src == o.to_src && quiet == o.quiet && ident == o.ident && undefined == o.undefined && fn == o.fn && native == o.native;
     }
 };
 A anything() {
     A a;
     a.mem = M::Maybe;
     a.out = a.in = a.self = a.changes = true;
+    a.to_src = a.quiet = a.ident = false;
     return a;
 }
 /// Either value (a `try` whose first branch may fail, a fixpoint's iterates).
@@ -78,6 +84,9 @@ A joined(const A& a, const A& b) {
     r.self = a.self || b.self;
     r.changes = a.changes || b.changes;
     r.must_self = a.must_self && b.must_self;
+    r.to_src = a.to_src && b.to_src;
+    r.quiet = a.quiet && b.quiet;
+    r.ident = a.ident && b.ident;
     r.ex_rf = a.ex_rf && b.ex_rf;
     r.ex_co = a.ex_co && b.ex_co;
     r.undefined = a.undefined && b.undefined;
@@ -130,6 +139,8 @@ public:
         for (const std::string& r : rels) {
             A a;
             a.type = T::Rel;
+            a.quiet = r == "co" || r == "fr";  // co-latest: no co after it; fr leaves reads
+            a.ident = r == "id";
             if (r == "po" || r == "addr" || r == "data" || r == "ctrl") a.in = true;  // e is last: nothing after it
             else if (r == "rf") a.in = rf_at_e_, a.ex_rf = true;
             else if (r == "co") a.in = co_at_e_, a.ex_co = true;
@@ -139,6 +150,7 @@ public:
             else if (r == "ext") a.out = a.in = true;
             else if (r == "id") a.self = a.must_self = true;
             else if (r != "rmw") a = anything();  // rmw: e is no RMW
+            a.to_src = !a.out;
             chain_ = bind(chain_, symbol(r), a);
         }
         for (const char* n : {"domain", "range", "map", "cross", "different-values", "total-orders"}) {
@@ -214,19 +226,26 @@ private:
             A r = a;
             r.type = T::Rel;
             r.ex_rf = r.ex_co = false;
+            // a path from e goes on from w only if a pair leaves w
+            const bool stops = a.to_src && a.quiet;
             if (e.op != Op::Opt) {
-                r.self = a.self || (a.out && a.in);
+                r.self = a.self || (a.out && a.in && !stops);
                 r.changes = a.changes || (a.in && a.out);
             }
-            if (e.op != Op::Plus) r.self = r.must_self = true;
+            r.to_src = !a.out || stops;
+            if (e.op != Op::Plus) r.self = r.must_self = true, r.quiet = false;
             return r;
         }
         case Op::Inverse: {
             A a = sub(0);
             if (a.is_fn()) return anything();
+            // the pairs at e exactly the graph's rf there (a sink read's (w, e)): reversed, they
+            // lead to w only
+            a.to_src = !a.in || a.ex_rf;
             std::swap(a.out, a.in);
             a.type = T::Rel;  // (e, e) stays
             a.ex_rf = a.ex_co = false;
+            a.quiet = false;
             return a;
         }
         case Op::Complement: {
@@ -238,6 +257,7 @@ private:
             r.type = a.type;
             r.mem = a.type == T::Rel ? M::No : negate(a.mem);
             r.out = r.in = r.self = a.type != T::Set;
+            r.to_src = r.quiet = r.ident = a.type == T::Set;
             r.changes = a.changes;
             r.undefined = a.undefined;
             return r;
@@ -249,6 +269,7 @@ private:
             r.type = T::Rel;
             r.self = a.mem != M::No;
             r.must_self = a.mem == M::Yes;
+            r.quiet = false;  // w may be in the set
             r.changes = a.changes;
             r.undefined = a.undefined;
             return r;
@@ -291,32 +312,44 @@ private:
             // each side's pairs at e are the graph's rf (co) pairs there or none, one side's are
             r.ex_rf = (a.ex_rf || !a.pairs()) && (b.ex_rf || !b.pairs()) && (a.ex_rf || b.ex_rf);
             r.ex_co = (a.ex_co || !a.pairs()) && (b.ex_co || !b.pairs()) && (a.ex_co || b.ex_co);
+            r.to_src = a.to_src && b.to_src, r.quiet = a.quiet && b.quiet, r.ident = a.ident && b.ident;
             break;
         case Op::Inter:
             r.mem = both(a.mem, b.mem);
             r.out = a.out && b.out, r.in = a.in && b.in, r.self = a.self && b.self;
             r.must_self = a.must_self && b.must_self;
+            r.to_src = a.to_src || b.to_src, r.quiet = a.quiet || b.quiet, r.ident = a.ident || b.ident;
             break;
         case Op::Diff:
             r.mem = both(a.mem, negate(b.mem));
             r.out = a.out, r.in = a.in, r.self = a.self && !b.must_self;
             r.must_self = a.must_self && !b.self;
+            r.to_src = a.to_src, r.quiet = a.quiet, r.ident = a.ident;
             break;
-        case Op::Seq:
-            // (e, z): e a y, y b z, with y = e or not; an old pair through e: x a e, e b z
-            r.out = a.out || (a.self && b.out);
+        case Op::Seq: {
+            // (e, z): e a y, y b z, with y = e or not (y = w, the write a sink read reads, leads
+            // nowhere when a leaves e only to w and nothing leaves w in b); an old pair through
+            // e: x a e, e b z
+            const bool via = a.to_src && b.quiet;
+            r.out = (a.out && !via) || (a.self && b.out);
             r.in = b.in || (b.self && a.in);
-            r.self = (a.self && b.self) || (a.out && b.in);
+            r.self = (a.self && b.self) || (a.out && b.in && !via);
             r.must_self = a.must_self && b.must_self;
             r.changes = r.changes || (a.in && b.out);
+            r.to_src = (!a.out || via || (a.to_src && b.ident)) && (!a.self || b.to_src);
+            r.quiet = a.quiet || (a.ident && b.quiet);
+            r.ident = a.ident && b.ident;
             break;
+        }
         default:  // Cartesian
             r.out = a.mem != M::No;
             r.in = b.mem != M::No;
             r.self = a.mem != M::No && b.mem != M::No;
             r.must_self = a.mem == M::Yes && b.mem == M::Yes;
+            r.quiet = r.ident = false;
             break;
         }
+        r.to_src = r.to_src || !r.out;
         return r;
     }
 

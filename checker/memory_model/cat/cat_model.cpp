@@ -249,15 +249,27 @@ bool CatModel::consistent(const ExecutionGraph& g) const {
     return !evaluate(model_, g, Goal::FirstViolation).violated;
 }
 
-std::optional<AxiomViolation> CatModel::check(const ExecutionGraph& g) const {
-    if (auto wf = check_well_formed(g)) return wf;
-    Outcome o = evaluate(model_, g, Goal::FirstViolation);
+std::optional<AxiomViolation> CatModel::violation(const Outcome& o) const {
     if (!o.violated) return std::nullopt;
     AxiomViolation v;
     v.axiom = *o.violated;
     if (o.violated_relation) v.cycle = lkmm::cycle_events(o.nodes, *o.violated_relation);
     v.explanation = "the execution violates " + v.axiom + " of the cat model \"" + title_ + "\"";
     return v;
+}
+
+std::optional<AxiomViolation> CatModel::check(const ExecutionGraph& g) const {
+    if (auto wf = check_well_formed(g)) return wf;
+    return violation(evaluate(model_, g, Goal::FirstViolation));
+}
+
+std::pair<std::optional<AxiomViolation>, std::vector<std::string>> CatModel::check_and_flags(const ExecutionGraph& g,
+                                                                                                bool with_flags) const {
+    if (auto wf = check_well_formed(g)) return {std::move(wf), with_flags ? flags(g) : std::vector<std::string>{}};
+    if (!with_flags) return {check(g), {}};
+    Outcome o = evaluate(model_, g, Goal::Everything);
+    std::optional<AxiomViolation> v = violation(o);
+    return {std::move(v), std::move(o.flags)};
 }
 
 std::optional<std::pair<EventId, EventId>> CatModel::race(const ExecutionGraph& g) const {

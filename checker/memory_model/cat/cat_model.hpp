@@ -20,6 +20,8 @@
 
 namespace oc::cat {
 
+struct Outcome;  // cat_eval.hpp
+
 class CatModel final : public MemoryModel {
 public:
     /// The model of `cat_path`, with the bell file `bell_path` ("" for none) evaluated before it.
@@ -52,8 +54,8 @@ public:
     /// consistent (linux-kernel.cat: every fence but an RCU/SRCU unlock, every such read).
     bool inert_when_last(const Event& e) const override;
     /// The same for a read of the co-latest write, or a write placed co-latest that no read
-    /// reads, added last to its thread (linux-kernel.cat: reads that are not lock events; its
-    /// writes are asked about, since lock.cat's co0 names the final writes).
+    /// reads, added last to its thread (linux-kernel.cat: none, since lock.cat's co leaves a
+    /// lock's write and its co0 names the final writes; rc11.cat: every such read and write).
     bool inert_as_sink(const Event& e) const override;
     /// The first failing axiom, named by its `as` name (else its expression's text).
     std::optional<AxiomViolation> check(const ExecutionGraph& g) const override;
@@ -62,6 +64,10 @@ public:
     std::optional<std::pair<EventId, EventId>> race(const ExecutionGraph& g) const override;
     /// The flags that fire, by their `as` names, in the model's order.
     std::vector<std::string> flags(const ExecutionGraph& g) const override;
+    /// Both from one evaluation of the whole model (the first failing axiom is the one check()
+    /// names: the statements run in the same order).
+    std::pair<std::optional<AxiomViolation>, std::vector<std::string>> check_and_flags(const ExecutionGraph& g,
+                                                                                        bool with_flags) const override;
     /// True when the model declares the kernel's event tags (a bell file's enums: LKMM).
     bool kernel_events() const override { return kernel_; }
     /// Each evaluation builds its own environment from the immutable parsed files.
@@ -95,6 +101,8 @@ private:
     std::shared_ptr<const Model> probe_;  ///< its context-monotone copy, for the probes
     std::uint8_t orders_ = 0;
     std::uint8_t probe_orders() const;
+    /// The AxiomViolation of an evaluation's first failing axiom, if any.
+    std::optional<AxiomViolation> violation(const Outcome& o) const;
     /// inert_when_last() and inert_as_sink(), by what the built-in sets see of the event.
     bool inert(const Event& e, bool sink) const;
     mutable std::shared_mutex inert_mutex_;
