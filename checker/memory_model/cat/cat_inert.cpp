@@ -32,16 +32,16 @@ using Chain = std::shared_ptr<const Scope>;
 struct A;
 using Args = std::shared_ptr<const std::vector<A>>;
 
+/// Whether a value is a set of events, a relation, or either (0, a set of values).
+enum class T : std::uint8_t { Either, Set, Rel };
+T kind_of(T a, T b) { return a == T::Either ? b : a; }
+
 /// What is known of a value on a graph with e added, against the graph without it. A set: `mem`
 /// (e in it) and `changes` (its other members may differ). A relation: a pair may leave e
 /// (`out`), enter it (`in`), be (e, e) (`self`), and its other pairs may differ (`changes`); a
 /// set of values (map's, cross's) is known as the union of its members. `ex_rf`, `ex_co`: the
 /// pairs at e are exactly the graph's rf (co) pairs at e (the final rf/co check). A function:
 /// the model's, with where it was defined, or a built-in one with the arguments given so far.
-/// Whether a value is a set of events, a relation, or either (0, a set of values).
-enum class T : std::uint8_t { Either, Set, Rel };
-T kind_of(T a, T b) { return a == T::Either ? b : a; }
-
 struct A {
     T type = T::Either;
     M mem = M::No;
@@ -62,8 +62,10 @@ struct A {
     bool pairs() const { return out || in || self; }
     bool is_fn() const { return fn != nullptr || !native.empty(); }
     bool operator==(const A& o) const {
-        return type == o.type && mem == o.mem && out == o.out && in == o.in && self == o.self && changes == o.changes && ex_rf == o.ex_rf &&
-               ex_co == o.ex_co && must_self == o.must_self && to_src == o.to_src && quiet == o.quiet && ident == o.ident && undefined == o.undefined && fn == o.fn && native == o.native;
+        return type == o.type && mem == o.mem && out == o.out && in == o.in && self == o.self &&
+               changes == o.changes && must_self == o.must_self && ex_rf == o.ex_rf && ex_co == o.ex_co &&
+               to_src == o.to_src && quiet == o.quiet && ident == o.ident && undefined == o.undefined && fn == o.fn &&
+               group == o.group && fenv == o.fenv && native == o.native && args == o.args;
     }
 };
 A anything() {
@@ -109,12 +111,10 @@ Chain bind(Chain c, std::uint32_t sym, A value) {
 
 class Walk {
 public:
-    Walk(const Dialect& dialect, const std::vector<ExecutionGraph>& probes, EventId e, Place place) : place_(place) {
+    Walk(const Dialect& dialect, const std::vector<ExecutionGraph>& probes, EventId e, Place place) {
         const Event& ev = probes.front().event(e);
-        read_ = ev.kind == EventKind::Read;
-        write_ = ev.kind == EventKind::Write;
-        rf_at_e_ = place == Place::Sink && read_;
-        co_at_e_ = place == Place::Sink && write_;
+        rf_at_e_ = place == Place::Sink && ev.kind == EventKind::Read;
+        co_at_e_ = place == Place::Sink && ev.kind == EventKind::Write;
         const auto [sets, rels] = builtin_names(dialect);
         std::vector<M> mem(sets.size(), M::No);
         for (std::size_t p = 0; p < probes.size(); ++p) {
@@ -179,8 +179,7 @@ public:
     }
 
 private:
-    Place place_;
-    bool read_ = false, write_ = false, rf_at_e_ = false, co_at_e_ = false;
+    bool rf_at_e_ = false, co_at_e_ = false;  ///< the graph's rf (co) has a pair at e
     Chain chain_;
     const A* prelude_w_ = nullptr;
     const A* prelude_co0_ = nullptr;
@@ -364,7 +363,7 @@ private:
                 partial.args = std::make_shared<const std::vector<A>>(std::move(args));
                 return partial;
             }
-            return native(f.native, args, arg_expr, env, depth);
+            return native(f.native, args, env, depth);
         }
         if (f.fn == nullptr) return anything();
         const Binding& b = *f.fn;
@@ -381,7 +380,7 @@ private:
         return expr(*b.body, scope, depth + 1);
     }
 
-    A native(const std::string& name, const std::vector<A>& args, const Expr& arg_expr, const Chain& env, int depth) {
+    A native(const std::string& name, const std::vector<A>& args, const Chain& env, int depth) {
         const A& a = args.back();
         if (a.is_fn()) return anything();
         A r;
@@ -395,14 +394,14 @@ private:
         }
         if (name == "cross" || name == "different-values") {  // the union of the candidates; a part of r
             r = a;
-            r.ex_rf = r.ex_co = false;
+            r.ex_rf = r.ex_co = r.must_self = false;  // one candidate need not hold all the union does
             return r;
         }
         if (name == "map") {
             // f on one member of the set: an event, a pair or a value that may be e's or not
             A member = a;
             if (member.mem == M::Yes) member.mem = M::Maybe;
-            member.ex_rf = member.ex_co = false;
+            member.ex_rf = member.ex_co = member.must_self = false;
             const A& f = args[0];
             if (!f.is_fn()) return anything();
             auto one = std::make_shared<Expr>();
@@ -414,7 +413,6 @@ private:
             out.ex_rf = out.ex_co = false;
             return out;
         }
-        (void)arg_expr;
         return anything();  // total-orders outside `with co from`
     }
 
