@@ -69,6 +69,14 @@ int oc::cli::main(int argc, char** argv, Program program) {
     args.erase(args.begin());
     for (const char* known : {"list", "check", "explain", "litmus", "merge", "necessity", "diff", "report"})
         if (command == known) current_command() = command;
+    if (program.late_models && !current_command().empty() && command != "litmus") {
+        try {
+            for (ModelDef& m : program.late_models()) program.models.push_back(std::move(m));
+        } catch (const std::exception& e) {
+            std::cerr << e.what() << '\n';
+            return cli::exit_usage;
+        }
+    }
     install_stop_handlers();
     const int code = run_command(command, args, program);
     if (stop_cause() == StopCause::Interrupt && !stop_reported) {
@@ -113,5 +121,5 @@ int run_command(const std::string& command, std::vector<std::string>& args, cons
 }  // namespace
 
 int oc::cli::main(int argc, char** argv, std::vector<ModelDef> models) {
-    return oc::cli::main(argc, argv, Program{std::move(models), {}, {}});
+    return oc::cli::main(argc, argv, Program{std::move(models), {}, {}, {}});
 }

@@ -4,6 +4,7 @@
 // models, out of tree").
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,12 @@ struct Program {
     std::vector<ModelDef> by_id_only;
     /// Extra lines for the general usage text, after the line on ids (each ends in '\n').
     std::string usage_note;
+    /// Models appended to `models` only for the commands that see them (not `litmus`,
+    /// `--version`, `--help`): the ordercheck executable's C twins, parsed from their embedded
+    /// text, which would otherwise cost every run of `litmus` the time of parsing them all. An
+    /// exception it throws (a litmus file that does not parse) ends the command: its message,
+    /// exit 2.
+    std::function<std::vector<ModelDef>()> late_models;
 };
 
 /// Runs the command line `argv` (`list`, `check`, `explain`, `necessity`, `diff`, `report`,
