@@ -84,6 +84,16 @@ std::string kernel_model_dir() {
     return (tmp / dir).string();
 }
 
+/// linux-kernel.bell and lock.cat of `dir` copied into `to` (made), for a changed
+/// linux-kernel.cat beside them; returns the original linux-kernel.cat's text.
+std::string copy_of_model(const std::string& dir, const fs::path& to) {
+    fs::create_directories(to);
+    for (const char* f : {"linux-kernel.bell", "lock.cat"})
+        fs::copy_file(dir + "/" + f, to / f, fs::copy_options::overwrite_existing);
+    std::ifstream in(dir + "/linux-kernel.cat");
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
 struct Run {
     std::uint64_t executions = 0, bad = 0, blocked = 0;
     std::set<std::string> flags;
@@ -302,11 +312,7 @@ TEST_SUITE("cat") {
         CHECK(m->orders() == ordering::all);
         // ... not for the reason a copy takes away, nor for a model without the kernel's tags
         const std::filesystem::path weak = std::filesystem::temp_directory_path() / "ordercheck-cat-test-weak";
-        std::filesystem::create_directories(weak);
-        for (const char* f : {"linux-kernel.bell", "lock.cat"})
-            std::filesystem::copy_file(dir + "/" + f, weak / f, std::filesystem::copy_options::overwrite_existing);
-        std::ifstream in(dir + "/linux-kernel.cat");
-        const std::string original((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const std::string original = copy_of_model(dir, weak);
         const auto weakened = [&](const std::string& from, const std::string& to, const std::string& before_locks = "") {
             std::string text = original;
             REQUIRE(text.find(from) != std::string::npos);
@@ -391,11 +397,7 @@ TEST_SUITE("cat") {
         // a model whose relation leads back out of smp_wmb() (a cycle as soon as it has a
         // predecessor), and one that forbids smp_mb() outright: those fences are asked about
         const std::filesystem::path changed = std::filesystem::temp_directory_path() / "ordercheck-cat-test-inert";
-        std::filesystem::create_directories(changed);
-        for (const char* f : {"linux-kernel.bell", "lock.cat"})
-            std::filesystem::copy_file(dir + "/" + f, changed / f, std::filesystem::copy_options::overwrite_existing);
-        std::ifstream in(dir + "/linux-kernel.cat");
-        const std::string original((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const std::string original = copy_of_model(dir, changed);
         for (const auto& [axiom, tag] : {std::pair<std::string, std::uint32_t>{"acyclic po | ([Wmb] ; po^-1) as back", lkmm::Wmb},
                                          {"empty [Mb] as no-mb", lkmm::Mb}}) {
             std::ofstream(changed / "linux-kernel.cat") << original << "\n" << axiom << "\n";
