@@ -218,12 +218,7 @@ bool CatModel::inert(const Event& e, bool sink) const {
     // under lkmmv2 an RMW's events take their tags from the fences around them: not probed alone
     const bool rmw_part = e.kind == EventKind::Rmw || (e.kind == EventKind::Read && (tags & lkmm::ConditionalRmw) != 0);
     if (!(model_.dialect.lkmmv2 && rmw_part) && (sink || !e.reads_from)) {
-        std::vector<ExecutionGraph> probes;
-        // a fence: as it is, and under lkmmv2 also as the fence after an RMW of its call, which
-        // has no tag
-        const bool untagged_too = model_.dialect.lkmmv2 && e.kind == EventKind::Fence && (tags & lkmm::Mb) != 0;
-        for (const std::uint32_t t : {tags, std::uint32_t{0}}) {
-            if (!probes.empty() && !untagged_too) break;
+        const auto probe = [&](std::uint32_t t) {
             ExecutionGraph g;
             g.set_thread_names({"P0"});
             Event p = e;
@@ -235,8 +230,11 @@ bool CatModel::inert(const Event& e, bool sink) const {
                 g.set_co(*e.location, {});
             }
             g.append(p);
-            probes.push_back(std::move(g));
-        }
+            return g;
+        };
+        std::vector<ExecutionGraph> probes{probe(tags)};
+        // under lkmmv2 a fence is also the one after an RMW of its call, which has no tag
+        if (model_.dialect.lkmmv2 && e.kind == EventKind::Fence && (tags & lkmm::Mb) != 0) probes.push_back(probe(0));
         answer = inert_event(model_, probes, EventId{1, 0}, sink ? Place::Sink : Place::Last);
     }
     std::unique_lock lock(inert_mutex_);
@@ -265,8 +263,8 @@ std::optional<AxiomViolation> CatModel::check(const ExecutionGraph& g) const {
 
 std::pair<std::optional<AxiomViolation>, std::vector<std::string>> CatModel::check_and_flags(const ExecutionGraph& g,
                                                                                                 bool with_flags) const {
-    if (auto wf = check_well_formed(g)) return {std::move(wf), with_flags ? flags(g) : std::vector<std::string>{}};
     if (!with_flags) return {check(g), {}};
+    if (auto wf = check_well_formed(g)) return {std::move(wf), flags(g)};
     Outcome o = evaluate(model_, g, Goal::Everything);
     std::optional<AxiomViolation> v = violation(o);
     return {std::move(v), std::move(o.flags)};
