@@ -4,6 +4,7 @@
 #include <atomic>
 #include <map>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "checker/memory_model/cat/cat_parser.hpp"
@@ -96,9 +97,24 @@ public:
 private:
     std::uint32_t next_seq() { return static_cast<std::uint32_t>(p_.origin.size()); }
 
+    /// Adds operation o, or finds the same one already there (the same kind, operands and
+    /// binding: inlined functions and repeated subexpressions share one operation, which the
+    /// evaluation then computes once per graph, Op::once). A `let` and a `let rec` are never
+    /// shared: each binds slots of its own.
     int emit(Op o) {
+        const bool shared = o.k != Op::K::Let && o.k != Op::K::Rec;
+        OpKey key{static_cast<int>(o.k), static_cast<int>(o.ty), o.a, o.b, o.ref};
+        if (shared)
+            if (const auto it = same_.find(key); it != same_.end()) return it->second;
         p_.ops.push_back(std::move(o));
-        return static_cast<int>(p_.ops.size()) - 1;
+        const int at = static_cast<int>(p_.ops.size()) - 1;
+        if (shared) same_.emplace(key, at);
+        return at;
+    }
+    /// Drops the operations from `size` on (a trial round's).
+    void truncate(std::size_t size) {
+        p_.ops.resize(size);
+        std::erase_if(same_, [size](const auto& kv) { return static_cast<std::size_t>(kv.second) >= size; });
     }
     int op(Op::K k, Ty ty, int a = -1, int b = -1, std::uint32_t ref = 0) {
         Op o;
@@ -260,7 +276,7 @@ private:
         const std::size_t base = locals_.size(), ops0 = p_.ops.size(), slots0 = p_.slot_ty.size();
         for (int round = 0;; ++round) {
             locals_.resize(base);
-            p_.ops.resize(ops0);  // the last round's trial
+            truncate(ops0);  // the last round's trial
             p_.slot_ty.resize(slots0);
             if (round > 4) return unsupported();
             for (std::size_t k = 0; k < bindings.size(); ++k)
@@ -283,7 +299,7 @@ private:
                 }
             }
             if (!changed) {
-                p_.ops.resize(ops);
+                truncate(ops);
                 break;
             }
         }
@@ -466,10 +482,50 @@ private:
     const TopEnv* top_ = nullptr;
     std::vector<Local> locals_;
     int depth_ = 0;
+    using OpKey = std::tuple<int, int, int, int, std::uint32_t>;  ///< kind, type, operands, ref
+    std::map<OpKey, int> same_;  ///< the operations emit() shares, by what they compute
     std::uint32_t universe_ = 0;
 };
 
 }  // namespace
+
+/// Marks the operations computed once per graph (Op::once). A `let` slot is fixed when its
+/// binding is, known only at the `let`, after the operations that read the slot: every mark
+/// starts fixed (but `let rec` slots) and is taken back until none changes.
+static void mark_once(Program& p) {
+    std::vector<bool> fixed(p.ops.size(), true), slot_fixed(p.slot_ty.size(), true);
+    for (const Op& o : p.ops)
+        if (o.k == Op::K::Rec)
+            for (const int slot : o.slots) slot_fixed[static_cast<std::size_t>(slot)] = false;
+    const auto op_fixed = [&](int x) { return x < 0 || fixed[static_cast<std::size_t>(x)]; };
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (std::size_t k = 0; k < p.ops.size(); ++k) {
+            const Op& o = p.ops[k];
+            if (o.k == Op::K::Let)
+                for (std::size_t j = 0; j < o.slots.size(); ++j) {
+                    const auto slot = static_cast<std::size_t>(o.slots[j]);
+                    if (slot_fixed[slot] && !op_fixed(o.binds[j])) {
+                        slot_fixed[slot] = false;
+                        changed = true;
+                    }
+                }
+            bool f = true;
+            if (o.k == Op::K::Local) f = slot_fixed[o.ref];
+            else if (o.k == Op::K::Rec) f = false;
+            else if (o.k != Op::K::Top) f = op_fixed(o.a) && op_fixed(o.b);
+            if (!f && fixed[k]) {
+                fixed[k] = false;
+                changed = true;
+            }
+        }
+    }
+    for (std::size_t k = 0; k < p.ops.size(); ++k) {
+        Op& o = p.ops[k];
+        const bool own_buffer = o.k != Op::K::Top && o.k != Op::K::Local && o.k != Op::K::Let && o.k != Op::K::Rec;
+        o.once = own_buffer && fixed[k];
+    }
+}
 
 std::shared_ptr<const Program> compile(const Model& model, const std::vector<std::string>& builtin_sets,
                                        const std::vector<std::string>& builtin_rels,
@@ -489,6 +545,7 @@ std::shared_ptr<const Program> compile(const Model& model, const std::vector<std
     for (const std::string& f : natives) c.add_top(f, Ty::Empty, f);
     c.statements(prelude().statements);
     c.statements(model.statements);
+    mark_once(*p);
     return p;
 }
 

@@ -63,6 +63,10 @@ struct Op {
     std::uint32_t ref = 0;
     std::vector<int> slots, binds;
     Pos pos;  ///< Rec: of its first binding (the error when no fixed point is reached)
+    /// Computed once per graph (Buffers::done): it writes its own buffer, and its value cannot
+    /// change while one graph is evaluated (it reads no `let rec` slot, whose value changes
+    /// from one round of the fixed point to the next, directly or through a `let` slot).
+    bool once = false;
 };
 
 struct Program {
@@ -105,12 +109,23 @@ struct Buffers {
     std::vector<lkmm::NodeSet> sets;        ///< likewise
     std::vector<const BitRel*> slot_rel;    ///< per slot: where its value is
     std::vector<const lkmm::NodeSet*> slot_set;
+    /// Per operation: the graph (`graph`) whose value its buffer holds (Op::once ones).
+    std::vector<std::uint64_t> done;
+    std::uint64_t graph = 0;  ///< the graph being evaluated: start_graph() counts them
+    /// Shapes the buffers for program p (a no-op when they are p's already).
+    void shape(const Program& p);
+    /// A new graph: every value computed before is stale.
+    void start_graph(const Program& p) {
+        shape(p);
+        ++graph;
+    }
 };
 
 /// Runs a program's operations on one graph of n nodes.
 class Runner {
 public:
     Runner(const Program& p, Buffers& buf, std::size_t n, const std::vector<Value>& values, TopValues& top);
+    /// Operation op's value (an Op::once one computed once per graph).
     const BitRel& rel(int op);
     const lkmm::NodeSet& set(int op);
     /// Runs a Rec operation; slot_rel()/slot_set() then hold its bindings' values.
@@ -138,6 +153,8 @@ private:
         return s;
     }
     void bind(const Op& o);
+    const BitRel& compute_rel(int op);
+    const lkmm::NodeSet& compute_set(int op);
     const Program& p_;
     Buffers& buf_;
     std::size_t n_;

@@ -34,6 +34,7 @@ public:
             for (auto& [name, r] : b_.rels) base_->vals[k++]->rel = r;
         }
         env_ = base_->env;
+        if (prog_ != nullptr) buffers_->start_graph(*prog_);
         index_top(nullptr);
     }
 

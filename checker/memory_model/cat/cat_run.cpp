@@ -7,16 +7,39 @@
 namespace oc::cat {
 
 
+void Buffers::shape(const Program& p) {
+    if (program == p.id) return;
+    const std::size_t total = p.ops.size() + p.slot_ty.size();
+    program = p.id;
+    rels.assign(total, BitRel(0));
+    sets.assign(total, lkmm::NodeSet{});
+    slot_rel.assign(p.slot_ty.size(), nullptr);
+    slot_set.assign(p.slot_ty.size(), nullptr);
+    done.assign(p.ops.size(), 0);
+    graph = 0;
+}
+
 Runner::Runner(const Program& p, Buffers& buf, std::size_t n, const std::vector<Value>& values, TopValues& top)
     : p_(p), buf_(buf), n_(n), values_(values), top_(top) {
-    if (buf.program != p.id) {
-        const std::size_t total = p.ops.size() + p.slot_ty.size();
-        buf.program = p.id;
-        buf.rels.assign(total, BitRel(0));
-        buf.sets.assign(total, lkmm::NodeSet{});
-        buf.slot_rel.assign(p.slot_ty.size(), nullptr);
-        buf.slot_set.assign(p.slot_ty.size(), nullptr);
-    }
+    buf.shape(p);
+}
+
+const BitRel& Runner::rel(int op) {
+    const auto k = static_cast<std::size_t>(op);
+    if (!p_.ops[k].once) return compute_rel(op);
+    if (buf_.done[k] == buf_.graph && buf_.graph != 0) return buf_.rels[k];
+    const BitRel& r = compute_rel(op);
+    if (&r == &buf_.rels[k]) buf_.done[k] = buf_.graph;
+    return r;
+}
+
+const lkmm::NodeSet& Runner::set(int op) {
+    const auto k = static_cast<std::size_t>(op);
+    if (!p_.ops[k].once) return compute_set(op);
+    if (buf_.done[k] == buf_.graph && buf_.graph != 0) return buf_.sets[k];
+    const lkmm::NodeSet& s = compute_set(op);
+    if (&s == &buf_.sets[k]) buf_.done[k] = buf_.graph;
+    return s;
 }
 
 void Runner::bind(const Op& o) {
@@ -68,11 +91,14 @@ void Runner::rec(int op) {
     }
 }
 
-const BitRel& Runner::rel(int op) {
+const BitRel& Runner::compute_rel(int op) {
     const Op& o = p_.ops[static_cast<std::size_t>(op)];
     using K = Op::K;
     switch (o.k) {
     case K::Top:
+        // a compiled binding's value is its operation's (computed once per graph): the
+        // evaluator's scope would hold a copy of it
+        if (o.ref < p_.code.size() && p_.code[o.ref] >= 0) return rel(p_.code[o.ref]);
         if (const BitRel* r = top_.rel(o.ref, o.pos)) return *r;
         [[fallthrough]];
     case K::Zero: return cleared(op);
@@ -206,11 +232,12 @@ const BitRel& Runner::rel(int op) {
     throw CatError(o.pos, "expected a relation");
 }
 
-const lkmm::NodeSet& Runner::set(int op) {
+const lkmm::NodeSet& Runner::compute_set(int op) {
     const Op& o = p_.ops[static_cast<std::size_t>(op)];
     using K = Op::K;
     switch (o.k) {
     case K::Top:
+        if (o.ref < p_.code.size() && p_.code[o.ref] >= 0) return set(p_.code[o.ref]);
         if (const lkmm::NodeSet* s = top_.set(o.ref, o.pos)) return *s;
         [[fallthrough]];
     case K::Zero: {
