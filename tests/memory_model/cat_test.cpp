@@ -575,6 +575,9 @@ TEST_SUITE("cat") {
         MESSAGE(c << " bindings and checks compiled, " << e << " evaluated");
         CHECK(e * 10 < c);  // lock.cat's map, cross and with stay evaluated; the rest is compiled
         CHECK(evaluated->compiled_share() == std::pair<std::size_t, std::size_t>{0, 0});
+        // the compiled one runs as a plan (lock.cat's withs included): what is compared below
+        CHECK(compiled->planned());
+        CHECK(!evaluated->planned());
         // Each model searched alone, so that what the compiled one keeps from one graph to the
         // next (its buffers, scopes and values) lives on as in a search; the answers compared
         // in the order the search asked for them.

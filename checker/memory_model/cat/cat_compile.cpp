@@ -3,47 +3,15 @@
 
 #include <atomic>
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
 
+#include "checker/memory_model/cat/cat_builtins.hpp"
 #include "checker/memory_model/cat/cat_parser.hpp"
 
 namespace oc::cat {
-
-namespace {
-
-/// herd's prelude (stdlib.cat), as this evaluator defines it.
-const char* const prelude_text = R"(
-let emptyset = 0
-let po-loc = po & loc
-let rfe = rf & ext
-let rfi = rf & int
-let co0 = loc & ((IW * (W \ IW)) | ((W \ FW) * FW))
-let fencerel(S) = po ; [S] ; po
-let singlestep(r) = r \ (r ; r)
-)";
-
-/// What cos-opt.cat gives a model (herd generates co; ordercheck's graph engine chose it).
-const char* const cos_text = R"(
-with co from total-orders(W, co0)
-let coi = co & int
-let coe = co \ coi
-let fr = (rf^-1 ; co) \ id
-let fri = fr & int
-let fre = fr \ fri
-)";
-
-}  // namespace
-
-const Model& prelude() {
-    static const Model m = parse(prelude_text, "<prelude>");
-    return m;
-}
-const Model& cos_opt() {
-    static const Model m = parse(cos_text, "<cos-opt.cat>");
-    return m;
-}
 
 namespace {
 
@@ -361,7 +329,12 @@ private:
             return {St::Ok, Ty::Rel, op(K::Identity, Ty::Rel, as(a, Ty::Set))};
         }
         case O::App:
-            if (e.args[0]->op == O::Var && e.args[0]->name == "tag2set") return unsupported();
+            if (e.args[0]->op == O::Var && e.args[0]->name == "tag2set") {  // the builtin set of a tag
+                if (e.args[1]->op != O::Tag) return unsupported();
+                const auto it = tag_sets_.find(tag_set_name(e.args[1]->name));
+                if (it == tag_sets_.end()) return error();
+                return {St::Ok, Ty::Set, op(K::Top, Ty::Set, -1, -1, it->second)};
+            }
             return apply(e);
         case O::SetLit:
             if (e.args.empty()) return {};
@@ -400,6 +373,7 @@ private:
             t.seq = next_seq();
             t.ty = Ty::Rel;
             t.known = true;
+            with_step(s, t.seq);
             p_.origin.push_back(&s);
             p_.code.push_back(-1);
             (*top_mut())[s.sym] = std::move(t);
@@ -410,6 +384,11 @@ private:
             const bool ok = r.st == St::Ok && r.ty != Ty::Empty;
             p_.checks.push_back(ok ? r.op : -1);
             ++(ok ? p_.compiled : p_.evaluated);
+            // the evaluator's type error (acyclic or irreflexive of a set) stays its own
+            if (r.st != St::Ok || (r.ty == Ty::Set && s.test != Stmt::Test::Empty)) planned_ = false;
+            Step st = step(Step::K::Check, ok ? r.op : -1);
+            st.test = s.test, st.flag = s.flag, st.negated = s.negated, st.undefined = s.undefined, st.name = s.name;
+            p_.steps.push_back(std::move(st));
             return;
         }
         }
@@ -436,6 +415,12 @@ private:
                     t.ty = r.ty;
                     if (r.st == St::Ok && r.ty != Ty::Empty) code = r.op;
                     ++(code >= 0 ? p_.compiled : p_.evaluated);
+                    if (r.st == St::Unsupported) {
+                        if (const auto c = choices(*b.body)) choices_[t.seq] = *c;
+                        else planned_ = false;
+                    } else if (r.st != St::Ok) {
+                        planned_ = false;
+                    }
                 }
                 p_.code.push_back(code);
                 bound.emplace_back(b.sym, std::move(t));
@@ -461,6 +446,8 @@ private:
             }
             locals_.resize(base);
             if (r.st == St::Ok) p_.rec[first] = r.op;
+            if (r.st == St::Ok) p_.steps.push_back(step(Step::K::Rec, r.op, first));
+            else planned_ = false;
         }
         for (auto& [sym, t] : bound) (*top_mut())[sym] = std::move(t);
     }
@@ -472,8 +459,171 @@ private:
         return const_cast<TopEnv*>(top_);
     }
 
+    // ---- a model compiled whole (Program::planned) ----
+    static Step step(Step::K k, int a = -1, std::uint32_t seq = 0) {
+        Step s;
+        s.k = k;
+        s.a = a;
+        s.seq = seq;
+        return s;
+    }
+    /// The step of `with x from e`, when e is one the plan runs; else the model is not planned.
+    void with_step(const Stmt& s, std::uint32_t seq) {
+        std::vector<const Expr*> args;
+        const Expr* head = spine(*s.expr, args);
+        Step st = step(Step::K::Orders);
+        st.seq = seq;
+        st.name = s.name;
+        if (native(*head, "total-orders") && args.size() == 1 && args[0]->op == Expr::Op::Tuple && args[0]->args.size() == 2) {
+            const Res a = expr(*args[0]->args[0]), b = expr(*args[0]->args[1]);
+            if (a.st == St::Ok && b.st == St::Ok && a.ty != Ty::Rel && b.ty != Ty::Set) {
+                st.a = as(a, Ty::Set);
+                st.b = b.ty == Ty::Empty ? -1 : b.op;
+                p_.steps.push_back(std::move(st));
+                return;
+            }
+        }
+        if (native(*head, "cross") && args.size() == 1 && args[0]->op == Expr::Op::Var) {
+            const auto it = top_->find(args[0]->sym);
+            const auto c = it == top_->end() ? choices_.end() : choices_.find(it->second.seq);
+            if (c != choices_.end()) {
+                st.k = Step::K::Choices;
+                st.a = c->second.first;
+                st.b = c->second.second;
+                p_.steps.push_back(std::move(st));
+                return;
+            }
+        }
+        planned_ = false;
+    }
+    /// The head of an application `f a1 a2 ...`, its arguments into `args`.
+    static const Expr* spine(const Expr& e, std::vector<const Expr*>& args) {
+        const Expr* h = &e;
+        for (; h->op == Expr::Op::App; h = h->args[0].get()) args.insert(args.begin(), h->args[1].get());
+        return h;
+    }
+    /// e names the built-in function `name` (not a local, nor a model's redefinition).
+    bool native(const Expr& e, const char* name) const {
+        if (e.op != Expr::Op::Var) return false;
+        for (const Local& l : locals_)
+            if (l.sym == e.sym) return false;
+        const auto it = top_->find(e.sym);
+        return it != top_->end() && it->second.native == name;
+    }
+    static bool mentions(const Expr& e, std::uint32_t sym) {
+        if (e.op == Expr::Op::Var && e.sym == sym) return true;
+        for (const ExprPtr& a : e.args)
+            if (mentions(*a, sym)) return true;
+        for (const Binding& b : e.bindings)
+            if (mentions(*b.body, sym)) return true;
+        return false;
+    }
+    /// lock.cat's candidates of one rf edge into each event e of a set S:
+    /// `let f e = map g R(e) in map f S`, g being `fun p -> p ++ 0` (a local or top-level
+    /// function), R(e) an expression or a top-level function applied to e (Linux 6.1's lock.cat
+    /// writes them inside f, the newest outside) whose pairs are all in column e (confined()).
+    /// Their cross product is every choice of one pair per column. Returns the operations of S
+    /// and of R with {e} read as S.
+    std::optional<std::pair<int, int>> choices(const Expr& body) {
+        using O = Expr::Op;
+        if (body.op != O::Let || body.rec || body.bindings.size() != 1) return std::nullopt;
+        const Binding& f = body.bindings[0];
+        if (f.params.size() != 1 || f.tuple_params) return std::nullopt;
+        const Expr* inner = f.body.get();
+        const Binding* g = nullptr;
+        if (inner->op == O::Let && !inner->rec && inner->bindings.size() == 1) {
+            g = &inner->bindings[0];
+            inner = inner->args[0].get();
+        }
+        std::vector<const Expr*> outer, in;
+        const Expr* h1 = spine(*body.args[0], outer);
+        const Expr* h2 = spine(*inner, in);
+        if (!native(*h1, "map") || outer.size() != 2 || outer[0]->op != O::Var || outer[0]->sym != f.sym) return std::nullopt;
+        if (!native(*h2, "map") || in.size() != 2 || in[0]->op != O::Var) return std::nullopt;
+        if (g == nullptr || in[0]->sym != g->sym) g = top_function(*in[0], f.sym);
+        if (g == nullptr || g->params.size() != 1 || g->tuple_params || g->body->op != O::Add ||
+            g->body->args[0]->op != O::Var || g->body->args[0]->sym != g->param_syms[0] || g->body->args[1]->op != O::Empty)
+            return std::nullopt;
+        const Expr& S = *outer[1];
+        if (mentions(S, f.param_syms[0]) || mentions(S, f.sym) || mentions(*in[1], f.sym) || mentions(*in[1], g->sym))
+            return std::nullopt;
+        const Res set = expr(S);
+        if (set.st != St::Ok || set.ty == Ty::Rel) return std::nullopt;
+        const int over = as(set, Ty::Set);
+        std::vector<const Expr*> app;
+        const Expr* h3 = spine(*in[1], app);
+        if (app.size() == 1 && app[0]->op == O::Var && app[0]->sym == f.param_syms[0]) {
+            // R(e) = h e: h's body, e its parameter, in the scope h was defined in
+            const Binding* h = top_function(*h3, f.sym);
+            const TopName* t = h == nullptr ? nullptr : &top_->find(h3->sym)->second;
+            if (h == nullptr || h->params.size() != 1 || h->tuple_params) return std::nullopt;
+            std::shared_ptr<const TopEnv> saved_top = top_view_;
+            const TopEnv* saved_env = top_;
+            top_view_ = t->fenv;
+            top_ = t->fenv.get();
+            const int rel = confined(*h->body, h->param_syms[0], over);
+            top_view_ = std::move(saved_top);
+            top_ = saved_env;
+            return rel < 0 ? std::nullopt : std::optional(std::pair{over, rel});
+        }
+        const int rel = confined(*in[1], f.param_syms[0], over);
+        if (rel < 0) return std::nullopt;
+        return std::pair{over, rel};
+    }
+    /// The top-level function e names (a Var), not shadowed by `self` or a local; nullptr if none.
+    const Binding* top_function(const Expr& e, std::uint32_t self) const {
+        if (e.op != Expr::Op::Var || e.sym == self) return nullptr;
+        for (const Local& l : locals_)
+            if (l.sym == e.sym) return nullptr;
+        const auto it = top_->find(e.sym);
+        return it == top_->end() ? nullptr : it->second.fn;
+    }
+    /// R(e) with {e} read as the set `over`, when every pair of R(e) ends at e: `X * {e}`, and
+    /// unions, intersections and differences that keep that (X and what the differences take
+    /// away do not mention e). Column e of the result is then R(e). -1 otherwise.
+    int confined(const Expr& r, std::uint32_t e, int over) {
+        using O = Expr::Op;
+        const auto free_rel = [&](const Expr& x) {
+            if (mentions(x, e)) return -1;
+            const Res v = expr(x);
+            return v.st == St::Ok && v.ty != Ty::Set ? as(v, Ty::Rel) : -1;
+        };
+        switch (r.op) {
+        case O::Cartesian: {
+            const Expr& lit = *r.args[1];
+            if (lit.op != O::SetLit || lit.args.size() != 1 || lit.args[0]->op != O::Var || lit.args[0]->sym != e) return -1;
+            if (mentions(*r.args[0], e)) return -1;
+            const Res x = expr(*r.args[0]);
+            if (x.st != St::Ok || x.ty == Ty::Rel) return -1;
+            return op(Op::K::Cart, Ty::Rel, as(x, Ty::Set), over);
+        }
+        case O::Union:
+        case O::Inter: {
+            const bool a = mentions(*r.args[0], e), b = mentions(*r.args[1], e);
+            if (r.op == O::Union && !(a && b)) return -1;
+            const int x = a ? confined(*r.args[0], e, over) : free_rel(*r.args[0]);
+            const int y = b ? confined(*r.args[1], e, over) : free_rel(*r.args[1]);
+            if (x < 0 || y < 0 || (!a && !b)) return -1;
+            return op(r.op == O::Union ? Op::K::Union : Op::K::Inter, Ty::Rel, x, y);
+        }
+        case O::Diff: {
+            const int x = confined(*r.args[0], e, over), y = free_rel(*r.args[1]);
+            return x < 0 || y < 0 ? -1 : op(Op::K::Diff, Ty::Rel, x, y);
+        }
+        default: return -1;
+        }
+    }
+
 public:
     void start() { top_mut(); }
+    void builtin_set(const std::string& name) { tag_sets_[name] = next_seq(); }
+    bool planned() const { return planned_; }
+    /// The top-level binding `name` has at the end (seq 0: none) and its type.
+    std::pair<std::uint32_t, Ty> final_binding(const std::string& name) const {
+        const auto it = top_->find(symbol(name));
+        if (it == top_->end() || !it->second.known) return {0, Ty::Empty};
+        return {it->second.seq, it->second.ty};
+    }
     void set_universe(std::uint32_t seq) { universe_ = seq; }
 
 private:
@@ -482,50 +632,15 @@ private:
     const TopEnv* top_ = nullptr;
     std::vector<Local> locals_;
     int depth_ = 0;
+    bool planned_ = true;
+    std::map<std::string, std::uint32_t> tag_sets_;  ///< the builtin sets by name (tag2set)
+    std::map<std::uint32_t, std::pair<int, int>> choices_;  ///< top-level number -> choices()
     using OpKey = std::tuple<int, int, int, int, std::uint32_t>;  ///< kind, type, operands, ref
     std::map<OpKey, int> same_;  ///< the operations emit() shares, by what they compute
     std::uint32_t universe_ = 0;
 };
 
 }  // namespace
-
-/// Marks the operations computed once per graph (Op::once). A `let` slot is fixed when its
-/// binding is, known only at the `let`, after the operations that read the slot: every mark
-/// starts fixed (but `let rec` slots) and is taken back until none changes.
-static void mark_once(Program& p) {
-    std::vector<bool> fixed(p.ops.size(), true), slot_fixed(p.slot_ty.size(), true);
-    for (const Op& o : p.ops)
-        if (o.k == Op::K::Rec)
-            for (const int slot : o.slots) slot_fixed[static_cast<std::size_t>(slot)] = false;
-    const auto op_fixed = [&](int x) { return x < 0 || fixed[static_cast<std::size_t>(x)]; };
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (std::size_t k = 0; k < p.ops.size(); ++k) {
-            const Op& o = p.ops[k];
-            if (o.k == Op::K::Let)
-                for (std::size_t j = 0; j < o.slots.size(); ++j) {
-                    const auto slot = static_cast<std::size_t>(o.slots[j]);
-                    if (slot_fixed[slot] && !op_fixed(o.binds[j])) {
-                        slot_fixed[slot] = false;
-                        changed = true;
-                    }
-                }
-            bool f = true;
-            if (o.k == Op::K::Local) f = slot_fixed[o.ref];
-            else if (o.k == Op::K::Rec) f = false;
-            else if (o.k != Op::K::Top) f = op_fixed(o.a) && op_fixed(o.b);
-            if (!f && fixed[k]) {
-                fixed[k] = false;
-                changed = true;
-            }
-        }
-    }
-    for (std::size_t k = 0; k < p.ops.size(); ++k) {
-        Op& o = p.ops[k];
-        const bool own_buffer = o.k != Op::K::Top && o.k != Op::K::Local && o.k != Op::K::Let && o.k != Op::K::Rec;
-        o.once = own_buffer && fixed[k];
-    }
-}
 
 std::shared_ptr<const Program> compile(const Model& model, const std::vector<std::string>& builtin_sets,
                                        const std::vector<std::string>& builtin_rels,
@@ -539,6 +654,7 @@ std::shared_ptr<const Program> compile(const Model& model, const std::vector<std
     c.start();
     for (const std::string& s : builtin_sets) {
         if (s == "_") c.set_universe(static_cast<std::uint32_t>(p->origin.size()));
+        c.builtin_set(s);
         c.add_top(s, Ty::Set);
     }
     for (const std::string& r : builtin_rels) c.add_top(r, Ty::Rel);
@@ -546,6 +662,11 @@ std::shared_ptr<const Program> compile(const Model& model, const std::vector<std
     c.statements(prelude().statements);
     c.statements(model.statements);
     mark_once(*p);
+    p->builtin_sets = builtin_sets.size();
+    p->builtin_rels = builtin_rels.size();
+    p->planned = c.planned();
+    std::tie(p->final_rf, p->final_rf_ty) = c.final_binding("rf");
+    std::tie(p->final_co, p->final_co_ty) = c.final_binding("co");
     return p;
 }
 

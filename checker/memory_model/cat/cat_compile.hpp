@@ -69,6 +69,24 @@ struct Op {
     bool once = false;
 };
 
+/// One statement of a model compiled whole (Program::planned), in the order the evaluator
+/// walks them; what a step reads is compiled, so that no scope of the evaluator is needed.
+struct Step {
+    enum class K : std::uint8_t {
+        Check,    ///< a check statement: `a` its operation (-1: the empty value)
+        Orders,   ///< `with x from total-orders(S, r)`: a = S's operation, b = r's (-1: empty)
+        Choices,  ///< `with x from cross(map (fun e -> map (fun p -> p ++ 0) (R(e))) S)`:
+                  ///< a = S's operation, b = R with {e} read as S (one column per e of S)
+        Rec,      ///< a top-level `let rec` of values: a = its Rec operation
+    };
+    K k = K::Check;
+    int a = -1, b = -1;
+    std::uint32_t seq = 0;  ///< the top-level binding it makes (Rec: its first)
+    Stmt::Test test = Stmt::Test::Acyclic;  ///< Check, as the statement's
+    bool flag = false, negated = false, undefined = false;
+    std::string name;  ///< Check: the `as` name; Orders, Choices: the bound name
+};
+
 struct Program {
     std::uint64_t id = 0;  ///< unique among the programs of the process (Buffers knows whose it holds)
     std::vector<Op> ops;
@@ -84,6 +102,15 @@ struct Program {
     /// Per check statement, in the order the walk meets them: its expression's operation (-1: evaluated).
     std::vector<int> checks;
     std::size_t compiled = 0, evaluated = 0;  ///< top-level value bindings and checks of each kind
+    /// Every statement is compiled: a step (`steps`) or a binding of compiled values. Such a
+    /// model is run by run_plan() (cat_plan.hpp), with no evaluator.
+    bool planned = false;
+    std::vector<Step> steps;
+    std::size_t builtin_sets = 0, builtin_rels = 0;  ///< top-level numbers 1.. are theirs, sets first
+    /// The top-level bindings of rf and co at the end of the model (0: none), which must be the
+    /// graph's own (cat_eval.hpp), and their types.
+    std::uint32_t final_rf = 0, final_co = 0;
+    Ty final_rf_ty = Ty::Empty, final_co_ty = Ty::Empty;
 };
 
 /// Compiles `model` (its statements after herd's prelude), whose builtins are `builtin_sets`
@@ -91,6 +118,9 @@ struct Program {
 std::shared_ptr<const Program> compile(const Model& model, const std::vector<std::string>& builtin_sets,
                                        const std::vector<std::string>& builtin_rels,
                                        const std::vector<std::string>& natives);
+
+/// Marks the operations of `p` computed once per graph (Op::once; compile() calls it).
+void mark_once(Program& p);
 
 /// What a compiled operation reads that the evaluator holds.
 class TopValues {

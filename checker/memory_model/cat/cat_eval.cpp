@@ -9,6 +9,7 @@
 #include "checker/memory_model/cat/cat_builtins.hpp"
 #include "checker/memory_model/cat/cat_compile.hpp"
 #include "checker/memory_model/cat/cat_parser.hpp"
+#include "checker/memory_model/cat/cat_plan.hpp"
 #include "checker/memory_model/cat/cat_values.hpp"
 #include "checker/memory_model/cat/thread_spare.hpp"
 
@@ -522,30 +523,7 @@ private:
         BitRel chosen(n_);
         bool ok = false;
         if (c->kind == Val::Kind::Orders) {
-            // the graph's co over the set; a candidate when total per location and extending rel
-            // a word at a time: chosen = rf_co & loc over the set's pairs (no (i, i)); total
-            // when every other node of the set at i's location is before or after i in it
-            const BitRel& loc = *b_.layout.loc;
-            const std::size_t words = chosen.words();
-            for (std::size_t i = 0; i < n_; ++i) {
-                if (!in(c->set, i)) continue;
-                for (std::size_t w = 0; w < words; ++w)
-                    chosen.row(i)[w] = b_.graph_rf_co.row(i)[w] & loc.row(i)[w] & c->set[w];
-                chosen.reset(i, i);
-            }
-            const BitRel before = chosen.inverse();
-            ok = true;
-            for (std::size_t i = 0; i < n_ && ok; ++i) {
-                if (!in(c->set, i)) continue;
-                for (std::size_t w = 0; w < words && ok; ++w) {
-                    std::uint64_t others = loc.row(i)[w] & c->set[w] & ~chosen.row(i)[w] & ~before.row(i)[w];
-                    if (w == i / 64) others &= ~(std::uint64_t{1} << (i % 64));
-                    ok = others == 0;
-                }
-            }
-            BitRel missing = c->rel;
-            missing.subtract(chosen);
-            ok = ok && missing.empty();
+            ok = choose_order(c->set, c->rel, b_.graph_rf_co, *b_.layout.loc, chosen);
         } else if (c->kind == Val::Kind::Coll || c->kind == Val::Kind::Empty) {
             BitRel support(n_);
             for (const ValPtr& cand : c->items) support.unite(as_rel(cand, s.expr->pos));
@@ -684,6 +662,8 @@ void prepare(Model& model) {
 }
 
 Outcome evaluate(const Model& model, const ExecutionGraph& g, Goal goal, const std::vector<std::string>& want) {
+    const Program* p = model.program.get();
+    if (p != nullptr && p->planned && want.empty() && goal != Goal::Validate) return run_plan(*p, g, model.dialect, goal);
     return Evaluator(g, goal, model.dialect, model.program.get()).run(model, want);
 }
 

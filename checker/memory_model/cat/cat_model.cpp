@@ -199,6 +199,8 @@ std::pair<std::size_t, std::size_t> CatModel::compiled_share() const {
     return {model_.program->compiled, model_.program->evaluated};
 }
 
+bool CatModel::planned() const { return model_.program && model_.program->planned; }
+
 bool CatModel::inert_when_last(const Event& e) const { return inert(e, false); }
 bool CatModel::inert_as_sink(const Event& e) const { return inert(e, true); }
 

@@ -39,6 +39,8 @@ public:
     /// How many of its top-level value bindings and checks (herd's prelude and cos-opt.cat's
     /// included) are compiled, and how many are evaluated (0, 0 when not compiled).
     std::pair<std::size_t, std::size_t> compiled_share() const;
+    /// Whether it runs as a plan, every statement compiled (cat_plan.hpp), with no evaluator.
+    bool planned() const;
 
     /// The cat file's title ("Linux-kernel memory consistency model").
     std::string_view name() const override { return title_; }

@@ -122,4 +122,39 @@ ValPtr total_orders(const ValPtr& args, std::size_t n, const Pos& p) {
     return v;
 }
 
+bool choose_order(const NodeSet& set, const BitRel& base, const BitRel& graph_rf_co, const BitRel& loc, BitRel& chosen) {
+    // a word at a time: chosen = rf_co & loc over the set's pairs (no (i, i)); total when
+    // every other node of the set at i's location is before or after i in it
+    const std::size_t n = chosen.size(), words = chosen.words();
+    const auto in = [&](std::size_t i) { return (set[i / 64] >> (i % 64) & 1u) != 0; };
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!in(i)) continue;
+        for (std::size_t w = 0; w < words; ++w) chosen.row(i)[w] = graph_rf_co.row(i)[w] & loc.row(i)[w] & set[w];
+        chosen.reset(i, i);
+    }
+    const BitRel before = chosen.inverse();
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!in(i)) continue;
+        for (std::size_t w = 0; w < words; ++w) {
+            std::uint64_t others = loc.row(i)[w] & set[w] & ~chosen.row(i)[w] & ~before.row(i)[w];
+            if (w == i / 64) others &= ~(std::uint64_t{1} << (i % 64));
+            if (others != 0) return false;
+        }
+    }
+    BitRel missing = base;
+    missing.subtract(chosen);
+    return missing.empty();
+}
+
+bool choose_per_column(const NodeSet& over, const BitRel& options, const BitRel& graph_rf_co, BitRel& chosen) {
+    chosen = graph_rf_co;
+    chosen.intersect(options);
+    const std::size_t n = chosen.size();
+    std::vector<unsigned> in_column(n, 0);
+    for (std::size_t i = 0; i < n; ++i) chosen.for_each(i, [&](std::size_t j) { ++in_column[j]; });
+    for (std::size_t j = 0; j < n; ++j)
+        if ((over[j / 64] >> (j % 64) & 1u) != 0 && in_column[j] != 1) return false;
+    return true;
+}
+
 }  // namespace oc::cat::values

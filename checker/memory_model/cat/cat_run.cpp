@@ -7,6 +7,44 @@
 namespace oc::cat {
 
 
+/// Marks the operations computed once per graph (Op::once). A `let` slot is fixed when its
+/// binding is, known only at the `let`, after the operations that read the slot: every mark
+/// starts fixed (but `let rec` slots) and is taken back until none changes.
+void mark_once(Program& p) {
+    std::vector<bool> fixed(p.ops.size(), true), slot_fixed(p.slot_ty.size(), true);
+    for (const Op& o : p.ops)
+        if (o.k == Op::K::Rec)
+            for (const int slot : o.slots) slot_fixed[static_cast<std::size_t>(slot)] = false;
+    const auto op_fixed = [&](int x) { return x < 0 || fixed[static_cast<std::size_t>(x)]; };
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (std::size_t k = 0; k < p.ops.size(); ++k) {
+            const Op& o = p.ops[k];
+            if (o.k == Op::K::Let)
+                for (std::size_t j = 0; j < o.slots.size(); ++j) {
+                    const auto slot = static_cast<std::size_t>(o.slots[j]);
+                    if (slot_fixed[slot] && !op_fixed(o.binds[j])) {
+                        slot_fixed[slot] = false;
+                        changed = true;
+                    }
+                }
+            bool f = true;
+            if (o.k == Op::K::Local) f = slot_fixed[o.ref];
+            else if (o.k == Op::K::Rec) f = false;
+            else if (o.k != Op::K::Top) f = op_fixed(o.a) && op_fixed(o.b);
+            if (!f && fixed[k]) {
+                fixed[k] = false;
+                changed = true;
+            }
+        }
+    }
+    for (std::size_t k = 0; k < p.ops.size(); ++k) {
+        Op& o = p.ops[k];
+        const bool own_buffer = o.k != Op::K::Top && o.k != Op::K::Local && o.k != Op::K::Let && o.k != Op::K::Rec;
+        o.once = own_buffer && fixed[k];
+    }
+}
+
 void Buffers::shape(const Program& p) {
     if (program == p.id) return;
     const std::size_t total = p.ops.size() + p.slot_ty.size();

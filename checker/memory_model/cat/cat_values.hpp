@@ -128,4 +128,14 @@ ValPtr different_values(const ValPtr& v, const std::vector<Value>& values, std::
 /// total-orders(S, r): the value `with co from` reads the graph's co by (cat_eval.cpp).
 ValPtr total_orders(const ValPtr& args, std::size_t n, const Pos& p);
 
+/// `with x from total-orders(set, base)`: the candidate the graph is, x = its rf | co
+/// (`graph_rf_co`) over the pairs of `set` at one location (`loc`), into `chosen`; true when
+/// that is a total order of each location's events of `set` that extends `base`.
+bool choose_order(const NodeSet& set, const BitRel& base, const BitRel& graph_rf_co, const BitRel& loc, BitRel& chosen);
+/// `with x from cross(candidates)`, the candidates being one pair of `options` in each column
+/// of `over` (lock.cat's rf of a lock event, cat_compile.cpp's choices()): x = graph_rf_co &
+/// options into `chosen`; true when each column of `over` holds exactly one pair of it (a
+/// column without options has no candidate, and an empty `over` has one: the empty relation).
+bool choose_per_column(const NodeSet& over, const BitRel& options, const BitRel& graph_rf_co, BitRel& chosen);
+
 }  // namespace oc::cat::values

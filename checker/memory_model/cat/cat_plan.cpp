@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+#include "checker/memory_model/cat/cat_plan.hpp"
+
+#include <algorithm>
+
+#include "checker/memory_model/cat/cat_builtins.hpp"
+#include "checker/memory_model/cat/cat_values.hpp"
+#include "checker/memory_model/cat/thread_spare.hpp"
+
+namespace oc::cat {
+
+namespace {
+
+class Plan final : TopValues {
+public:
+    Plan(const Program& p, const ExecutionGraph& g, const Dialect& dialect, Goal goal)
+        : p_(p), b_(*builtins_), goal_(goal) {
+        builtins_into(b_, g, dialect, p.id);
+        n_ = b_.nodes.size();
+        buffers_->start_graph(p);
+        sets_.clear();
+        rels_.clear();
+        for (const auto& [name, s] : b_.sets) sets_.push_back(&s);
+        for (const auto& [name, r] : b_.rels) rels_.push_back(&r);
+        bound_rel_.assign(p.code.size(), nullptr);
+        bound_set_.assign(p.code.size(), nullptr);
+    }
+
+    Outcome run() {
+        Runner r(p_, *buffers_, n_, b_.value, *this);
+        chosen_.reserve(p_.steps.size());  // bound_rel_ points into it
+        for (const Step& s : p_.steps) {
+            switch (s.k) {
+            case Step::K::Check: check(r, s); break;
+            case Step::K::Orders:
+            case Step::K::Choices: {
+                const lkmm::NodeSet* over = s.a >= 0 ? &r.set(s.a) : nullptr;
+                const lkmm::NodeSet none((n_ + 63) / 64, 0);
+                const BitRel empty(n_);
+                const BitRel& rel = s.b >= 0 ? r.rel(s.b) : empty;
+                BitRel& chosen = chosen_.emplace_back(n_);
+                const bool ok = s.k == Step::K::Orders
+                                    ? values::choose_order(over ? *over : none, rel, b_.graph_rf_co, *b_.layout.loc, chosen)
+                                    : values::choose_per_column(over ? *over : none, rel, b_.graph_rf_co, chosen);
+                bound_rel_[s.seq] = &chosen;
+                if (!ok) fail("with " + s.name, std::nullopt);
+                break;
+            }
+            case Step::K::Rec: {
+                r.rec(s.a);
+                const Op& o = p_.ops[static_cast<std::size_t>(s.a)];
+                for (std::size_t k = 0; k < o.slots.size(); ++k) {
+                    const auto slot = static_cast<std::uint32_t>(o.slots[k]);
+                    if (p_.slot_ty[slot] == Ty::Rel) bound_rel_[s.seq + k] = &r.slot_rel(slot);
+                    else if (p_.slot_ty[slot] == Ty::Set) bound_set_[s.seq + k] = &r.slot_set(slot);
+                }
+                break;
+            }
+            }
+            if (stopped_) break;
+        }
+        if (!stopped_) {
+            // the model's final rf and co must be the graph's (cat_eval.hpp)
+            const auto final_is = [&](std::uint32_t seq, Ty ty, const BitRel& graph, const char* name) {
+                if (seq == 0 || ty == Ty::Set) return;
+                const BitRel* v = ty == Ty::Rel ? top_rel(r, seq) : nullptr;
+                if (v != nullptr ? !(*v == graph) : !graph.empty()) fail(std::string("the graph's ") + name, std::nullopt);
+            };
+            final_is(p_.final_rf, p_.final_rf_ty, b_.graph_rf, "rf");
+            final_is(p_.final_co, p_.final_co_ty, b_.graph_co, "co");
+        }
+        out_.nodes = std::move(b_.nodes);
+        return std::move(out_);
+    }
+
+private:
+    /// The value of top-level binding `seq` (nullptr: the empty value).
+    const BitRel* top_rel(Runner& r, std::uint32_t seq) {
+        if (p_.code[seq] >= 0) return &r.rel(p_.code[seq]);
+        return rel(seq, Pos{});
+    }
+    const BitRel* rel(std::uint32_t seq, const Pos&) override {
+        const std::size_t k = seq - 1 - p_.builtin_sets;
+        if (seq > p_.builtin_sets && k < p_.builtin_rels && k < rels_.size()) return rels_[k];
+        return bound_rel_[seq];
+    }
+    const lkmm::NodeSet* set(std::uint32_t seq, const Pos&) override {
+        if (seq >= 1 && seq <= p_.builtin_sets && seq - 1 < sets_.size()) return sets_[seq - 1];
+        return bound_set_[seq];
+    }
+    void fail(const std::string& name, std::optional<BitRel> r) {
+        if (!out_.violated) {
+            out_.violated = name;
+            out_.violated_relation = std::move(r);
+        }
+        if (goal_ == Goal::FirstViolation) stopped_ = true;
+    }
+    /// As the evaluator's check().
+    void check(Runner& run, const Step& s) {
+        if (s.flag && goal_ == Goal::FirstViolation) return;
+        const Op* o = s.a >= 0 ? &p_.ops[static_cast<std::size_t>(s.a)] : nullptr;
+        bool holds = false;
+        std::optional<BitRel> r;
+        if (o != nullptr && o->ty == Ty::Set) {  // `empty S` (the compiler plans no other test of a set)
+            const lkmm::NodeSet& v = run.set(s.a);
+            holds = std::all_of(v.begin(), v.end(), [](std::uint64_t w) { return w == 0; });
+        } else {
+            r = o != nullptr ? run.rel(s.a) : BitRel(n_);
+            holds = s.test == Stmt::Test::Empty     ? r->empty()
+                    : s.test == Stmt::Test::Acyclic ? r->acyclic()
+                                                    : !r->reflexive_somewhere();
+        }
+        if (s.negated) holds = !holds;
+        if (s.flag) {
+            if (!holds) return;
+            const bool seen = std::find(out_.flags.begin(), out_.flags.end(), s.name) != out_.flags.end();
+            if (!seen) out_.flags.push_back(s.name);
+            if (!seen && s.undefined) out_.undefined.push_back(s.name);
+            if (r)
+                for (std::size_t i = 0; i < n_; ++i) {
+                    bool found = false;
+                    r->for_each(i, [&](std::size_t j) {
+                        if (!found) out_.flag_pairs.push_back({s.name, {i, j}});
+                        found = true;
+                    });
+                    if (found) break;
+                }
+            return;
+        }
+        if (!holds) fail(s.name, std::move(r));
+    }
+
+    const Program& p_;
+    ThreadSpare<Builtins> builtins_;
+    ThreadSpare<Buffers> buffers_;
+    Builtins& b_;
+    std::size_t n_ = 0;
+    Goal goal_;
+    bool stopped_ = false;
+    std::vector<const lkmm::NodeSet*> sets_;
+    std::vector<const BitRel*> rels_;
+    std::vector<const BitRel*> bound_rel_;
+    std::vector<const lkmm::NodeSet*> bound_set_;
+    std::vector<BitRel> chosen_;
+    Outcome out_;
+};
+
+}  // namespace
+
+Outcome run_plan(const Program& p, const ExecutionGraph& g, const Dialect& dialect, Goal goal) {
+    return Plan(p, g, dialect, goal).run();
+}
+
+}  // namespace oc::cat
