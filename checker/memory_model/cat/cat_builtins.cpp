@@ -140,6 +140,7 @@ void lay_out(Builtins& b, const Dialect& dialect) {
     L.po = rel("po"), L.loc = rel("loc"), L.int_ = rel("int"), L.ext = rel("ext"), L.id = rel("id"), L.rf = rel("rf");
     L.co = rel("co"), L.fr = rel("fr"), L.rmw = rel("rmw"), L.addr = rel("addr"), L.data = rel("data");
     L.ctrl = rel("ctrl");
+    for (auto& [name, r] : b.rels) L.every_rel.push_back(&r);
     for (const auto& [name, set] : S) L.syms.push_back(symbol(name));
     for (const auto& [name, r] : b.rels) L.syms.push_back(symbol(name));
 }

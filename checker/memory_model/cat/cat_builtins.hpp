@@ -43,7 +43,8 @@ struct Builtins {
         lkmm::NodeSet *Once, *Acquire, *Release, *Noreturn, *Mb, *SrcuLock, *SrcuUnlock, *SyncSrcu;
         std::vector<std::pair<std::uint32_t, lkmm::NodeSet*>> fence_sets;
         std::array<lkmm::NodeSet*, 6> c11_sets{};  ///< by MemoryOrder (herd's C11 tags), when the dialect has them
-        std::vector<lkmm::NodeSet*> every_set;
+        std::vector<lkmm::NodeSet*> every_set;  ///< in the maps' order (the top-level numbers')
+        std::vector<BitRel*> every_rel;
         std::vector<std::uint32_t> syms;  ///< symbol() of every set's name, then every relation's
         BitRel *po, *loc, *int_, *ext, *id, *rf, *co, *fr, *rmw, *addr, *data, *ctrl;
     };

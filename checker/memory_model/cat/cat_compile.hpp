@@ -59,14 +59,15 @@ struct Op {
     };
     K k;
     Ty ty;
+    /// Computed once per graph (Buffers::done): it writes its own buffer, and its value cannot
+    /// change while one graph is evaluated (it reads no `let rec` slot, whose value changes
+    /// from one round of the fixed point to the next, directly or through a `let` slot). Next
+    /// to the kind, in the cache line every run of the operation reads.
+    bool once = false;
     int a = -1, b = -1;
     std::uint32_t ref = 0;
     std::vector<int> slots, binds;
     Pos pos;  ///< Rec: of its first binding (the error when no fixed point is reached)
-    /// Computed once per graph (Buffers::done): it writes its own buffer, and its value cannot
-    /// change while one graph is evaluated (it reads no `let rec` slot, whose value changes
-    /// from one round of the fixed point to the next, directly or through a `let` slot).
-    bool once = false;
 };
 
 /// One statement of a model compiled whole (Program::planned), in the order the evaluator
@@ -156,8 +157,22 @@ class Runner {
 public:
     Runner(const Program& p, Buffers& buf, std::size_t n, const std::vector<Value>& values, TopValues& top);
     /// Operation op's value (an Op::once one computed once per graph).
-    const BitRel& rel(int op);
-    const lkmm::NodeSet& set(int op);
+    const BitRel& rel(int op) {
+        const auto k = static_cast<std::size_t>(op);
+        if (!p_.ops[k].once) return compute_rel(op);
+        if (buf_.done[k] == buf_.graph) return buf_.rels[k];
+        const BitRel& r = compute_rel(op);
+        if (&r == &buf_.rels[k]) buf_.done[k] = buf_.graph;
+        return r;
+    }
+    const lkmm::NodeSet& set(int op) {
+        const auto k = static_cast<std::size_t>(op);
+        if (!p_.ops[k].once) return compute_set(op);
+        if (buf_.done[k] == buf_.graph) return buf_.sets[k];
+        const lkmm::NodeSet& s = compute_set(op);
+        if (&s == &buf_.sets[k]) buf_.done[k] = buf_.graph;
+        return s;
+    }
     /// Runs a Rec operation; slot_rel()/slot_set() then hold its bindings' values.
     void rec(int op);
     const BitRel& slot_rel(std::uint32_t slot) const { return *buf_.slot_rel[slot]; }

@@ -18,18 +18,18 @@ public:
         builtins_into(b_, g, dialect, p.id);
         n_ = b_.nodes.size();
         buffers_->start_graph(p);
-        sets_.clear();
-        rels_.clear();
-        for (const auto& [name, s] : b_.sets) sets_.push_back(&s);
-        for (const auto& [name, r] : b_.rels) rels_.push_back(&r);
-        bound_rel_.assign(p.code.size(), nullptr);
-        bound_set_.assign(p.code.size(), nullptr);
+        // a binding a step makes is set before any operation reads it (the statements' order),
+        // so what the last graph left in these is never read
+        space_->bound_rel.resize(p.code.size(), nullptr);
+        space_->bound_set.resize(p.code.size(), nullptr);
+        space_->chosen.resize(p.steps.size(), BitRel(0));
     }
 
     Outcome run() {
         Runner r(p_, *buffers_, n_, b_.value, *this);
-        chosen_.reserve(p_.steps.size());  // bound_rel_ points into it
+        std::size_t nth = 0;
         for (const Step& s : p_.steps) {
+            ++nth;
             switch (s.k) {
             case Step::K::Check: check(r, s); break;
             case Step::K::Orders:
@@ -38,11 +38,12 @@ public:
                 const lkmm::NodeSet none((n_ + 63) / 64, 0);
                 const BitRel empty(n_);
                 const BitRel& rel = s.b >= 0 ? r.rel(s.b) : empty;
-                BitRel& chosen = chosen_.emplace_back(n_);
+                BitRel& chosen = space_->chosen[nth - 1];  // a step's own, bound_rel points into it
+                chosen.reshape(n_);
                 const bool ok = s.k == Step::K::Orders
                                     ? values::choose_order(over ? *over : none, rel, b_.graph_rf_co, *b_.layout.loc, chosen)
                                     : values::choose_per_column(over ? *over : none, rel, b_.graph_rf_co, chosen);
-                bound_rel_[s.seq] = &chosen;
+                space_->bound_rel[s.seq] = &chosen;
                 if (!ok) fail("with " + s.name, std::nullopt);
                 break;
             }
@@ -51,8 +52,8 @@ public:
                 const Op& o = p_.ops[static_cast<std::size_t>(s.a)];
                 for (std::size_t k = 0; k < o.slots.size(); ++k) {
                     const auto slot = static_cast<std::uint32_t>(o.slots[k]);
-                    if (p_.slot_ty[slot] == Ty::Rel) bound_rel_[s.seq + k] = &r.slot_rel(slot);
-                    else if (p_.slot_ty[slot] == Ty::Set) bound_set_[s.seq + k] = &r.slot_set(slot);
+                    if (p_.slot_ty[slot] == Ty::Rel) space_->bound_rel[s.seq + k] = &r.slot_rel(slot);
+                    else if (p_.slot_ty[slot] == Ty::Set) space_->bound_set[s.seq + k] = &r.slot_set(slot);
                 }
                 break;
             }
@@ -80,13 +81,15 @@ private:
         return rel(seq, Pos{});
     }
     const BitRel* rel(std::uint32_t seq, const Pos&) override {
+        const auto& rels = b_.layout.every_rel;
         const std::size_t k = seq - 1 - p_.builtin_sets;
-        if (seq > p_.builtin_sets && k < p_.builtin_rels && k < rels_.size()) return rels_[k];
-        return bound_rel_[seq];
+        if (seq > p_.builtin_sets && k < p_.builtin_rels && k < rels.size()) return rels[k];
+        return space_->bound_rel[seq];
     }
     const lkmm::NodeSet* set(std::uint32_t seq, const Pos&) override {
-        if (seq >= 1 && seq <= p_.builtin_sets && seq - 1 < sets_.size()) return sets_[seq - 1];
-        return bound_set_[seq];
+        const auto& sets = b_.layout.every_set;
+        if (seq >= 1 && seq <= p_.builtin_sets && seq - 1 < sets.size()) return sets[seq - 1];
+        return space_->bound_set[seq];
     }
     void fail(const std::string& name, std::optional<BitRel> r) {
         if (!out_.violated) {
@@ -137,11 +140,13 @@ private:
     std::size_t n_ = 0;
     Goal goal_;
     bool stopped_ = false;
-    std::vector<const lkmm::NodeSet*> sets_;
-    std::vector<const BitRel*> rels_;
-    std::vector<const BitRel*> bound_rel_;
-    std::vector<const lkmm::NodeSet*> bound_set_;
-    std::vector<BitRel> chosen_;
+    /// The values the steps bind, by top-level number, kept on the thread from one graph to the next.
+    struct Space {
+        std::vector<const BitRel*> bound_rel;
+        std::vector<const lkmm::NodeSet*> bound_set;
+        std::vector<BitRel> chosen;  ///< per step (a `with`'s choice)
+    };
+    ThreadSpare<Space> space_;
     Outcome out_;
 };
 

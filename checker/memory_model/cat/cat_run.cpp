@@ -54,30 +54,12 @@ void Buffers::shape(const Program& p) {
     slot_rel.assign(p.slot_ty.size(), nullptr);
     slot_set.assign(p.slot_ty.size(), nullptr);
     done.assign(p.ops.size(), 0);
-    graph = 0;
+    graph = 1;  // no operation is done for it (done holds 0)
 }
 
 Runner::Runner(const Program& p, Buffers& buf, std::size_t n, const std::vector<Value>& values, TopValues& top)
     : p_(p), buf_(buf), n_(n), values_(values), top_(top) {
     buf.shape(p);
-}
-
-const BitRel& Runner::rel(int op) {
-    const auto k = static_cast<std::size_t>(op);
-    if (!p_.ops[k].once) return compute_rel(op);
-    if (buf_.done[k] == buf_.graph && buf_.graph != 0) return buf_.rels[k];
-    const BitRel& r = compute_rel(op);
-    if (&r == &buf_.rels[k]) buf_.done[k] = buf_.graph;
-    return r;
-}
-
-const lkmm::NodeSet& Runner::set(int op) {
-    const auto k = static_cast<std::size_t>(op);
-    if (!p_.ops[k].once) return compute_set(op);
-    if (buf_.done[k] == buf_.graph && buf_.graph != 0) return buf_.sets[k];
-    const lkmm::NodeSet& s = compute_set(op);
-    if (&s == &buf_.sets[k]) buf_.done[k] = buf_.graph;
-    return s;
 }
 
 void Runner::bind(const Op& o) {
