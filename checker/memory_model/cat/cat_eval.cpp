@@ -15,6 +15,31 @@
 
 namespace oc::cat {
 
+bool judge(Outcome& out, const CheckKind& s, bool holds, std::optional<BitRel> r) {
+    if (s.negated) holds = !holds;
+    if (!s.flag) {
+        if (!holds && !out.violated) {
+            out.violated = s.name;
+            out.violated_relation = std::move(r);
+        }
+        return !holds;
+    }
+    if (!holds) return false;
+    const bool seen = std::find(out.flags.begin(), out.flags.end(), s.name) != out.flags.end();
+    if (!seen) out.flags.push_back(s.name);
+    if (!seen && s.undefined) out.undefined.push_back(s.name);
+    if (!r) return false;
+    for (std::size_t i = 0; i < r->size(); ++i) {
+        bool found = false;
+        r->for_each(i, [&](std::size_t j) {
+            if (!found) out.flag_pairs.push_back({s.name, {i, j}});
+            found = true;
+        });
+        if (found) break;
+    }
+    return false;
+}
+
 namespace {
 
 using namespace values;
@@ -489,25 +514,8 @@ private:
             r = as_rel(v, s.expr->pos);
             holds = s.test == Stmt::Test::Acyclic ? r->acyclic() : !r->reflexive_somewhere();
         }
-        if (s.negated) holds = !holds;
-        if (s.flag) {
-            if (!holds) return;
-            bool seen = false;
-            for (const std::string& f : out_.flags) seen = seen || f == s.name;
-            if (!seen) out_.flags.push_back(s.name);
-            if (!seen && s.undefined) out_.undefined.push_back(s.name);
-            if (r)
-                for (std::size_t i = 0; i < n_; ++i) {
-                    bool found = false;
-                    r->for_each(i, [&](std::size_t j) {
-                        if (!found) out_.flag_pairs.push_back({s.name, {i, j}});
-                        found = true;
-                    });
-                    if (found) break;
-                }
-            return;
-        }
-        if (!holds) fail(s.name, std::move(r));
+        if (judge(out_, {s.name, s.flag, s.negated, s.undefined}, holds, std::move(r)) && goal_ == Goal::FirstViolation)
+            stopped_ = true;
     }
     /// The model's final rf and co must be the graph's: lock.cat derives the rf of a lock's read
     /// (LKR) from co, and a graph whose LKR reads from elsewhere is no execution of the model.

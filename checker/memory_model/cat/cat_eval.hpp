@@ -51,6 +51,17 @@ struct Outcome {
     std::vector<std::pair<std::string, std::optional<BitRel>>> wanted;
 };
 
+/// What a check statement is (Stmt's fields of a check).
+struct CheckKind {
+    const std::string& name;
+    bool flag, negated, undefined;
+};
+/// The verdict of a check whose test gave `holds` (before its negation) on the relation `r`
+/// (nullopt: a set), into `out`: a flag that fires is recorded once by its name (among the
+/// undefined ones too for an undefined_unless check) with the first pair of `r`; an axiom that
+/// fails becomes the violated one unless one failed before. Returns true when an axiom failed.
+bool judge(Outcome& out, const CheckKind& c, bool holds, std::optional<BitRel> r);
+
 /// Evaluates `model` over `g`. Throws CatError for a model that is ill-typed or names what is
 /// not defined (at the position of the offending expression).
 Outcome evaluate(const Model& model, const ExecutionGraph& g, Goal goal, const std::vector<std::string>& want = {});

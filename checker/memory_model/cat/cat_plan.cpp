@@ -113,24 +113,8 @@ private:
                     : s.test == Stmt::Test::Acyclic ? r->acyclic()
                                                     : !r->reflexive_somewhere();
         }
-        if (s.negated) holds = !holds;
-        if (s.flag) {
-            if (!holds) return;
-            const bool seen = std::find(out_.flags.begin(), out_.flags.end(), s.name) != out_.flags.end();
-            if (!seen) out_.flags.push_back(s.name);
-            if (!seen && s.undefined) out_.undefined.push_back(s.name);
-            if (r)
-                for (std::size_t i = 0; i < n_; ++i) {
-                    bool found = false;
-                    r->for_each(i, [&](std::size_t j) {
-                        if (!found) out_.flag_pairs.push_back({s.name, {i, j}});
-                        found = true;
-                    });
-                    if (found) break;
-                }
-            return;
-        }
-        if (!holds) fail(s.name, std::move(r));
+        if (judge(out_, {s.name, s.flag, s.negated, s.undefined}, holds, std::move(r)) && goal_ == Goal::FirstViolation)
+            stopped_ = true;
     }
 
     const Program& p_;
