@@ -2,6 +2,7 @@
 #include "checker/memory_model/cat/cat_plan.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "checker/memory_model/cat/cat_builtins.hpp"
 #include "checker/memory_model/cat/cat_values.hpp"
@@ -34,15 +35,14 @@ public:
             case Step::K::Check: check(r, s); break;
             case Step::K::Orders:
             case Step::K::Choices: {
-                const lkmm::NodeSet* over = s.a >= 0 ? &r.set(s.a) : nullptr;
-                const lkmm::NodeSet none((n_ + 63) / 64, 0);
-                const BitRel empty(n_);
-                const BitRel& rel = s.b >= 0 ? r.rel(s.b) : empty;
+                std::optional<lkmm::NodeSet> none;  // an operand the compiler found empty
+                std::optional<BitRel> empty;
+                const lkmm::NodeSet& over = s.a >= 0 ? r.set(s.a) : none.emplace((n_ + 63) / 64, 0);
+                const BitRel& rel = s.b >= 0 ? r.rel(s.b) : empty.emplace(n_);
                 BitRel& chosen = space_->chosen[nth - 1];  // a step's own, bound_rel points into it
                 chosen.reshape(n_);
-                const bool ok = s.k == Step::K::Orders
-                                    ? values::choose_order(over ? *over : none, rel, b_.graph_rf_co, *b_.layout.loc, chosen)
-                                    : values::choose_per_column(over ? *over : none, rel, b_.graph_rf_co, chosen);
+                const bool ok = s.k == Step::K::Orders ? values::choose_order(over, rel, b_.graph_rf_co, *b_.layout.loc, chosen)
+                                                       : values::choose_per_column(over, rel, b_.graph_rf_co, chosen);
                 space_->bound_rel[s.seq] = &chosen;
                 if (!ok) fail("with " + s.name, std::nullopt);
                 break;
