@@ -502,13 +502,18 @@ private:
         for (; h->op == Expr::Op::App; h = h->args[0].get()) args.insert(args.begin(), h->args[1].get());
         return h;
     }
+    /// The top-level name e is (a Var no local shadows), nullptr otherwise.
+    const TopName* top_name(const Expr& e) const {
+        if (e.op != Expr::Op::Var) return nullptr;
+        for (const Local& l : locals_)
+            if (l.sym == e.sym) return nullptr;
+        const auto it = top_->find(e.sym);
+        return it == top_->end() ? nullptr : &it->second;
+    }
     /// e names the built-in function `name` (not a local, nor a model's redefinition).
     bool native(const Expr& e, const char* name) const {
-        if (e.op != Expr::Op::Var) return false;
-        for (const Local& l : locals_)
-            if (l.sym == e.sym) return false;
-        const auto it = top_->find(e.sym);
-        return it != top_->end() && it->second.native == name;
+        const TopName* t = top_name(e);
+        return t != nullptr && t->native == name;
     }
     static bool mentions(const Expr& e, std::uint32_t sym) {
         if (e.op == Expr::Op::Var && e.sym == sym) return true;
@@ -555,8 +560,8 @@ private:
         if (app.size() == 1 && app[0]->op == O::Var && app[0]->sym == f.param_syms[0]) {
             // R(e) = h e: h's body, e its parameter, in the scope h was defined in
             const Binding* h = top_function(*h3, f.sym);
-            const TopName* t = h == nullptr ? nullptr : &top_->find(h3->sym)->second;
             if (h == nullptr || h->params.size() != 1 || h->tuple_params) return std::nullopt;
+            const TopName* t = top_name(*h3);
             std::shared_ptr<const TopEnv> saved_top = top_view_;
             const TopEnv* saved_env = top_;
             top_view_ = t->fenv;
@@ -572,11 +577,8 @@ private:
     }
     /// The top-level function e names (a Var), not shadowed by `self` or a local; nullptr if none.
     const Binding* top_function(const Expr& e, std::uint32_t self) const {
-        if (e.op != Expr::Op::Var || e.sym == self) return nullptr;
-        for (const Local& l : locals_)
-            if (l.sym == e.sym) return nullptr;
-        const auto it = top_->find(e.sym);
-        return it == top_->end() ? nullptr : it->second.fn;
+        const TopName* t = e.sym == self ? nullptr : top_name(e);
+        return t == nullptr ? nullptr : t->fn;
     }
     /// R(e) with {e} read as the set `over`, when every pair of R(e) ends at e: `X * {e}`, and
     /// unions, intersections and differences that keep that (X and what the differences take

@@ -149,11 +149,15 @@ bool choose_order(const NodeSet& set, const BitRel& base, const BitRel& graph_rf
 bool choose_per_column(const NodeSet& over, const BitRel& options, const BitRel& graph_rf_co, BitRel& chosen) {
     chosen = graph_rf_co;
     chosen.intersect(options);
-    const std::size_t n = chosen.size();
-    std::vector<unsigned> in_column(n, 0);
-    for (std::size_t i = 0; i < n; ++i) chosen.for_each(i, [&](std::size_t j) { ++in_column[j]; });
-    for (std::size_t j = 0; j < n; ++j)
-        if ((over[j / 64] >> (j % 64) & 1u) != 0 && in_column[j] != 1) return false;
+    // a word of columns at a time: the columns some row has a pair in, and those two rows have
+    for (std::size_t w = 0; w < chosen.words(); ++w) {
+        std::uint64_t once = 0, twice = 0;
+        for (std::size_t i = 0; i < chosen.size(); ++i) {
+            twice |= once & chosen.row(i)[w];
+            once |= chosen.row(i)[w];
+        }
+        if ((over[w] & ~once) != 0 || (over[w] & twice) != 0) return false;
+    }
     return true;
 }
 
