@@ -172,6 +172,8 @@ VariantDef make_variant(const std::shared_ptr<const Compiled>& test, RunMode mod
             if (l.only_plain) v.plain_only_locations.push_back(l.name);
     v.stored_constants = stored_constants(p, v.text_writes);
     v.ordered_reads = ordered_reads(p, mode == RunMode::RaceCheck);
+    v.undepended_reads = undepended_reads(p);
+    v.read_lines = read_lines(p);
     v.kernel_model_only = p.kernel_model_only;
     if (bound.cuts) {
         // runs cut at the bound are counted: a report that cut any is bounded (checker/driver)

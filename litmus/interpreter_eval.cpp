@@ -39,6 +39,7 @@ Instance::Flow Instance::exec(unsigned proc, std::int32_t stmt) {
             // A return under it: the rest of the function runs only if the condition did not
             // lead there, as if written in the other branch; its ctrl lasts to the function's end.
             ctrl_[proc] |= t.as_condition();
+            branch_on(t);
             if (taken) return exec(proc, s.then_stmt);
             if (s.else_stmt >= 0) return exec(proc, s.else_stmt);
             return Flow::Normal;
@@ -95,6 +96,7 @@ Instance::Flow Instance::loop(unsigned proc, const Stmt& s) {
         Taint t;
         const bool c = eval(proc, s.expr, t) != 0;
         ctrl_[proc] |= t.as_condition();
+        branch_on(t);
         return c;
     };
     for (unsigned done = 0;; ++done) {

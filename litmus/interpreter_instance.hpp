@@ -47,6 +47,7 @@ public:
     Instance& operator=(const Instance&) = delete;
 
     void run_thread(unsigned index) override {
+        runtime().track_replay();
         if (index < p_.processes.size()) exec(index, p_.processes[index].body);
         // else: the idle thread of a one-process test
     }
@@ -204,7 +205,14 @@ private:
     };
 
     /// Runs `fn` with the accesses it makes ctrl-dependent on `cond` too (a branch).
+    /// A branch on a value of taint `cond`: what runs from here on may depend on its reads
+    /// (Runtime::tested(), the graph engine's replay dependencies).
+    static void branch_on(const Taint& cond) {
+        const Taint c = cond.as_condition();
+        runtime().tested(c.beyond ? ~std::uint64_t{0} : c.reads);
+    }
     template <class Fn> decltype(auto) under_condition(unsigned proc, const Taint& cond, Fn&& fn) {
+        branch_on(cond);
         const Taint outer = ctrl_[proc];
         ctrl_[proc] |= cond.as_condition();
         struct Restore {

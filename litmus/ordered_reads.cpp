@@ -346,4 +346,104 @@ std::vector<OrderedRead> ordered_reads(const Program& p, bool plain_is_plain) {
     return out;
 }
 
+namespace {
+
+/// Whether access `a` may make a read event.
+bool may_read(const Access& a) {
+    return a.plain ? !a.plain_write : !(stores(a) || strong_fence(a) || makes_no_event_of_note(a));
+}
+
+/// The registers read by the expressions of a process, and its loads assigned to a register.
+class Uses {
+public:
+    explicit Uses(const Program& p) : p_(p) {}
+    void stmt(std::int32_t si) {
+        if (si < 0) return;
+        const Stmt& st = p_.stmts[static_cast<std::size_t>(si)];
+        switch (st.kind) {
+        case StmtKind::Block:
+            for (std::uint32_t i = 0; i < st.count; ++i) stmt(p_.block_items[st.first + i]);
+            return;
+        case StmtKind::Assign: {
+            const Expr* x = st.expr >= 0 ? &p_.exprs[static_cast<std::size_t>(st.expr)] : nullptr;
+            if (x != nullptr && (x->kind == ExprKind::Deref || x->kind == ExprKind::Call) &&
+                loads(p_.accesses[static_cast<std::size_t>(x->a)]))
+                assigned.emplace_back(x->a, st.reg);
+            expr(st.expr);
+            return;
+        }
+        case StmtKind::Store: access(st.access); return;
+        case StmtKind::Expr:
+        case StmtKind::Return: expr(st.expr); return;
+        case StmtKind::If:
+        case StmtKind::Loop:
+            expr(st.expr);
+            stmt(st.prelude);
+            stmt(st.then_stmt);
+            stmt(st.else_stmt);
+            return;
+        case StmtKind::Inline: stmt(st.then_stmt); return;
+        case StmtKind::Break:
+        case StmtKind::Continue: return;
+        }
+    }
+    std::set<std::uint16_t> used;
+    std::vector<std::pair<std::int32_t, std::uint16_t>> assigned;  ///< (load site, register)
+
+private:
+    const Program& p_;
+    void expr(std::int32_t e) {
+        if (e < 0) return;
+        const Expr& x = p_.exprs[static_cast<std::size_t>(e)];
+        switch (x.kind) {
+        case ExprKind::Const: return;
+        case ExprKind::Reg: used.insert(x.reg); return;
+        case ExprKind::Deref:
+        case ExprKind::Call: access(x.a); return;
+        default:
+            expr(x.a);
+            expr(x.b);
+            expr(x.c);
+        }
+    }
+    void access(std::int32_t ai) {
+        if (ai < 0) return;
+        const Access& a = p_.accesses[static_cast<std::size_t>(ai)];
+        expr(a.addr);
+        expr(a.vals[0]);
+        expr(a.vals[1]);
+    }
+};
+
+}  // namespace
+
+std::vector<std::pair<unsigned, std::uint32_t>> read_lines(const Program& p) {
+    std::set<std::pair<unsigned, std::uint32_t>> lines;
+    for (const Access& a : p.accesses)
+        if (may_read(a)) lines.emplace(static_cast<unsigned>(a.process + 1), a.pos.line);
+    return {lines.begin(), lines.end()};
+}
+
+std::vector<std::pair<unsigned, std::uint32_t>> undepended_reads(const Program& p) {
+    std::vector<std::pair<unsigned, std::uint32_t>> out;
+    for (std::size_t proc = 0; proc < p.processes.size(); ++proc) {
+        Uses u(p);
+        u.stmt(p.processes[proc].body);
+        std::set<std::int32_t> free_sites;
+        for (const auto& [site, reg] : u.assigned)
+            if (u.used.count(reg) == 0) free_sites.insert(site);
+        // by line: every access of the line that reads must be such a load
+        std::map<std::uint32_t, bool> lines;
+        for (std::size_t ai = 0; ai < p.accesses.size(); ++ai) {
+            const Access& a = p.accesses[ai];
+            if (a.process != proc || !may_read(a)) continue;
+            auto [it, fresh] = lines.emplace(a.pos.line, true);
+            it->second = it->second && free_sites.count(static_cast<std::int32_t>(ai)) != 0;
+        }
+        for (const auto& [line, free] : lines)
+            if (free) out.emplace_back(static_cast<unsigned>(proc + 1), line);
+    }
+    return out;
+}
+
 }  // namespace oc::litmus

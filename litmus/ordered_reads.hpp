@@ -24,4 +24,12 @@ using OrderedRead = VariantDef::OrderedRead;
 /// accesses reach keeps no marked read's guess alive (VariantDef::plain_only_locations).
 std::vector<OrderedRead> ordered_reads(const Program& p, bool plain_is_plain);
 
+/// The (graph thread, line) pairs of `p` whose every read event is a load assigned to a
+/// register that no expression of its process reads (VariantDef::undepended_reads): nothing
+/// of the thread depends on such a read's value, on any path.
+std::vector<std::pair<unsigned, std::uint32_t>> undepended_reads(const Program& p);
+
+/// The (graph thread, line) pairs of `p`'s accesses that may read (VariantDef::read_lines).
+std::vector<std::pair<unsigned, std::uint32_t>> read_lines(const Program& p);
+
 }  // namespace oc::litmus

@@ -98,6 +98,11 @@ struct ExploreOptions {
     /// are ordered guess anyway, and a guess of one that survives its thread ends the search with
     /// an internal error (tests: the text's claim checked by the engine's own rule).
     bool guess_ordered_reads = false;
+    /// Graph engine under LKMM: load-buffering cycles are built by revisits where nothing kept
+    /// depends on the revisited read (docs/graph-engine.md, "Load buffering by revisits"), and a
+    /// read guesses only where that cannot build its cycles. Off: every cycle comes from guesses
+    /// (the former search; tests compare the two).
+    bool cycle_revisits = true;
     std::optional<Mutation> mutation;      ///< weaken one ordering site (barrier necessity)
     /// Sleep-set partial-order reduction (Full search only): skip interleavings that only reorder
     /// independent steps. It explores at least one interleaving of every execution the full

@@ -100,7 +100,8 @@ Tagged GraphEngine::read(LocationId loc, MemoryOrder order) {
     // thread), and one it does not, guesses: the executions found so far may not show the path
     // that leaves a write unordered (LB+mb-on-one-path+data).
     const std::optional<bool> text = guesses_ != nullptr ? text_ordered(id) : std::nullopt;
-    const bool no_guess = text ? *text && !options_.guess_ordered_reads : acquire_bound;
+    // With cycle revisits, a read nothing depends on guesses nothing: a revisit builds its cycles.
+    const bool no_guess = (text ? *text && !options_.guess_ordered_reads : acquire_bound) || undepended(id);
     for (const Value v : no_guess ? std::vector<Value>{} : guessable_values(id, loc)) {
         Graph h = g_;
         guess(h, id, loc, v);

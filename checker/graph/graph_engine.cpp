@@ -135,7 +135,7 @@ GraphEngine::RunEnd GraphEngine::run_once(FinalState& fs, std::string& detail, s
             try {
                 instance->run_thread(t);
                 finished_[t] = true;
-                if (guesses_ != nullptr && !guess_can_close_a_cycle(gt)) return RunEnd::Dead;
+                if (guesses_ != nullptr && (!guess_can_close_a_cycle(gt) || !guesses_needed(gt))) return RunEnd::Dead;
             } catch (const Blocked&) {
                 blocked.emplace_back(t, rt.iteration_start(gt));
                 for (std::uint32_t i = rt.iteration_start(gt); i < g_.threads[gt].size(); ++i)
@@ -322,6 +322,16 @@ ExploreResult GraphEngine::run() {
         if (end == RunEnd::Complete) {
             if (guesses_ != nullptr) {
                 complete(fs);
+            } else if (g_.cycle_revisited) {
+                // a revisit closed a cycle on the way: the execution may have one, and one with
+                // a cycle may come out more than once (try_revisit())
+                to_execution_graph(g_, out_, true);
+                FinalState state = fs;
+                state.load_buffering = porf_cyclic(out_);
+                if (!state.load_buffering || delivered_.insert(canonical_hash(out_)).second) {
+                    ++executions_;
+                    sink_(options_.capture ? out_ : ExecutionGraph{}, state);
+                }
             } else {
                 ++executions_;
                 if (options_.capture) {

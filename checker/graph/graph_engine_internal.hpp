@@ -90,6 +90,9 @@ struct Learner {
     void learn(const ExecutionGraph& g);
 };
 
+/// Whether g's po | rf has a cycle.
+bool porf_cyclic(const ExecutionGraph& g);
+
 /// `into` learns what `from` learnt: `into` is then what one learner of both shards' executions
 /// learns (before close_under_copies() and close_under_links()).
 void merge_into(Guesses& into, const Guesses& from);
@@ -100,7 +103,7 @@ public:
     GraphEngine(const VariantDef& variant, const ExploreOptions& options, const ExecutionSink& sink,
                 const MemoryModel& model, const Guesses* guesses = nullptr)
         : variant_(variant), options_(options), sink_(sink), model_(model), kernel_events_(model.kernel_events()),
-          guesses_(guesses) {}
+          guesses_(guesses), cycle_revisits_(kernel_events_ && options.cycle_revisits) {}
 
     void attach(Runtime& rt) { rt_ = &rt; }
     ExploreResult run();
@@ -183,7 +186,10 @@ private:
         if ((n.stamp & 15u) == 0 && budget_exhausted()) throw SearchStopped{};  // a long run still stops
         // the primitive, dependencies and extra LKMM tags now: the memory model judges the
         // event before the runtime records it
-        if (id.thread != EventId::init_thread) rt_->annotate_next(n.ev);
+        if (id.thread != EventId::init_thread) {
+            rt_->annotate_next(n.ev);
+            n.replay = rt_->replay_dependencies();
+        }
         return n;
     }
     /// Sets node `r`'s rf to `w` (of graph `g`) and, for an RMW or CAS call, its kind: a CAS
@@ -231,7 +237,20 @@ private:
     /// Whether the backward revisit of the read `rid` by the write `a` deletes events.
     bool revisit_deletes(const Graph& g, EventId a, EventId rid) const;
     void backward_revisits(const Graph& g, EventId a);
-    void try_revisit(const Graph& g, EventId a, EventId r, const std::vector<std::uint32_t>& prefix, bool blocked);
+    /// `cycle`: r is in a's porf-prefix (cycle_revisits()), and is revisited whether or not it
+    /// read the co-latest write when added.
+    void try_revisit(const Graph& g, EventId a, EventId r, const std::vector<std::uint32_t>& prefix, bool blocked,
+                     bool cycle = false);
+    /// Load buffering by revisits: the reads of a's location in a's porf-prefix that a may still
+    /// revisit, nothing kept depending on them (docs/graph-engine.md).
+    void cycle_revisits(const Graph& g, EventId a, const std::vector<std::uint32_t>& prefix, std::uint32_t limit);
+    /// With cycle revisits, a guess is needed only by a read that some later event of its
+    /// thread depends on (Node::replay): a cycle through a read nothing depends on is built by
+    /// a revisit. False when finished thread `gt` has a guessed read that needs none.
+    bool guesses_needed(std::uint16_t gt) const;
+    /// With cycle revisits: the program text shows that nothing depends on read `id`
+    /// (VariantDef::undepended_reads), so it needs no guess.
+    bool undepended(EventId id) const;
 
     // one run of the model against g_
     enum class RunEnd { Complete, Blocked, Dead, Failed };
@@ -246,8 +265,11 @@ private:
     const MemoryModel& model_;
     const bool kernel_events_;  ///< the model reads LKMM tags (computed when a graph is converted)
     const Guesses* guesses_;  ///< load buffering: values a read may guess
-    /// With guesses, one execution can be built both with and without a guess: the canonical
-    /// hashes of the executions handed to the sink, so that each goes once.
+    /// Load buffering by revisits (ExploreOptions::cycle_revisits, under LKMM only).
+    bool cycle_revisits_ = false;
+    /// With guesses, one execution can be built both with and without a guess, and with cycle
+    /// revisits one with a cycle in more than one way: the canonical hashes of the executions
+    /// with a cycle handed to the sink, so that each goes once.
     std::unordered_set<std::uint64_t> delivered_;
     std::unordered_set<std::uint64_t> thin_air_;  ///< canonical hashes of the executions value_cycle() left out
     std::unordered_set<std::uint64_t> thin_air_copies_;  ///< ... and of those with a cycle of copies, kept

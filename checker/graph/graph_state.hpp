@@ -57,6 +57,10 @@ struct Node {
     /// may write; ev.reads_from holds a placeholder (the initial write) that the memory model
     /// never sees. Matched with a real write when the execution completes (complete_guessed()).
     bool guessed = false;
+    /// Replay dependencies (Runtime::replay_dependencies()): bit i set when whether this event
+    /// happens, or what it accesses or writes, may depend on the value of its thread's read at po
+    /// index i. All ones: unknown (a C++ model).
+    std::uint64_t replay = ~std::uint64_t{0};
     RmwSpec spec;
     /// lkmm_tags_of(ev), and what it was computed from (lkmm_tags())
     mutable std::uint32_t tags = 0, tags_key = 0;
@@ -71,6 +75,9 @@ struct Graph {
     std::vector<std::vector<Node>> threads{1};  ///< graph threads: 0 init, t+1 model thread t
     std::vector<std::vector<EventId>> co;       ///< per location, the writes in coherence order
     std::uint32_t next_stamp = 1;
+    /// A revisit closed a po | rf cycle on the way to this graph (revisits.cpp): a complete
+    /// execution from it may have one, and may be built again another way.
+    bool cycle_revisited = false;
     /// The memory model found this graph consistent when it was pushed (GraphEngine::push_checked());
     /// the run that pops it need not ask again.
     bool checked = false;

@@ -24,39 +24,6 @@
 namespace oc {
 namespace graph_detail {
 
-static bool porf_cyclic(const ExecutionGraph& g) {
-    // Kahn's algorithm over the threads' events, po and rf edges (initial writes have none in).
-    std::vector<std::size_t> base(g.thread_count() + 1, 0);
-    for (std::size_t t = 0; t < g.thread_count(); ++t) base[t + 1] = base[t] + g.thread(t).size();
-    std::vector<std::uint32_t> in(base.back(), 0);
-    std::vector<std::vector<std::size_t>> out(base.back());
-    for (std::size_t t = 1; t < g.thread_count(); ++t)
-        for (std::size_t i = 0; i < g.thread(t).size(); ++i) {
-            const std::size_t n = base[t] + i;
-            if (i + 1 < g.thread(t).size()) {
-                out[n].push_back(n + 1);
-                ++in[n + 1];
-            }
-            const Event& e = g.thread(t)[i];
-            if (e.is_read() && e.reads_from && e.reads_from->thread != 0) {
-                out[base[e.reads_from->thread] + e.reads_from->index].push_back(n);
-                ++in[n];
-            }
-        }
-    std::vector<std::size_t> ready;
-    for (std::size_t n = 0; n < in.size(); ++n)
-        if (in[n] == 0) ready.push_back(n);
-    std::size_t seen = 0;
-    while (!ready.empty()) {
-        const std::size_t n = ready.back();
-        ready.pop_back();
-        ++seen;
-        for (const std::size_t m : out[n])
-            if (--in[m] == 0) ready.push_back(m);
-    }
-    return seen != in.size();
-}
-
 /// Some thread may guess some value.
 static bool any_guessable(const Guesses& g) {
     for (const auto& per_location : g.writes)
@@ -592,6 +559,11 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
     found.free_read.assign(threads, {});
     bool settled = false;
     std::uint64_t acyclic = 0;  // executions handed on by the first round
+    // The first round's executions with a cycle (built by cycle revisits, ExploreOptions::
+    // cycle_revisits), by canonical hash: a later round's guesses may build them again.
+    std::vector<std::vector<std::uint64_t>> first_cyclic(shards);
+    std::unordered_set<std::uint64_t> built_first;
+    const auto first_built = [&](const ExecutionGraph& g) { return !built_first.empty() && built_first.count(canonical_hash(g)) != 0; };
     for (int round = 0; round < 4 && !settled; ++round) {
         std::vector<graph_detail::Learner> learners(
             shards, graph_detail::Learner{variant, threads, found, 0, {}, model.orders(), {}});
@@ -603,15 +575,18 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
             variant, remaining(dry_options), model, round == 0 ? nullptr : &found, ways, [&](unsigned i) -> ExecutionSink {
                 return [&, i](const ExecutionGraph& g, const FinalState& fs) {
                     learners[i].learn(g);
+                    if (round == 0 && fs.load_buffering) first_cyclic[i].push_back(canonical_hash(g));
                     if (round == 0 && ways == 1)
                         handed(g, fs);
-                    else if (round == 0 || fs.load_buffering)
+                    else if (round == 0 || (fs.load_buffering && !first_built(g)))
                         delivery.keep(i, g, fs);
                 };
             });
         dry_seconds += dry.seconds;
         if (round == 0) {
             acyclic = ways == 1 ? dry.executions : delivery.finish();
+            for (const auto& hashes : first_cyclic) built_first.insert(hashes.begin(), hashes.end());
+            first_cyclic.clear();
             // A failure, the timeout or the budget: the search proper would meet it at the same
             // place, having learnt nothing to guess yet.
             if (!dry.completed) {
@@ -650,7 +625,11 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
                 for (auto& [uv, prefix] : per_location) std::fill(prefix.begin(), prefix.end(), 0u);
         // after the first round: settled if no thread may guess anything (it ran as it would
         // with guesses); after a later one: if it learnt nothing new
-        settled = round == 0 ? !any_guessable(now) : now == found;
+        // With cycle revisits, where the text shows that no read guesses, the first round was
+        // the whole search.
+        settled = round == 0 ? !any_guessable(now) || (options.cycle_revisits && !options.guess_ordered_reads &&
+                                                      variant.text_guesses_nothing(model.orders()))
+                             : now == found;
         found = std::move(now);
         if (settled && (round == 0 || delivery.complete())) {
             dry.executions = acyclic + (round == 0 ? 0 : delivery.finish());
@@ -668,7 +647,7 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
     ExploreResult result =
         graph_detail::run_search(variant, proper, model, &found, ways, [&](unsigned i) -> ExecutionSink {
             return [&, i](const ExecutionGraph& g, const FinalState& fs) {
-                if (!fs.load_buffering) return;  // handed on by the first round
+                if (!fs.load_buffering || first_built(g)) return;  // handed on by the first round
                 if (ways == 1) {
                     ++cyclic;
                     handed(g, fs);

@@ -121,10 +121,37 @@ void GraphEngine::backward_revisits(const Graph& g, EventId a) {
             if (blocked && !(r.spec.present && r.spec.cas)) continue;
             try_revisit(g, a, r.ev.id, prefix, blocked);
         }
+    if (cycle_revisits_) cycle_revisits(g, a, prefix, limit);
+}
+
+void GraphEngine::cycle_revisits(const Graph& g, EventId a, const std::vector<std::uint32_t>& prefix,
+                                 std::uint32_t limit) {
+    // A read r of a's location in a's porf-prefix: a po-later event of r's thread leads to a
+    // through po and rf. a may still revisit r when no event of r's thread that the revisit
+    // keeps (those up to prefix[t]) depends on r's value (Node::replay): each then happens as
+    // before and writes what it wrote, and so does everything that reads from them, a
+    // included. The graph has a po | rf cycle through r, which LKMM may allow. (Events of other
+    // threads depend on r only through a write of r's thread that depends on it.) Only plain
+    // reads, not an RMW's read part (also a failed one): its write part would move in co, or
+    // come and go with the value read.
+    const LocationId loc = *g.at(a).ev.location;
+    for (std::size_t t = 1; t < g.threads.size(); ++t) {
+        if (t == a.thread) continue;  // r po-before a, of its location: a coherence cycle
+        const auto& th = g.threads[t];
+        for (std::size_t i = 0; i < prefix[t] && i < 64; ++i) {
+            const Node& r = th[i];
+            if (r.ev.kind != EventKind::Read || r.spec.present || r.ev.location != loc || r.stamp > limit) continue;
+            if (r.ev.at_quiescence || r.guessed || r.pending) continue;
+            if (std::find(blocked_reads_.begin(), blocked_reads_.end(), r.ev.id) != blocked_reads_.end()) continue;
+            bool independent = true;
+            for (std::size_t j = i + 1; j < prefix[t] && independent; ++j) independent = (th[j].replay >> i & 1u) == 0;
+            if (independent) try_revisit(g, a, r.ev.id, prefix, false, true);
+        }
+    }
 }
 
 void GraphEngine::try_revisit(const Graph& g, EventId a, EventId rid, const std::vector<std::uint32_t>& prefix,
-                              bool blocked) {
+                              bool blocked, bool cycle) {
     const Node& r = g.at(rid);
     const Node& an = g.at(a);
     const std::uint32_t sr = r.stamp;
@@ -169,11 +196,19 @@ void GraphEngine::try_revisit(const Graph& g, EventId a, EventId rid, const std:
         }
         if (cut[t] && !write_part_ok(g.threads[t][keep[t] - 1])) return;
     }
-    if (!read_part_ok(r)) return;
+    // A read that did not take the co-latest write when added is revisited, acyclically, only
+    // in the graph where it did: that graph builds the same revisited graph. A cycle revisit
+    // cannot count on it: there the read may read a write some kept event depends on
+    // (LB+ctrl+po: P1's read of P0's ctrl-dependent write cannot be revisited by P1's own
+    // write's reader, and the cycle comes from P1's read of the initial y, revisited by P0's
+    // write once P0 reads x = 1). Duplicates this lets through are removed by their canonical
+    // hash (complete()).
+    if (!cycle && !read_part_ok(r)) return;
 
     // The revisited graph: restrict, then r reads from a.
     Graph h;
     h.next_stamp = g.next_stamp;
+    h.cycle_revisited = g.cycle_revisited || cycle;
     h.threads.resize(nt);
     for (std::size_t t = 0; t < nt; ++t) {
         h.threads[t].assign(g.threads[t].begin(), g.threads[t].begin() + keep[t]);
@@ -202,6 +237,59 @@ void GraphEngine::try_revisit(const Graph& g, EventId a, EventId rid, const std:
                 e.rmax = true;
             }
     push(std::move(h));
+}
+
+bool GraphEngine::guesses_needed(std::uint16_t gt) const {
+    if (!cycle_revisits_) return true;
+    const auto& th = g_.threads[gt];
+    for (std::size_t i = 0; i < th.size() && i < 64; ++i) {
+        if (!th[i].guessed || th[i].ev.kind != EventKind::Read || th[i].spec.present) continue;
+        bool depended_on = false;
+        for (std::size_t j = i + 1; j < th.size() && !depended_on; ++j) depended_on = (th[j].replay >> i & 1u) != 0;
+        if (!depended_on) return false;
+    }
+    return true;
+}
+
+bool GraphEngine::undepended(EventId id) const {
+    if (!cycle_revisits_ || guesses_ == nullptr || id.index >= 64) return false;
+    const std::uint32_t line = g_.at(id).ev.where.line;
+    for (const auto& [thread, l] : variant_.undepended_reads)
+        if (thread == id.thread && l == line) return true;
+    return false;
+}
+
+bool porf_cyclic(const ExecutionGraph& g) {
+    // Kahn's algorithm over the threads' events, po and rf edges (initial writes have none in).
+    std::vector<std::size_t> base(g.thread_count() + 1, 0);
+    for (std::size_t t = 0; t < g.thread_count(); ++t) base[t + 1] = base[t] + g.thread(t).size();
+    std::vector<std::uint32_t> in(base.back(), 0);
+    std::vector<std::vector<std::size_t>> out(base.back());
+    for (std::size_t t = 1; t < g.thread_count(); ++t)
+        for (std::size_t i = 0; i < g.thread(t).size(); ++i) {
+            const std::size_t n = base[t] + i;
+            if (i + 1 < g.thread(t).size()) {
+                out[n].push_back(n + 1);
+                ++in[n + 1];
+            }
+            const Event& e = g.thread(t)[i];
+            if (e.is_read() && e.reads_from && e.reads_from->thread != 0) {
+                out[base[e.reads_from->thread] + e.reads_from->index].push_back(n);
+                ++in[n];
+            }
+        }
+    std::vector<std::size_t> ready;
+    for (std::size_t n = 0; n < in.size(); ++n)
+        if (in[n] == 0) ready.push_back(n);
+    std::size_t seen = 0;
+    while (!ready.empty()) {
+        const std::size_t n = ready.back();
+        ready.pop_back();
+        ++seen;
+        for (const std::size_t m : out[n])
+            if (--in[m] == 0) ready.push_back(m);
+    }
+    return seen != in.size();
 }
 
 }  // namespace oc::graph_detail

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <new>
@@ -219,6 +220,28 @@ struct VariantDef {
         }
     };
     std::vector<OrderedRead> ordered_reads;
+    /// Load buffering by cycle revisits (ExploreOptions::cycle_revisits): the (graph thread,
+    /// source line) pairs whose every read event is a load whose value nothing of its thread
+    /// uses (litmus/ordered_reads.cpp, undepended_reads()): no later event depends on it, so a
+    /// revisit builds every cycle through it, and it guesses nothing.
+    std::vector<std::pair<unsigned, std::uint32_t>> undepended_reads;
+    /// The (graph thread, source line) pairs of every access that may read (a litmus test's;
+    /// empty: not known). With undepended_reads and ordered_reads it shows when no read of the
+    /// program ever guesses (graph_explore()).
+    std::vector<std::pair<unsigned, std::uint32_t>> read_lines;
+    /// Whether the text shows that no read guesses under a model that orders for `reasons`:
+    /// every line of read_lines is undepended or ordered.
+    bool text_guesses_nothing(std::uint8_t reasons) const {
+        if (read_lines.empty()) return false;
+        for (const auto& tl : read_lines) {
+            if (std::find(undepended_reads.begin(), undepended_reads.end(), tl) != undepended_reads.end()) continue;
+            bool ordered = false;
+            for (const auto& o : ordered_reads)
+                if (o.thread == tl.first && o.line == tl.second) ordered = o.ordered(reasons).value_or(false);
+            if (!ordered) return false;
+        }
+        return true;
+    }
     /// Non-empty: the variant is exact only under a memory model that reads LKMM's tags (the
     /// graph engine under LKMM or a kernel cat model), and this says why, with the place in the
     /// source; under RC11 or Relacy check() refuses it with this text (EngineFailure::Other).

@@ -373,10 +373,20 @@ Value Runtime::final_value(LocationId loc, bool atomic) {
 void Runtime::begin_primitive(const char* name, std::source_location where) {
     ThreadState& s = state();
     if (s.depth++ == 0) {
+        s.primitive_start = s.next_index;
         s.primitive = name;
         s.where = spot(where);
         ++s.op;
     }
+}
+
+std::uint64_t Runtime::replay_dependencies() {
+    const ThreadState& s = state();
+    if (!s.replay_known || s.next_index > 64) return ~std::uint64_t{0};
+    std::uint64_t m = s.tested | s.addr_deps | s.data_deps | s.ctrl_deps;
+    if (s.depth > 0)
+        for (std::uint32_t i = s.primitive_start; i < s.next_index; ++i) m |= std::uint64_t{1} << i;
+    return m;
 }
 
 void Runtime::end_primitive() {

@@ -225,6 +225,22 @@ public:
         const ThreadState& s = state();
         return {s.addr_deps, s.data_deps, s.ctrl_deps};
     }
+    /// Replay dependencies (the graph engine's load-buffering revisits, docs/graph-engine.md): a
+    /// front end that knows every branch its thread takes calls track_replay() when the thread
+    /// starts and tested() with the reads each branch condition came from. An event then
+    /// depends, for whether it happens and what it accesses and writes, on the reads of its
+    /// addr and data dependencies, on every read some branch before it tested, and inside a
+    /// primitive call on every read of the call before it. Without track_replay() (a C++
+    /// model) every event depends on every earlier read of its thread.
+    void track_replay() {
+        ThreadState& s = state();
+        s.replay_known = true;
+        s.tested = 0;
+    }
+    void tested(std::uint64_t reads) { state().tested |= reads; }
+    /// The replay dependencies of the running thread's next event, as a mask of po indexes of
+    /// its reads (all ones: unknown, or a read at po index 64 or later).
+    std::uint64_t replay_dependencies();
     /// The po index of the running thread's most recent read (an RMW's read part counts), or
     /// nullopt before its first read.
     std::optional<std::uint32_t> last_read() { return state().last_read; }
@@ -260,6 +276,9 @@ private:
         std::uint64_t addr_deps = 0, data_deps = 0, ctrl_deps = 0;  ///< see set_dependencies()
         bool data_copy = false;
         std::optional<std::uint32_t> last_read;  ///< see last_read()
+        bool replay_known = false;     ///< see track_replay()
+        std::uint64_t tested = 0;      ///< the reads branches tested so far (track_replay())
+        std::uint32_t primitive_start = 0;  ///< po index of the running primitive call's first event
     };
 
     std::uint16_t graph_thread();

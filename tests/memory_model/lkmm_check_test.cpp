@@ -188,7 +188,7 @@ TEST_SUITE("lkmm-check") {
         // graphs with grace periods and critical sections, some ruled out by the rcu axiom
         MESSAGE(model.rcu_graphs << " graphs with a grace period, " << model.rcu_violations
                                  << " violating the rcu axiom");
-        CHECK(model.rcu_graphs > 1000);
+        CHECK(model.rcu_graphs > 500);  // 688 since the rings' cycles come from revisits, not guesses
         CHECK(model.rcu_violations > 10);
         // ... with no location of RC11's RCU mapping: each would be a node of every graph
         CHECK(model.idle_rcu_words == 0);
