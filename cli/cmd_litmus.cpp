@@ -45,6 +45,8 @@ int cmd_litmus(const std::vector<std::string>& args) {
          "and the test's verdict is `bounded`, exit 3 (awaits need no bound: docs/litmus.md)")
         ("no-certify", "count executions without checking them against the memory model's axioms (RC11's certifier, LKMM's predicate)")
         ("no-por", "explore without partial-order reduction (--engine relacy)")
+        ("guesses-only", "under LKMM, build every load-buffering cycle from guessed values, none by revisits: the "
+                         "search before cycle revisits, to compare with (the same executions; docs/graph-engine.md)")
         ("jobs,j", po::value<std::string>()->default_value("1"),
          "N workers (at most 256): several tests run N at a time in worker processes, printed in order; one "
          "test's search is split into shards merged into one answer (graph engine): in N processes under RC11 or "
@@ -92,6 +94,7 @@ int cmd_litmus(const std::vector<std::string>& args) {
     lo.unroll = unroll;
     lo.certify = vm.count("no-certify") == 0;
     lo.reduction = vm.count("no-por") == 0;
+    lo.cycle_revisits = vm.count("guesses-only") == 0;
     const auto engine_kind = parse_engine(engine);
     if (!engine_kind) return usage_error("--engine must be graph or relacy (got '" + engine + "')");
     lo.engine = *engine_kind;

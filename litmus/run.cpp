@@ -200,6 +200,7 @@ LitmusResult run(const std::shared_ptr<const Compiled>& test, const LitmusOption
     co.explore.timeout_seconds = options.timeout_seconds;
     co.certify = options.certify;
     co.explore.reduction = options.reduction;
+    co.explore.cycle_revisits = options.cycle_revisits;
     co.explore.engine = options.engine;
     co.explore.model = options.model;
     co.explore.memory_model = options.memory_model;

@@ -22,6 +22,7 @@ struct LitmusOptions {
     double timeout_seconds = 0;
     bool certify = true;               ///< check every execution against RC11 (CheckOptions::certify)
     bool reduction = true;             ///< partial-order reduction (ExploreOptions::reduction)
+    bool cycle_revisits = true;        ///< load-buffering cycles by revisits (ExploreOptions::cycle_revisits)
     /// The graph engine (every RC11-consistent execution once: Positive/Negative count
     /// executions as herd does) or Relacy (interleavings; ordercheck-engine: annotations apply).
     EngineKind engine = EngineKind::Graph;

@@ -48,6 +48,16 @@ with tempfile.TemporaryDirectory() as tmp:
     expect("Observation line", any(l.startswith("Observation SB Sometimes ") for l in out.splitlines()), out)
     expect("summary line", "litmus: 1 passed, 0 failed" in out, out)
 
+    # --guesses-only: the load-buffering cycle from a guess, not a revisit; the same answer
+    lb = os.path.join(corpus, "LB+ctrl+po.litmus")
+    observations = []
+    for extra in ([], ["--guesses-only"]):
+        code, out, err = run("litmus", *extra, lb)
+        expect(f"LB+ctrl+po {extra} exits 0", code == 0, out + err)
+        observations.append([l for l in out.splitlines() if l.startswith(("Observation ", "States ", "Positive: "))])
+    expect("--guesses-only gives the same states and counts", observations[0] == observations[1], str(observations))
+    expect("LB+ctrl+po has its cycle", "Observation LB+ctrl+po Sometimes 1 3" in observations[0], str(observations))
+
     # the judgement names the memory model that gave the answer
     code, out, err = run("litmus", "--model", "rc11", good)
     expect("under --model rc11 the judgement says RC11", "(Result: Sometimes; RC11; exhaustive" in out, out + err)
