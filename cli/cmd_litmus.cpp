@@ -102,6 +102,9 @@ int cmd_litmus(const std::vector<std::string>& args) {
     if (!choice) return cli::exit_usage;
     lo.model = choice->per_variant ? ModelKind::Lkmm : choice->kind;  // litmus tests: kernel primitives
     lo.memory_model = choice->memory_model;
+    if (!lo.cycle_revisits && (lo.engine != EngineKind::Graph || lo.model != ModelKind::Lkmm))
+        return usage_error("--guesses-only is how the graph engine builds load buffering under LKMM or a kernel cat "
+                           "model: it does not go with --engine relacy or --model rc11");
     const bool quiet = vm.count("quiet") != 0, show_time = vm.count("time") != 0;
     if (jobs > 1 && files.size() == 1) {
         // One test: its search in `jobs` worker processes, `shards_per_job` shards each (the shards' sizes
