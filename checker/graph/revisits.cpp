@@ -202,7 +202,7 @@ void GraphEngine::try_revisit(const Graph& g, EventId a, EventId rid, const std:
     // (LB+ctrl+po: P1's read of P0's ctrl-dependent write cannot be revisited by P1's own
     // write's reader, and the cycle comes from P1's read of the initial y, revisited by P0's
     // write once P0 reads x = 1). Duplicates this lets through are removed by their canonical
-    // hash (complete()).
+    // hash where the execution is handed on (run(), complete()).
     if (!cycle && !read_part_ok(r)) return;
 
     // The revisited graph: restrict, then r reads from a.
