@@ -117,9 +117,10 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
         std::optional<AxiomViolation> violation;  ///< when certifying
         std::vector<std::string> flags;           ///< of an execution the filter keeps
     };
-    const auto prepare = [certify, axioms](const ExecutionGraph& graph, const FinalState& state) {
+    const auto prepare = [certify, axioms](const ExecutionGraph& graph, const FinalState& state,
+                                           std::optional<std::uint64_t> hash = std::nullopt) {
         auto p = std::make_shared<Prepared>();
-        p->hash = canonical_hash(graph);
+        p->hash = hash ? *hash : canonical_hash(graph);
         // RC11: the independent certifier (rc11_certify.hpp); LKMM: the model's own predicate (its
         // independent reference is herd7's verdicts, recorded in litmus/); a cat model: its own
         // herd7 raises a flag only on executions its filter keeps (a filtered execution is
@@ -138,7 +139,7 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
             auto [it, fresh] = distinct.try_emplace(hash, true);
             first_time = fresh;
             std::shared_ptr<const Prepared> made;  // computed here, for a fresh execution only
-            if (fresh && !pre) pre = (made = prepare(graph, state)).get();
+            if (fresh && !pre) pre = (made = prepare(graph, state, hash)).get();
             if (fresh && certify) {
                 if (const auto& violation = pre->violation) {
                     it->second = false;

@@ -16,31 +16,32 @@ AxiomViolation ill_formed(std::vector<EventId> events, std::string why) {
 }
 
 std::optional<AxiomViolation> check_event(const ExecutionGraph& g, const Event& e) {
-    const std::string name = to_string(g, e.id);
+    // names are made only for a report: this runs on every certified execution
+    const auto name = [&] { return to_string(g, e.id); };
     if (e.is_fence()) {
         // (an LKMM SRCU event names its srcu_struct by a location)
         constexpr std::uint32_t srcu = lkmm::SrcuLock | lkmm::SrcuUnlock | lkmm::SyncSrcu;
         if ((e.location && (e.lkmm & srcu) == 0) || e.reads_from)
-            return ill_formed({e.id}, "fence " + name + " has a location or an rf source");
+            return ill_formed({e.id}, "fence " + name() + " has a location or an rf source");
         return std::nullopt;
     }
     if (!e.location || *e.location >= g.location_count())
-        return ill_formed({e.id}, "access " + name + " has no declared location");
+        return ill_formed({e.id}, "access " + name() + " has no declared location");
     if (!e.is_read()) {
-        if (e.reads_from) return ill_formed({e.id}, "write " + name + " has an rf source");
+        if (e.reads_from) return ill_formed({e.id}, "write " + name() + " has an rf source");
         return std::nullopt;
     }
-    if (!e.reads_from) return ill_formed({e.id}, "read " + name + " reads from no write");
+    if (!e.reads_from) return ill_formed({e.id}, "read " + name() + " reads from no write");
     const EventId w = *e.reads_from;
-    if (!g.contains(w)) return ill_formed({e.id}, "read " + name + " reads from a missing event");
+    if (!g.contains(w)) return ill_formed({e.id}, "read " + name() + " reads from a missing event");
     const Event& src = g.event(w);
-    const std::string src_name = to_string(g, w);
-    if (!src.is_write()) return ill_formed({e.id, w}, "read " + name + " reads from " + src_name + ", not a write");
+    const auto src_name = [&] { return to_string(g, w); };
+    if (!src.is_write()) return ill_formed({e.id, w}, "read " + name() + " reads from " + src_name() + ", not a write");
     if (src.location != e.location)
-        return ill_formed({e.id, w}, "read " + name + " reads from " + src_name + ", a write of another location");
+        return ill_formed({e.id, w}, "read " + name() + " reads from " + src_name() + ", a write of another location");
     if (src.written_value != e.read_value)
-        return ill_formed({e.id, w}, "read " + name + " reads " + std::to_string(e.read_value) + " but its rf source " +
-                                         src_name + " wrote " + std::to_string(src.written_value));
+        return ill_formed({e.id, w}, "read " + name() + " reads " + std::to_string(e.read_value) + " but its rf source " +
+                                         src_name() + " wrote " + std::to_string(src.written_value));
     return std::nullopt;
 }
 
