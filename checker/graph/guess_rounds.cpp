@@ -564,6 +564,10 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
     std::vector<std::vector<std::uint64_t>> first_cyclic(shards);
     std::unordered_set<std::uint64_t> built_first;
     const auto first_built = [&](const ExecutionGraph& g) { return !built_first.empty() && built_first.count(canonical_hash(g)) != 0; };
+    // With cycle revisits, where the text shows that no read guesses, the first round is the
+    // whole search, and what it would learn is never asked.
+    const bool text_settles =
+        options.cycle_revisits && !options.guess_ordered_reads && variant.text_guesses_nothing(model.orders());
     for (int round = 0; round < 4 && !settled; ++round) {
         std::vector<graph_detail::Learner> learners(
             shards, graph_detail::Learner{variant, threads, found, 0, {}, model.orders(), {}});
@@ -574,7 +578,7 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
         ExploreResult dry = graph_detail::run_search(
             variant, remaining(dry_options), model, round == 0 ? nullptr : &found, ways, [&](unsigned i) -> ExecutionSink {
                 return [&, i](const ExecutionGraph& g, const FinalState& fs) {
-                    learners[i].learn(g);
+                    if (!text_settles) learners[i].learn(g);
                     if (round == 0 && fs.load_buffering) first_cyclic[i].push_back(canonical_hash(g));
                     if (round == 0 && ways == 1)
                         handed(g, fs);
@@ -624,12 +628,8 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
             for (auto& per_location : now.writes)
                 for (auto& [uv, prefix] : per_location) std::fill(prefix.begin(), prefix.end(), 0u);
         // after the first round: settled if no thread may guess anything (it ran as it would
-        // with guesses); after a later one: if it learnt nothing new
-        // With cycle revisits, where the text shows that no read guesses, the first round was
-        // the whole search.
-        settled = round == 0 ? !any_guessable(now) || (options.cycle_revisits && !options.guess_ordered_reads &&
-                                                      variant.text_guesses_nothing(model.orders()))
-                             : now == found;
+        // with guesses), or the text settles it; after a later one: if it learnt nothing new
+        settled = round == 0 ? text_settles || !any_guessable(now) : now == found;
         found = std::move(now);
         if (settled && (round == 0 || delivery.complete())) {
             dry.executions = acyclic + (round == 0 ? 0 : delivery.finish());
