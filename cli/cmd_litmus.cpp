@@ -53,7 +53,7 @@ int cmd_litmus(const std::vector<std::string>& args) {
          "SC, on N threads under LKMM or a cat model, whose load-buffering rounds share what they learn; not with "
          "Relacy (docs/performance.md)")
         ("quiet,q", "print only the judgement line of each test and the summary")
-        ("time", "print how long parsing and the exhaustive run took, per test")
+        ("time", "print how long parsing and the exhaustive run took, per test (under LKMM, each load-buffering round too)")
         ("repeat", po::value<std::string>()->default_value("0"),
          "benchmark: parse and run each test N more times and print the median, min and max")
         ("help,h", "this help");
@@ -158,9 +158,20 @@ int cmd_litmus(const std::vector<std::string>& args) {
         }
         if (quiet) o << "Judgement " << test->program.name << ' ' << to_string(r.judgement) << ": " << r.judgement_text << '\n';
         else o << litmus::format_herd(r);
-        if (show_time)
+        if (show_time) {
+            const Report& timed = r.outcome_report ? *r.outcome_report : r.report;
             o << "Timing " << test->program.name << ": parse " << parse_s * 1e3 << " ms, run " << r.run_seconds * 1e3
-              << " ms (" << (r.outcome_report ? r.outcome_report->executions : r.report.executions) << " executions)\n";
+              << " ms (" << timed.executions << " executions)";
+            // LKMM's load-buffering search: what each of its rounds took (docs/lkmm.md)
+            for (std::size_t i = 0; i < timed.rounds.size(); ++i) {
+                const SearchRound& s = timed.rounds[i];
+                o << (i == 0 ? "; " : ", ")
+                  << (s.proper ? std::string("exploration proper") : "round " + std::to_string(i + 1)) << ' '
+                  << s.seconds * 1e3 << " ms (" << s.executions << " executions"
+                  << (s.guesses ? "" : ", no guesses") << ')';
+            }
+            o << '\n';
+        }
         if (repeat > 0) {
             std::vector<double> total, parse, explore;
             for (unsigned i = 0; i < repeat && stop_cause() == StopCause::None; ++i) {

@@ -224,6 +224,7 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
     report.distinct_executions = static_cast<std::uint64_t>(
         std::count_if(distinct.begin(), distinct.end(), [](const auto& d) { return d.second; }));
     report.seconds = r.seconds;
+    report.rounds = r.rounds;
     report.interleavings = r.interleavings;
     report.redundant_interleavings = r.redundant;
     report.reduction = r.reduction ? Reduction::SleepSets : Reduction::Off;

@@ -149,6 +149,7 @@ struct Report {
     std::string replay;
     std::string witness_path;  ///< where the CLI wrote the witness figures, if it did
     double seconds = 0;
+    std::vector<SearchRound> rounds;  ///< ExploreResult::rounds (`litmus --time` prints them)
 
     // ---- accounting (docs/performance.md) ----
     /// Interleavings the engine ran: every iteration of its search, those the reduction knew to

@@ -199,6 +199,15 @@ struct FinalState {
 /// steps; it may allocate (the backend brackets it as host code) but must not throw.
 using ExecutionSink = std::function<void(const ExecutionGraph&, const FinalState&)>;
 
+/// One search of the graph engine's load-buffering rounds (graph_explore() under LKMM or a
+/// kernel cat model): its wall time and the executions it built.
+struct SearchRound {
+    double seconds = 0;
+    std::uint64_t executions = 0;
+    bool guesses = false;  ///< its reads guessed values (false: the round without guesses)
+    bool proper = false;   ///< the exploration proper, run after the rounds settled
+};
+
 struct ExploreResult {
     EngineKind engine = EngineKind::Relacy;
     ModelKind model = ModelKind::Rc11;
@@ -231,6 +240,10 @@ struct ExploreResult {
     std::vector<std::string> metric_names;
     std::string replay;              ///< engine decision string of the failing execution
     double seconds = 0;
+    /// Graph engine under LKMM or a kernel cat model: the rounds it ran, in order (the first
+    /// without guesses, then with the values learnt, then the exploration proper if the last
+    /// round could not stand for it); their times make up `seconds`. Empty for other searches.
+    std::vector<SearchRound> rounds;
 
     // ---- accounting ----
     /// Engine iterations run (each one interleaving): completed, redundant and failing ones.

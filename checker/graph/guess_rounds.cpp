@@ -568,6 +568,7 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
     // whole search, and what it would learn is never asked.
     const bool text_settles =
         options.cycle_revisits && !options.guess_ordered_reads && variant.text_guesses_nothing(model.orders());
+    std::vector<SearchRound> rounds;
     for (int round = 0; round < 4 && !settled; ++round) {
         std::vector<graph_detail::Learner> learners(
             shards, graph_detail::Learner{variant, threads, found, 0, {}, model.orders(), {}});
@@ -587,6 +588,8 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
                 };
             });
         dry_seconds += dry.seconds;
+        rounds.push_back(SearchRound{dry.seconds, dry.executions, round > 0, false});
+        dry.rounds = rounds;
         if (round == 0) {
             acyclic = ways == 1 ? dry.executions : delivery.finish();
             for (const auto& hashes : first_cyclic) built_first.insert(hashes.begin(), hashes.end());
@@ -656,6 +659,8 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
                 }
             };
         });
+    rounds.push_back(SearchRound{result.seconds, result.executions, true, true});
+    result.rounds = std::move(rounds);
     result.executions = acyclic + (ways > 1 ? delivery.finish() : cyclic);
     result.interleavings = result.executions + (result.failure ? 1 : 0);
     result.seconds += dry_seconds;

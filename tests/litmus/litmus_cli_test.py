@@ -85,6 +85,20 @@ with tempfile.TemporaryDirectory() as tmp:
     expect("--quiet prints the judgement only", out.startswith("Judgement SB ok"), out)
     expect("--time prints a timing line", "Timing SB: parse " in out, out)
     expect("--repeat prints a benchmark line", "Benchmark SB: parse+run median " in out and "over 3 runs" in out, out)
+    # Under LKMM the timing line shows the load-buffering rounds: desc-reserve+3+mb-after-head
+    # needs a round with guesses (its failed cmpxchg reads close cycles), desc-reserve+3 does not
+    # (every read is ordered before the writes after it), and RC11 has no rounds.
+    rounds = re.compile(r"; round 1 [0-9.]+ ms \((\d+) executions, no guesses\)(, round 2 [0-9.]+ ms \((\d+) executions\))?\n")
+    code, out, err = run("litmus", "--quiet", "--time", os.path.join(corpus, "desc-reserve+3+mb-after-head.litmus"))
+    m = rounds.search(out)
+    expect("--time shows the round without guesses and the round with them",
+           m is not None and m.group(2) is not None and int(m.group(1)) < int(m.group(3)) == 252, out)
+    code, out, err = run("litmus", "--quiet", "--time", os.path.join(corpus, "desc-reserve+3.litmus"))
+    m = rounds.search(out)
+    expect("--time shows one round where the text shows no read guesses",
+           m is not None and m.group(2) is None and m.group(1) == "138", out)
+    code, out, err = run("litmus", "--quiet", "--time", "--model", "rc11", os.path.join(corpus, "desc-reserve+3.litmus"))
+    expect("--time shows no rounds under RC11", "Timing desc-reserve+3: " in out and "round" not in out, out)
 
     code, out, err = run("litmus", "--quiet", tmp)
     expect("a directory runs its .litmus files", code == 1 and out.count("Judgement ") == 3, f"{code} {out}")
