@@ -411,14 +411,16 @@ Relations relations(const ExecutionGraph& g, Depth depth) {
         // rcu-link = po? ; hb* ; pb* ; prop ; po
         r.rcu_link = seq(seq(seq(seq(opt(r.po), hb_star), pb_star), r.prop), r.po);
         const BitRel& link = r.rcu_link;
-        // rcu-order: the least fixed point of the recursive definition
+        // rcu-order: the least fixed point of the recursive definition; its terms without
+        // rcu-order in them are the same in every step
+        BitRel fixed = rcu_gp | srcu_gp;
+        fixed.unite(seq(seq(rcu_gp, link), rcu_rscsi));
+        fixed.unite(seq(seq(srcu_gp, link), srcu_rscsi) & same_loc);
+        fixed.unite(seq(seq(rcu_rscsi, link), rcu_gp));
+        fixed.unite(seq(seq(srcu_rscsi, link), srcu_gp) & same_loc);
         BitRel order = rcu_gp | srcu_gp;
         for (;;) {
-            BitRel next = rcu_gp | srcu_gp;
-            next.unite(seq(seq(rcu_gp, link), rcu_rscsi));
-            next.unite(seq(seq(srcu_gp, link), srcu_rscsi) & same_loc);
-            next.unite(seq(seq(rcu_rscsi, link), rcu_gp));
-            next.unite(seq(seq(srcu_rscsi, link), srcu_gp) & same_loc);
+            BitRel next = fixed;
             const BitRel inner = seq(seq(link, order), link);
             next.unite(seq(seq(rcu_gp, inner), rcu_rscsi));
             next.unite(seq(seq(srcu_gp, inner), srcu_rscsi) & same_loc);
