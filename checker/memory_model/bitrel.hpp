@@ -90,8 +90,14 @@ public:
     std::size_t words() const { return w_; }
     void reset(std::size_t i, std::size_t j) { bits_[i * w_ + j / 64] &= ~(std::uint64_t{1} << (j % 64)); }
     bool empty() const {
-        for (std::uint64_t b : bits_)
-            if (b != 0) return false;
+        // four words to a test: most relations of a small graph are a few dozen words
+        const std::uint64_t* p = bits_.data();
+        const std::size_t m = bits_.size();
+        std::size_t k = 0;
+        for (; k + 4 <= m; k += 4)
+            if ((p[k] | p[k + 1] | p[k + 2] | p[k + 3]) != 0) return false;
+        for (; k < m; ++k)
+            if (p[k] != 0) return false;
         return true;
     }
     /// this & o

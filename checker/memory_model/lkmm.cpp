@@ -110,8 +110,16 @@ Relations::Relations(std::size_t n)
 
 Nodes number_nodes(const ExecutionGraph& g) {
     Nodes nodes;
+    number_nodes_into(g, nodes);
+    return nodes;
+}
+
+void number_nodes_into(const ExecutionGraph& g, Nodes& nodes) {
+    nodes.event.clear();
+    nodes.write_part.clear();
     nodes.first.resize(g.thread_count());
-    for (std::size_t t = 0; t < g.thread_count(); ++t)
+    for (std::size_t t = 0; t < g.thread_count(); ++t) {
+        nodes.first[t].clear();
         for (const Event& e : g.thread(t)) {
             nodes.first[t].push_back(nodes.event.size());
             nodes.event.push_back(e.id);
@@ -121,7 +129,7 @@ Nodes number_nodes(const ExecutionGraph& g) {
                 nodes.write_part.push_back(true);
             }
         }
-    return nodes;
+    }
 }
 
 void dependencies(const ExecutionGraph& g, const Nodes& N, BitRel& addr, BitRel& data, BitRel& ctrl) {

@@ -37,6 +37,8 @@ struct Nodes {
 
 /// The nodes of `g`: each event once, in thread and po order, an RMW twice.
 Nodes number_nodes(const ExecutionGraph& g);
+/// The same into `nodes`, reusing its storage.
+void number_nodes_into(const ExecutionGraph& g, Nodes& nodes);
 
 /// herd's addr, data and ctrl over `N`, from the events' dependency masks: from a read (an RMW's
 /// read part) to the dependent access; data goes to an RMW's write part.

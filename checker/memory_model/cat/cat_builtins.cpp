@@ -124,6 +124,7 @@ void lay_out(Builtins& b, const Dialect& dialect) {
         for (const char* name : c11_tags) S[tag_set(name)];
     Builtins::Layout& L = b.layout;
     L = {};
+    L.c11 = c11;
     L.all = &S["_"], L.IW = &S["IW"], L.W = &S["W"], L.R = &S["R"], L.M = &S["M"], L.F = &S["F"], L.FW = &S["FW"];
     L.RMW = &S["RMW"], L.LKR = &S["LKR"], L.LKW = &S["LKW"], L.UL = &S["UL"], L.LF = &S["LF"], L.RL = &S["RL"];
     L.RU = &S["RU"];
@@ -160,22 +161,30 @@ void builtins_into(Builtins& b, const ExecutionGraph& g, const Dialect& dialect,
     if (stamp == 0 || b.stamp != stamp) lay_out(b, dialect);
     b.stamp = stamp;
     const Builtins::Layout& L = b.layout;
-    b.nodes = lkmm::number_nodes(g);
+    lkmm::number_nodes_into(g, b.nodes);
     const lkmm::Nodes& N = b.nodes;
     const std::size_t n = N.size();
     const std::size_t words = (n + 63) / 64;
     for (NodeSet* s : L.every_set) s->assign(words, 0);
     for (BitRel* r : {L.po, L.loc, L.int_, L.ext, L.id, L.rf, L.co, L.rmw, L.addr, L.data, L.ctrl}) r->reshape(n);
     b.graph_rf_co.reshape(n);
-    auto ev = [&](std::size_t i) -> const Event& { return g.event(N.event[i]); };
-    const NodeSet none(words, 0);
+    // the node's event, found once (g.event() checks its indices)
+    std::vector<const Event*>& events = b.scratch.events;
+    events.resize(n);
+    for (std::size_t i = 0; i < n; ++i) events[i] = &g.event(N.event[i]);
+    auto ev = [&](std::size_t i) -> const Event& { return *events[i]; };
+    // N.of(id, true) for an event of the graph: an RMW's write part is the node after its read part
+    auto write_node = [&](EventId id) {
+        const std::size_t node = N.first.at(id.thread).at(id.index);
+        return node + (node + 1 < n && N.write_part[node + 1] && N.event[node + 1] == id ? 1 : 0);
+    };
     NodeSet &all = *L.all, &sIW = *L.IW, &sW = *L.W, &sR = *L.R, &sF = *L.F, &sRMW = *L.RMW, &sLKR = *L.LKR,
             &sLKW = *L.LKW, &sUL = *L.UL, &sLF = *L.LF, &sRL = *L.RL, &sRU = *L.RU;
     NodeSet &sOnce = *L.Once, &sAcquire = *L.Acquire, &sRelease = *L.Release, &sNoreturn = *L.Noreturn, &sMb = *L.Mb,
             &sSrcuLock = *L.SrcuLock, &sSrcuUnlock = *L.SrcuUnlock, &sSyncSrcu = *L.SyncSrcu;
     const auto& fence_sets = L.fence_sets;
     const auto& c11_sets = L.c11_sets;
-    const bool c11 = dialect.spelling.count("rlx") != 0;
+    const bool c11 = L.c11;
     b.value.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
         const Event& e = ev(i);
@@ -269,18 +278,11 @@ void builtins_into(Builtins& b, const ExecutionGraph& g, const Dialect& dialect,
         if ((t & lkmm::SrcuUnlock) != 0) add(sSrcuUnlock, i);
         if ((t & lkmm::SyncSrcu) != 0) add(sSyncSrcu, i);
     }
-    const NodeSet& R = sR;
-    const NodeSet& W = sW;
-    NodeSet M = none;
-    for (std::size_t k = 0; k < M.size(); ++k) M[k] = R[k] | W[k];
-    *L.M = M;
-    // every access, lock events included: where loc holds (lkmm.cpp's M)
-    NodeSet access = M;
-    for (const NodeSet* l : {&sLKR, &sLKW, &sUL, &sLF, &sRL, &sRU})
-        for (std::size_t k = 0; k < access.size(); ++k) access[k] |= (*l)[k];
-    NodeSet lock_reads = none;
+    for (std::size_t k = 0; k < words; ++k) (*L.M)[k] = sR[k] | sW[k];
+    NodeSet& lock_reads = b.scratch.lock_reads;
+    lock_reads.assign(words, 0);
     for (const NodeSet* l : {&sLKR, &sLF, &sRL, &sRU})
-        for (std::size_t k = 0; k < lock_reads.size(); ++k) lock_reads[k] |= (*l)[k];
+        for (std::size_t k = 0; k < words; ++k) lock_reads[k] |= (*l)[k];
 
     BitRel &po = *L.po, &loc = *L.loc, &int_ = *L.int_, &ext = *L.ext, &id = *L.id, &rf = *L.rf, &co = *L.co,
            &rmw = *L.rmw, &addr = *L.addr, &data = *L.data, &ctrl = *L.ctrl;
@@ -291,7 +293,9 @@ void builtins_into(Builtins& b, const ExecutionGraph& g, const Dialect& dialect,
         // later nodes; loc: the nodes of the node's location (SRCU events carry their
         // srcu_struct as location, as lkmm.cpp's same_loc).
         const std::size_t w = (n + 63) / 64;
-        std::vector<NodeSet> at_location(g.location_count(), none);
+        std::vector<NodeSet>& at_location = b.scratch.at_location;
+        at_location.resize(g.location_count());
+        for (NodeSet& l : at_location) l.assign(words, 0);
         for (std::size_t i = 0; i < n; ++i)
             if (const auto l = ev(i).location; l && *l < at_location.size()) add(at_location[*l], i);
         for (std::size_t begin = 0; begin < n;) {
@@ -317,22 +321,27 @@ void builtins_into(Builtins& b, const ExecutionGraph& g, const Dialect& dialect,
         const Event& e = ev(i);
         if (N.write_part[i]) continue;
         if (e.is_read() && e.reads_from && g.contains(*e.reads_from)) {
-            const std::size_t src = N.of(*e.reads_from, true);
+            const std::size_t src = write_node(*e.reads_from);
             b.graph_rf_co.set(src, i);
             if (!in(lock_reads, i)) rf.set(src, i);
         }
         if (e.kind == EventKind::Rmw && !in(sLKR, i)) rmw.set(i, i + 1);
     }
     for (std::size_t l = 0; l < g.location_count(); ++l) {
-        const auto& order = g.co(static_cast<LocationId>(l));
-        for (std::size_t x = 0; x < order.size(); ++x)
-            for (std::size_t y = x + 1; y < order.size(); ++y) co.set(N.of(order[x], true), N.of(order[y], true));
+        std::vector<std::size_t>& nodes = b.scratch.co_nodes;
+        nodes.clear();
+        for (const EventId& w : g.co(static_cast<LocationId>(l))) nodes.push_back(write_node(w));
+        for (std::size_t x = 0; x < nodes.size(); ++x)
+            for (std::size_t y = x + 1; y < nodes.size(); ++y) co.set(nodes[x], nodes[y]);
     }
     b.graph_rf = b.graph_rf_co;
     b.graph_co = co;
     b.graph_rf_co.unite(co);
     lkmm::dependencies(g, N, addr, data, ctrl);
-    *L.fr = rf.inverse().compose(co);
+    b.scratch.rf_inverse.reshape(n);
+    L.fr->reshape(n);
+    rf.inverse_into(b.scratch.rf_inverse);
+    b.scratch.rf_inverse.compose_into(co, *L.fr);
 }
 
 }  // namespace oc::cat

@@ -47,7 +47,17 @@ struct Builtins {
         std::vector<BitRel*> every_rel;
         std::vector<std::uint32_t> syms;  ///< symbol() of every set's name, then every relation's
         BitRel *po, *loc, *int_, *ext, *id, *rf, *co, *fr, *rmw, *addr, *data, *ctrl;
+        bool c11 = false;  ///< the dialect has herd's C11 tags
     };
+    /// builtins_into()'s working storage, kept from one graph to the next.
+    struct Scratch {
+        std::vector<const Event*> events;       ///< per node
+        std::vector<lkmm::NodeSet> at_location;  ///< per location: its nodes
+        lkmm::NodeSet lock_reads;
+        std::vector<std::size_t> co_nodes;
+        BitRel rf_inverse{0};
+    };
+    Scratch scratch;
     Layout layout{};
     std::uint64_t stamp = 0;
 };

@@ -142,6 +142,12 @@ struct Buffers {
     std::vector<const lkmm::NodeSet*> slot_set;
     /// Per operation: the graph (`graph`) whose value its buffer holds (Op::once ones).
     std::vector<std::uint64_t> done;
+    /// Per operation: its value for graph `done` is `zero` rather than its buffer.
+    std::vector<std::uint8_t> done_zero;
+    /// The empty relation over the graph's nodes: the value of every operation that an empty
+    /// operand decides, shared rather than written into the operation's buffer, so that its
+    /// readers see it empty by its address instead of by a scan. Nothing writes into it.
+    BitRel zero{0};
     std::uint64_t graph = 0;  ///< the graph being evaluated: start_graph() counts them
     /// Shapes the buffers for program p (a no-op when they are p's already).
     void shape(const Program& p);
@@ -160,11 +166,16 @@ public:
     const BitRel& rel(int op) {
         const auto k = static_cast<std::size_t>(op);
         if (!p_.ops[k].once) return compute_rel(op);
-        if (buf_.done[k] == buf_.graph) return buf_.rels[k];
+        if (buf_.done[k] == buf_.graph) return buf_.done_zero[k] != 0 ? buf_.zero : buf_.rels[k];
         const BitRel& r = compute_rel(op);
-        if (&r == &buf_.rels[k]) buf_.done[k] = buf_.graph;
+        if (&r == &buf_.rels[k] || &r == &buf_.zero) {
+            buf_.done[k] = buf_.graph;
+            buf_.done_zero[k] = &r == &buf_.zero ? 1 : 0;
+        }
         return r;
     }
+    /// Whether `r`, a value rel() returned, is empty (the shared empty value by its address).
+    bool empty(const BitRel& r) const { return &r == &buf_.zero || r.empty(); }
     const lkmm::NodeSet& set(int op) {
         const auto k = static_cast<std::size_t>(op);
         if (!p_.ops[k].once) return compute_set(op);
@@ -185,12 +196,8 @@ private:
         if (b.size() != n_) b.reshape(n_);
         return b;
     }
-    /// rbuf(op), emptied: the value of an operation that an empty operand decides.
-    BitRel& cleared(int op) {
-        BitRel& b = rbuf(op);
-        b.clear();
-        return b;
-    }
+    /// The value of an operation that an empty operand decides: the shared empty relation.
+    const BitRel& cleared(int) const { return buf_.zero; }
     lkmm::NodeSet& sbuf(int op) {
         lkmm::NodeSet& s = buf_.sets[static_cast<std::size_t>(op)];
         const std::size_t words = (n_ + 63) / 64;

@@ -70,7 +70,9 @@ public:
             final_is(p_.final_rf, p_.final_rf_ty, b_.graph_rf, "rf");
             final_is(p_.final_co, p_.final_co_ty, b_.graph_co, "co");
         }
-        out_.nodes = std::move(b_.nodes);
+        // the nodes name the pairs of a violated axiom and of the flags; a consistency query
+        // that holds reads none, and the builtins keep their storage for the next graph
+        if (goal_ != Goal::FirstViolation || out_.violated) out_.nodes = b_.nodes;
         return std::move(out_);
     }
 
@@ -108,10 +110,14 @@ private:
             const lkmm::NodeSet& v = run.set(s.a);
             holds = std::all_of(v.begin(), v.end(), [](std::uint64_t w) { return w == 0; });
         } else {
-            r = o != nullptr ? run.rel(s.a) : BitRel(n_);
-            holds = s.test == Stmt::Test::Empty     ? r->empty()
-                    : s.test == Stmt::Test::Acyclic ? r->acyclic()
-                                                    : !r->reflexive_somewhere();
+            const BitRel none(o != nullptr ? 0 : n_);
+            const BitRel& v = o != nullptr ? run.rel(s.a) : none;
+            holds = s.test == Stmt::Test::Empty     ? v.empty()
+                    : s.test == Stmt::Test::Acyclic ? v.acyclic()
+                                                    : !v.reflexive_somewhere();
+            // judge() reads the relation of an axiom that fails or a flag that fires: only
+            // then is it copied
+            if ((holds != s.negated) == s.flag) r = v;
         }
         if (judge(out_, {s.name, s.flag, s.negated, s.undefined}, holds, std::move(r)) && goal_ == Goal::FirstViolation)
             stopped_ = true;

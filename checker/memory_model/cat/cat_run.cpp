@@ -54,12 +54,14 @@ void Buffers::shape(const Program& p) {
     slot_rel.assign(p.slot_ty.size(), nullptr);
     slot_set.assign(p.slot_ty.size(), nullptr);
     done.assign(p.ops.size(), 0);
+    done_zero.assign(p.ops.size(), 0);
     graph = 1;  // no operation is done for it (done holds 0)
 }
 
 Runner::Runner(const Program& p, Buffers& buf, std::size_t n, const std::vector<Value>& values, TopValues& top)
     : p_(p), buf_(buf), n_(n), values_(values), top_(top) {
     buf.shape(p);
+    if (buf.zero.size() != n) buf.zero.reshape(n);
 }
 
 void Runner::bind(const Op& o) {
@@ -127,7 +129,7 @@ const BitRel& Runner::compute_rel(int op) {
     case K::Inter:
     case K::Diff: {
         const BitRel& a = rel(o.a);
-        if (o.k != K::Union && a.empty()) return cleared(op);  // b is not needed (nor evaluated)
+        if (o.k != K::Union && empty(a)) return cleared(op);  // b is not needed (nor evaluated)
         const BitRel& b = rel(o.b);
         BitRel& out = rbuf(op);
         const std::uint64_t *x = a.row(0), *y = b.row(0);
@@ -144,7 +146,7 @@ const BitRel& Runner::compute_rel(int op) {
     case K::Seq: {
         // an empty left side: the right one (rcu-link's closures, under no RCU) is not evaluated
         const BitRel& a = rel(o.a);
-        if (a.empty()) return cleared(op);
+        if (empty(a)) return cleared(op);
         const BitRel& b = rel(o.b);
         BitRel& out = rbuf(op);
         a.compose_into(b, out);
@@ -168,7 +170,7 @@ const BitRel& Runner::compute_rel(int op) {
     }
     case K::RanRestrict: {
         const BitRel& r = rel(o.a);
-        if (r.empty()) return cleared(op);
+        if (empty(r)) return cleared(op);
         const lkmm::NodeSet& s = set(o.b);
         BitRel& out = rbuf(op);
         if (out.words() == 1) {
@@ -229,6 +231,7 @@ const BitRel& Runner::compute_rel(int op) {
     }
     case K::Identity: {
         const lkmm::NodeSet& s = set(o.a);
+        if (std::all_of(s.begin(), s.end(), [](std::uint64_t w) { return w == 0; })) return cleared(op);  // a fence kind the graph lacks
         BitRel& out = rbuf(op);
         out.clear();
         for (std::size_t i = 0; i < n_; ++i)
