@@ -57,6 +57,13 @@ public:
         w_ = (n + 63) / 64;
         bits_.assign(n * w_, 0);
     }
+    /// Makes this a relation over n nodes whose pairs are unspecified, for a caller that writes
+    /// every row next: storage that was there keeps what it held (no zeroing as reshape()'s).
+    void reshape_for_overwrite(std::size_t n) {
+        n_ = n;
+        w_ = (n + 63) / 64;
+        bits_.resize(n * w_);
+    }
     /// Removes every pair.
     void clear() { std::fill(bits_.begin(), bits_.end(), 0); }
     /// Transitive closure in place (Warshall, by rows; a node with no successor passes nothing on).

@@ -190,10 +190,11 @@ public:
     const lkmm::NodeSet& slot_set(std::uint32_t slot) const { return *buf_.slot_set[slot]; }
 
 private:
-    /// Operation (or slot) `op`'s buffer, of the graph's size.
+    /// Operation (or slot) `op`'s buffer, of the graph's size, its pairs unspecified: every
+    /// operation writes all of its buffer (or clears it first), so a new size is not zeroed.
     BitRel& rbuf(int op) {
         BitRel& b = buf_.rels[static_cast<std::size_t>(op)];
-        if (b.size() != n_) b.reshape(n_);
+        if (b.size() != n_) b.reshape_for_overwrite(n_);
         return b;
     }
     /// The value of an operation that an empty operand decides: the shared empty relation.
