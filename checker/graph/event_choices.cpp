@@ -119,7 +119,7 @@ Tagged GraphEngine::read(LocationId loc, MemoryOrder order) {
         Node& r = g_.at(id);
         set_rf(g_, r, writes[i]);
         r.rmax = i + 1 == writes.size();
-        const bool inert = r.rmax && model_.inert_as_sink(r.ev);
+        const bool inert = r.rmax && inert_as_sink(r);
         if (!inert && !consistent(g_)) continue;
         if (!chosen) {
             chosen = writes[i];
@@ -135,6 +135,18 @@ Tagged GraphEngine::read(LocationId loc, MemoryOrder order) {
     set_rf(g_, r, *chosen);
     r.rmax = *chosen == writes.back();
     return tagged(*chosen);
+}
+
+bool GraphEngine::inert_as_sink(const Node& n) const {
+    if (model_.inert_as_sink(n.ev)) return true;
+    if (!model_.inert_as_sink_without_locks(n.ev)) return false;
+    // the tags the model may read as a lock event's (graph_state.cpp's model_tags() shows a
+    // pending lock acquisition as neither: counting it too asks more, never less)
+    constexpr std::uint32_t lock_tags = lkmm::LockRmw | lkmm::Unlock | lkmm::LockFail | lkmm::ReadLocked | lkmm::ReadUnlocked;
+    for (const std::vector<Node>& thread : g_.threads)
+        for (const Node& m : thread)
+            if ((m.lkmm_tags() & lock_tags) != 0) return false;
+    return true;
 }
 
 void GraphEngine::write(LocationId loc, Value v, MemoryOrder order) {
@@ -159,7 +171,7 @@ void GraphEngine::write(LocationId loc, Value v, MemoryOrder order) {
         g_.co[loc].insert(g_.co[loc].begin() + static_cast<std::ptrdiff_t>(p), id);
         g_.at(id).wmax = p == count;
         // co-latest, and read by no read yet: a sink, as far as the model's relations go
-        const bool ok = (p == count && model_.inert_as_sink(g_.at(id).ev)) || consistent(g_);
+        const bool ok = (p == count && inert_as_sink(g_.at(id))) || consistent(g_);
         Graph before_ipr;
         const bool ipr = ok && in_place_revisits(id, before_ipr);
         backward_revisits(g_, id);

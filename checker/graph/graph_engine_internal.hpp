@@ -221,6 +221,9 @@ private:
     bool in_place_revisits(EventId a, Graph& before);
     std::vector<EventId> blocked_reads_;  ///< reads of the failed iterations of threads waiting in this run
     bool consistent(const Graph& g);
+    /// MemoryModel::inert_as_sink() of node `n`, added as a sink to g_; or
+    /// inert_as_sink_without_locks() when no event of g_ is a lock event.
+    bool inert_as_sink(const Node& n) const;
     void to_execution_graph(const Graph& g, ExecutionGraph& out, bool with_steps);
     /// The thread names, tag namer and location names of g_'s runtime into `out` (once).
     void names_into(const Graph& g, ExecutionGraph& out) const;

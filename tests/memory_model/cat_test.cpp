@@ -394,6 +394,20 @@ TEST_SUITE("cat") {
         CHECK(!m->inert_when_last(event(K::Read, lkmm::Once, true, true)));
         // a write placed co-latest: lock.cat's co0 names the final writes (FW), which change
         CHECK(!m->inert_as_sink(event(K::Write, lkmm::Once, true, false)));
+        // in a graph with no lock event, lock.cat's critical is empty, its co the graph's (co+
+        // of it), its W and co0 the prelude's: the sinks are inert, as the built-in LKMM's rule
+        // says of marked reads and writes
+        for (const std::uint32_t t : {0u, std::uint32_t{lkmm::Once}, std::uint32_t{lkmm::Acquire}}) {
+            CAPTURE(t);
+            CHECK(m->inert_as_sink_without_locks(event(K::Read, t, true, true)));
+        }
+        for (const std::uint32_t t : {0u, std::uint32_t{lkmm::Once}, std::uint32_t{lkmm::Release}}) {
+            CAPTURE(t);
+            CHECK(m->inert_as_sink_without_locks(event(K::Write, t, true, false)));
+        }
+        // the graph engine asks that only of graphs with no lock event (GraphEngine::inert_as_sink());
+        // with locks, lock.cat's critical leads out of a lock's write: asked about, as above
+
         // a model whose relation leads back out of smp_wmb() (a cycle as soon as it has a
         // predecessor), and one that forbids smp_mb() outright: those fences are asked about
         const std::filesystem::path changed = std::filesystem::temp_directory_path() / "ordercheck-cat-test-inert";
@@ -405,6 +419,16 @@ TEST_SUITE("cat") {
             CAPTURE(axiom);
             CHECK(!c->inert_when_last(event(K::Fence, tag, false, false)));
             CHECK(c->inert_when_last(event(K::Fence, lkmm::Rmb, false, false)));
+        }
+        // an axiom a write breaks only beside a lock's write: its sink is inert in a graph
+        // without locks alone; one it breaks beside any other write: never
+        for (const auto& [axiom, without_locks] : {std::pair<std::string, bool>{"empty LKW * (W \\ LKW \\ UL) as write-with-lock", true},
+                                                   {"empty ((W \\ IW) * (W \\ IW)) \\ id as one-write", false}}) {
+            std::ofstream(changed / "linux-kernel.cat") << original << "\n" << axiom << "\n";
+            const auto c = cat::CatModel::load((changed / "linux-kernel.cat").string(), (changed / "linux-kernel.bell").string());
+            CAPTURE(axiom);
+            CHECK(!c->inert_as_sink(event(K::Write, lkmm::Once, true, false)));
+            CHECK(c->inert_as_sink_without_locks(event(K::Write, lkmm::Once, true, false)) == without_locks);
         }
         std::filesystem::remove_all(changed);
         // a model of cos.cat alone (no lock.cat): its co is the graph's, so a write placed

@@ -54,6 +54,13 @@ struct A {
     /// True of the empty relation; each is dropped as pairs may be added.
     bool to_src = true, quiet = true, ident = true;
     bool undefined = false;  ///< names what is not defined (a `try` takes its other branch)
+    /// Empty on the graph, e included: `0`, and under Lock::Free the lock sets (LKR, LKW, UL,
+    /// LF, RL, RU) and what only they build. `x | none` is x itself, `x ; none` is none.
+    bool none = false;
+    /// Which value it is, when that is known: 1 the prelude's W, 2 its co0, 3 the graph's co (0:
+    /// not known). Kept only by what leaves the value as it is (`x | none`; `co+`, co being
+    /// transitive), for cos-opt.cat's `with` and the final co check.
+    std::uint8_t same = 0;
     const Binding* fn = nullptr;
     const std::vector<Binding>* group = nullptr;  ///< fn's `let rec` group: visible in its body
     Chain fenv;
@@ -64,7 +71,8 @@ struct A {
     bool operator==(const A& o) const {
         return type == o.type && mem == o.mem && out == o.out && in == o.in && self == o.self &&
                changes == o.changes && must_self == o.must_self && ex_rf == o.ex_rf && ex_co == o.ex_co &&
-               to_src == o.to_src && quiet == o.quiet && ident == o.ident && undefined == o.undefined && fn == o.fn &&
+               to_src == o.to_src && quiet == o.quiet && ident == o.ident && undefined == o.undefined && none == o.none &&
+               same == o.same && fn == o.fn &&
                group == o.group && fenv == o.fenv && native == o.native && args == o.args;
     }
 };
@@ -92,7 +100,17 @@ A joined(const A& a, const A& b) {
     r.ex_rf = a.ex_rf && b.ex_rf;
     r.ex_co = a.ex_co && b.ex_co;
     r.undefined = a.undefined && b.undefined;
+    r.none = a.none && b.none;
+    r.same = a.same == b.same ? a.same : 0;
     return r;
+}
+/// The value known empty on the graph.
+A none_value(T type, bool undefined) {
+    A a;
+    a.type = type;
+    a.none = true;
+    a.undefined = undefined;
+    return a;
 }
 
 struct Scope {
@@ -111,7 +129,7 @@ Chain bind(Chain c, std::uint32_t sym, A value) {
 
 class Walk {
 public:
-    Walk(const Dialect& dialect, const std::vector<ExecutionGraph>& probes, EventId e, Place place) {
+    Walk(const Dialect& dialect, const std::vector<ExecutionGraph>& probes, EventId e, Place place, Lock lock) {
         const Event& ev = probes.front().event(e);
         rf_at_e_ = place == Place::Sink && ev.kind == EventKind::Read;
         co_at_e_ = place == Place::Sink && ev.kind == EventKind::Write;
@@ -133,6 +151,7 @@ public:
             a.type = T::Set;
             a.mem = mem[k];
             a.changes = sets[k] == "FW" && co_at_e_;  // the write placed co-latest is the final one now
+            if (lock == Lock::Free && mem[k] == M::No && lock_set(sets[k])) a.none = true;
             chain_ = bind(chain_, symbol(sets[k]), a);
         }
         const bool located = ev.location.has_value();
@@ -151,6 +170,7 @@ public:
             else if (r == "id") a.self = a.must_self = true;
             else if (r != "rmw") a = anything();  // rmw: e is no RMW
             a.to_src = !a.out;
+            if (r == "co") a.same = 3;
             chain_ = bind(chain_, symbol(r), a);
         }
         for (const char* n : {"domain", "range", "map", "cross", "different-values", "total-orders"}) {
@@ -174,15 +194,22 @@ public:
     /// After the prelude: `W` and `co0` as the prelude leaves them, which `with co from
     /// total-orders(W, co0)` reads (cos-opt.cat).
     void mark_prelude() {
-        prelude_w_ = find(chain_, symbol("W"));
-        prelude_co0_ = find(chain_, symbol("co0"));
+        for (const auto& [name, tag] : {std::pair<const char*, std::uint8_t>{"W", 1}, {"co0", 2}})
+            if (const A* a = find(chain_, symbol(name))) {
+                A v = *a;
+                v.same = tag;
+                chain_ = bind(chain_, symbol(name), v);
+            }
     }
 
 private:
     bool rf_at_e_ = false, co_at_e_ = false;  ///< the graph's rf (co) has a pair at e
     Chain chain_;
-    const A* prelude_w_ = nullptr;
-    const A* prelude_co0_ = nullptr;
+
+    /// lock.cat's sets, built from the lock events alone (cat_builtins.cpp).
+    static bool lock_set(const std::string& name) {
+        return name == "LKR" || name == "LKW" || name == "UL" || name == "LF" || name == "RL" || name == "RU";
+    }
 
     /// The pairs at e of `a` are exactly the graph's rf (`rf`) or co pairs at e.
     bool exact(const A& a, bool rf) const {
@@ -204,7 +231,7 @@ private:
             }
             return *a;
         }
-        case Op::Empty: return A{};
+        case Op::Empty: return none_value(T::Either, false);
         case Op::Universe: {
             A a;
             a.type = T::Set;
@@ -222,9 +249,12 @@ private:
         case Op::Opt: {
             const A a = sub(0);
             if (a.is_fn()) return anything();
+            if (a.none && e.op == Op::Plus) return none_value(T::Rel, a.undefined);
+            if (a.same == 3 && e.op == Op::Plus) return a;  // the graph's co is transitive
             A r = a;
             r.type = T::Rel;
             r.ex_rf = r.ex_co = false;
+            r.none = false, r.same = 0;  // r* and r? hold id
             // a path from e goes on from w only if a pair leaves w
             const bool stops = a.to_src && a.quiet;
             if (e.op != Op::Opt) {
@@ -244,6 +274,7 @@ private:
             std::swap(a.out, a.in);
             a.type = T::Rel;  // (e, e) stays
             a.ex_rf = a.ex_co = false;
+            a.same = 0;  // none stays none
             a.quiet = false;
             return a;
         }
@@ -271,6 +302,7 @@ private:
             r.quiet = false;  // w may be in the set
             r.changes = a.changes;
             r.undefined = a.undefined;
+            if (a.none) return none_value(T::Rel, a.undefined);
             return r;
         }
         case Op::App: {
@@ -298,6 +330,28 @@ private:
     A binary(Expr::Op op, const A& a, const A& b) const {
         using Op = Expr::Op;
         if (a.is_fn() || b.is_fn()) return anything();
+        // an operand empty on the graph: the other one as it is, or nothing
+        if (a.none || b.none) {
+            const bool undefined = a.undefined || b.undefined;
+            const T type = op == Op::Seq || op == Op::Cartesian ? T::Rel : kind_of(a.type, b.type);
+            switch (op) {
+            case Op::Union:
+            case Op::Add: {
+                A r = a.none ? b : a;
+                if (r.type == T::Either) r.type = type;
+                r.undefined = undefined;
+                return r;
+            }
+            case Op::Diff:
+                if (!a.none) {
+                    A r = a;
+                    r.undefined = undefined;
+                    return r;
+                }
+                return none_value(type, undefined);
+            default: return none_value(type, undefined);  // Inter, Seq, Cartesian
+            }
+        }
         A r;
         r.type = op == Op::Seq || op == Op::Cartesian ? T::Rel : kind_of(a.type, b.type);
         r.changes = a.changes || b.changes;
@@ -385,6 +439,7 @@ private:
         if (a.is_fn()) return anything();
         A r;
         r.undefined = a.undefined;
+        if (a.none && name != "map") return none_value(name == "domain" || name == "range" ? T::Set : a.type, a.undefined);
         if (name == "domain" || name == "range") {
             const bool d = name == "domain";
             r.type = T::Set;
@@ -395,6 +450,7 @@ private:
         if (name == "cross" || name == "different-values") {  // the union of the candidates; a part of r
             r = a;
             r.ex_rf = r.ex_co = r.must_self = false;  // one candidate need not hold all the union does
+            r.same = 0;
             return r;
         }
         if (name == "map") {
@@ -404,6 +460,7 @@ private:
             member.ex_rf = member.ex_co = member.must_self = false;
             const A& f = args[0];
             if (!f.is_fn()) return anything();
+            if (a.none) return none_value(T::Either, a.undefined);  // over no member: no value
             auto one = std::make_shared<Expr>();
             one->op = Expr::Op::Var;
             one->name = "ordercheck: member";
@@ -484,10 +541,15 @@ private:
                 const Expr& set = *x.args[1]->args[0];
                 const Expr& rel = *x.args[1]->args[1];
                 A co;
-                if (set.op == Expr::Op::Var && rel.op == Expr::Op::Var && prelude_w_ != nullptr &&
-                    find(chain_, set.sym) == prelude_w_ && find(chain_, rel.sym) == prelude_co0_) {
+                const A* w = set.op == Expr::Op::Var ? find(chain_, set.sym) : nullptr;
+                const A* co0 = rel.op == Expr::Op::Var ? find(chain_, rel.sym) : nullptr;
+                if (w != nullptr && co0 != nullptr && w->same == 1 && co0->same == 2) {
+                    co.type = T::Rel;
                     co.in = co_at_e_;
                     co.ex_co = true;
+                    co.quiet = true;  // co-latest: no co pair leaves the write a sink read reads
+                    co.ident = false;
+                    co.same = 3;
                 } else {
                     const A s_ = expr(set, chain_, 0), r_ = expr(rel, chain_, 0);
                     if (s_.is_fn() || r_.is_fn() || s_.changes || r_.changes || s_.mem != M::No || r_.pairs()) return false;
@@ -527,13 +589,13 @@ private:
 
 }  // namespace
 
-bool inert_event(const Model& model, const std::vector<ExecutionGraph>& probes, EventId e, Place place) {
+bool inert_event(const Model& model, const std::vector<ExecutionGraph>& probes, EventId e, Place place, Lock lock) {
     if (probes.empty()) return false;
     const Event& ev = probes.front().event(e);
     if (ev.kind != EventKind::Fence && ev.kind != EventKind::Read && ev.kind != EventKind::Write) return false;
     if (place == Place::Sink && ev.kind == EventKind::Fence) return false;
     if (place == Place::Last && ev.kind != EventKind::Fence && (ev.kind != EventKind::Read || ev.reads_from)) return false;
-    Walk walk(model.dialect, probes, e, place);
+    Walk walk(model.dialect, probes, e, place, lock);
     if (!walk.statements(prelude().statements)) return false;
     walk.mark_prelude();
     return walk.statements(model.statements) && walk.final_checks();

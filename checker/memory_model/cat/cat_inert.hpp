@@ -28,11 +28,18 @@ namespace oc::cat {
 /// of its location, or a write placed co-latest that no read reads).
 enum class Place { Last, Sink };
 
+/// Which graphs the answer is for: any, or those with no lock event (none of lock.cat's LKR,
+/// LKW, UL, LF, RL, RU holds an event of the graph, e included), where lock.cat's additions
+/// to rf, co, W and co0 are empty.
+enum class Lock { Any, Free };
+
 /// True when adding the event `e` of `probes` where `place` says, to any graph the model
-/// finds consistent, leaves it consistent, for every axiom, `with` and final rf/co check of
-/// `model`. `probes`: graphs in each of which `e` (the same EventId) is the last event of its
-/// thread, as the built-in sets see it in each context it may have (a fence after the RMW of
-/// its call has no tag under lkmmv2); a set holds e "yes" only when every probe says so.
-bool inert_event(const Model& model, const std::vector<ExecutionGraph>& probes, EventId e, Place place);
+/// finds consistent (of the kind `lock` says), leaves it consistent, for every axiom, `with`
+/// and final rf/co check of `model`. `probes`: graphs in each of which `e` (the same EventId)
+/// is the last event of its thread, as the built-in sets see it in each context it may have (a
+/// fence after the RMW of its call has no tag under lkmmv2); a set holds e "yes" only when
+/// every probe says so.
+bool inert_event(const Model& model, const std::vector<ExecutionGraph>& probes, EventId e, Place place,
+                 Lock lock = Lock::Any);
 
 }  // namespace oc::cat

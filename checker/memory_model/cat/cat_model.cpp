@@ -203,14 +203,20 @@ bool CatModel::planned() const { return model_.program && model_.program->planne
 
 bool CatModel::inert_when_last(const Event& e) const { return inert(e, false); }
 bool CatModel::inert_as_sink(const Event& e) const { return inert(e, true); }
+bool CatModel::inert_as_sink_without_locks(const Event& e) const { return inert(e, true, true); }
 
-bool CatModel::inert(const Event& e, bool sink) const {
+bool CatModel::inert(const Event& e, bool sink, bool lock_free) const {
     const std::uint32_t tags = kernel_ ? lkmm_tags_of(e) | e.lkmm : e.lkmm;  // as the graph engine shows it
-    // what the built-in sets read of the event (cat_builtins.cpp), and where it is added
+    // what the built-in sets read of the event (cat_builtins.cpp), and where it is added: of
+    // its primitive, only whether it names a lock that a failed attempt is of (the probe holds
+    // e alone, so no RMW of the same call is next to it); not the name's address, which
+    // differs from one litmus test to the next
+    const bool lock_named = e.primitive != nullptr && (std::string_view(e.primitive) == "spin_lock" ||
+                                                       std::string_view(e.primitive) == "mutex_lock");
     const std::array<std::uintptr_t, 6> key{static_cast<std::uintptr_t>(e.kind), static_cast<std::uintptr_t>(e.order), tags,
-                                            reinterpret_cast<std::uintptr_t>(e.primitive),
+                                            std::uintptr_t{lock_named},
                                             std::uintptr_t{e.location.has_value()} | std::uintptr_t{e.reads_from.has_value()} << 1,
-                                            std::uintptr_t{sink}};
+                                            std::uintptr_t{sink} | std::uintptr_t{lock_free} << 1};
     {
         std::shared_lock lock(inert_mutex_);
         const auto it = inert_.find(key);
@@ -237,7 +243,7 @@ bool CatModel::inert(const Event& e, bool sink) const {
         std::vector<ExecutionGraph> probes{probe(tags)};
         // under lkmmv2 a fence is also the one after an RMW of its call, which has no tag
         if (model_.dialect.lkmmv2 && e.kind == EventKind::Fence && (tags & lkmm::Mb) != 0) probes.push_back(probe(0));
-        answer = inert_event(model_, probes, EventId{1, 0}, sink ? Place::Sink : Place::Last);
+        answer = inert_event(model_, probes, EventId{1, 0}, sink ? Place::Sink : Place::Last, lock_free ? Lock::Free : Lock::Any);
     }
     std::unique_lock lock(inert_mutex_);
     inert_[key] = answer;

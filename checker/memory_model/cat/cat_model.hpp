@@ -59,6 +59,7 @@ public:
     /// reads, added last to its thread (linux-kernel.cat: none, since lock.cat's co leaves a
     /// lock's write and its co0 names the final writes; rc11.cat: every such read and write).
     bool inert_as_sink(const Event& e) const override;
+    bool inert_as_sink_without_locks(const Event& e) const override;
     /// The first failing axiom, named by its `as` name (else its expression's text).
     std::optional<AxiomViolation> check(const ExecutionGraph& g) const override;
     /// The first pair of the flag named "data-race" (linux-kernel.cat's) or of an undefined_unless
@@ -106,7 +107,7 @@ private:
     /// The AxiomViolation of an evaluation's first failing axiom, if any.
     std::optional<AxiomViolation> violation(const Outcome& o) const;
     /// inert_when_last() and inert_as_sink(), by what the built-in sets see of the event.
-    bool inert(const Event& e, bool sink) const;
+    bool inert(const Event& e, bool sink, bool lock_free = false) const;
     mutable std::shared_mutex inert_mutex_;
     mutable std::map<std::array<std::uintptr_t, 6>, bool> inert_;
     /// The links of `derived` (guess_ or probe_) on graph thread `t` of `thread_graph`.
