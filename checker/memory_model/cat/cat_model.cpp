@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <string_view>
 
 #include "checker/memory_model/cat/cat_builtins.hpp"
 #include "checker/memory_model/cat/cat_compile.hpp"
