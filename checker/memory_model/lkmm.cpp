@@ -132,20 +132,21 @@ void number_nodes_into(const ExecutionGraph& g, Nodes& nodes) {
     }
 }
 
-void dependencies(const ExecutionGraph& g, const Nodes& N, BitRel& addr, BitRel& data, BitRel& ctrl) {
+void dependencies(const std::vector<const Event*>& events, const Nodes& N, BitRel& addr, BitRel& data, BitRel& ctrl) {
     for (std::size_t i = 0; i < N.size(); ++i) {
-        const Event& e = g.event(N.event[i]);
+        const Event& e = *events[i];
         if (e.is_fence() || e.id.thread == EventId::init_thread) continue;
-        const bool wpart = N.write_part[i];
-        auto edges = [&](std::uint64_t mask, BitRel& rel) {
+        const std::uint64_t data_mask = e.kind != EventKind::Rmw || N.write_part[i] ? e.data_deps : 0;
+        if ((e.addr_deps | data_mask | e.ctrl_deps) == 0) continue;
+        const std::vector<std::size_t>& first = N.first[e.id.thread];
+        const auto edges = [&](std::uint64_t mask, BitRel& rel) {
             for (std::uint64_t bits = mask; bits != 0; bits &= bits - 1) {
-                const auto idx = static_cast<std::uint32_t>(__builtin_ctzll(bits));
-                const EventId src{e.id.thread, idx};
-                if (idx < e.id.index && g.contains(src) && g.event(src).is_read()) rel.set(N.of(src), i);
+                const auto idx = static_cast<std::size_t>(__builtin_ctzll(bits));
+                if (idx < e.id.index && idx < first.size() && events[first[idx]]->is_read()) rel.set(first[idx], i);
             }
         };
         edges(e.addr_deps, addr);
-        if (e.kind != EventKind::Rmw || wpart) edges(e.data_deps, data);
+        edges(data_mask, data);
         edges(e.ctrl_deps, ctrl);
     }
 }
@@ -331,7 +332,7 @@ Relations relations(const ExecutionGraph& g, Depth depth) {
     r.fr = seq(r.rf.inverse(), r.co);
     // dependencies: from the read (an RMW's read part) to the dependent access; data goes to
     // the write (part)
-    dependencies(g, N, r.addr, r.data, r.ctrl);
+    dependencies(events, N, r.addr, r.data, r.ctrl);
     r.rfe = r.rf & r.ext;
     r.rfi = r.rf & r.int_;
     r.coe = r.co & r.ext;

@@ -40,9 +40,10 @@ Nodes number_nodes(const ExecutionGraph& g);
 /// The same into `nodes`, reusing its storage.
 void number_nodes_into(const ExecutionGraph& g, Nodes& nodes);
 
-/// herd's addr, data and ctrl over `N`, from the events' dependency masks: from a read (an RMW's
-/// read part) to the dependent access; data goes to an RMW's write part.
-void dependencies(const ExecutionGraph& g, const Nodes& N, BitRel& addr, BitRel& data, BitRel& ctrl);
+/// herd's addr, data and ctrl over `N` (`events`: each node's event), from the events'
+/// dependency masks: from a read (an RMW's read part) to the dependent access; data goes to an
+/// RMW's write part.
+void dependencies(const std::vector<const Event*>& events, const Nodes& N, BitRel& addr, BitRel& data, BitRel& ctrl);
 
 /// The pairs of `rel` as events, an RMW's two nodes as one (pairs within it left out), sorted.
 std::vector<std::pair<EventId, EventId>> event_pairs(const Nodes& nodes, const BitRel& rel);

@@ -60,8 +60,9 @@ public:
     virtual bool inert_as_sink(const Event& /*e*/) const { return false; }
     /// The same for a graph that holds no lock event (no event tagged lkmm::LockRmw, Unlock,
     /// LockFail, ReadLocked or ReadUnlocked, e included): a model whose sinks are inert only
-    /// there (a cat model with lock.cat) says so here; the engine asks it only of such graphs.
-    virtual bool inert_as_sink_without_locks(const Event& e) const { return inert_as_sink(e); }
+    /// there (a cat model with lock.cat) says so here; the engine asks it only of such graphs,
+    /// after inert_as_sink() said no. False unless the model says otherwise.
+    virtual bool inert_as_sink_without_locks(const Event& /*e*/) const { return false; }
     /// For load-buffering guesses under a model given as data (docs/cat.md, "Load buffering
     /// under a cat model"): `thread_graph` holds the events of graph thread `t` only, with no rf
     /// and no co; bit j of row i (i, j < 64) is set when the model orders the read at po index i

@@ -344,24 +344,7 @@ void builtins_into(Builtins& b, const ExecutionGraph& g, const Dialect& dialect,
     b.graph_rf = b.graph_rf_co;
     b.graph_co = co;
     b.graph_rf_co.unite(co);
-    // lkmm::dependencies(), reading the nodes' events found above: from a read (an RMW's read
-    // part) to the dependent access; data goes to an RMW's write part
-    for (std::size_t i = 0; i < n; ++i) {
-        const Event& e = ev(i);
-        if (e.is_fence() || e.id.thread == EventId::init_thread) continue;
-        const std::uint64_t data_mask = e.kind != EventKind::Rmw || N.write_part[i] ? e.data_deps : 0;
-        if ((e.addr_deps | data_mask | e.ctrl_deps) == 0) continue;
-        const std::vector<std::size_t>& first = N.first[e.id.thread];
-        const auto edges = [&](std::uint64_t mask, BitRel& rel) {
-            for (std::uint64_t bits = mask; bits != 0; bits &= bits - 1) {
-                const auto idx = static_cast<std::size_t>(__builtin_ctzll(bits));
-                if (idx < e.id.index && idx < first.size() && ev(first[idx]).is_read()) rel.set(first[idx], i);
-            }
-        };
-        edges(e.addr_deps, addr);
-        edges(data_mask, data);
-        edges(e.ctrl_deps, ctrl);
-    }
+    lkmm::dependencies(events, N, addr, data, ctrl);
     b.scratch.rf_inverse.reshape(n);
     L.fr->reshape(n);
     rf.inverse_into(b.scratch.rf_inverse);
