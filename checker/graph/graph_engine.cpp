@@ -135,7 +135,17 @@ GraphEngine::RunEnd GraphEngine::run_once(FinalState& fs, std::string& detail, s
             try {
                 instance->run_thread(t);
                 finished_[t] = true;
-                if (guesses_ != nullptr && (!guess_can_close_a_cycle(gt) || !guesses_needed(gt))) return RunEnd::Dead;
+                // A guess that cannot close a cycle, or that a revisit could close without it,
+                // ends the run, unless a later graph may run the thread another way
+                // (path_fixed(); LB+guess-path-revisited). Testing the text's claims, a guess it
+                // says is ordered is judged anyway (guess_can_close_a_cycle() throws on a wrong one).
+                if (guesses_ != nullptr) {
+                    if (path_fixed(gt)) {
+                        if (!guess_can_close_a_cycle(gt) || !guesses_needed(gt)) return RunEnd::Dead;
+                    } else if (options_.guess_ordered_reads) {
+                        (void)guess_can_close_a_cycle(gt);
+                    }
+                }
             } catch (const Blocked&) {
                 blocked.emplace_back(t, rt.iteration_start(gt));
                 for (std::uint32_t i = rt.iteration_start(gt); i < g_.threads[gt].size(); ++i)

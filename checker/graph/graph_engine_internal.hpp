@@ -251,6 +251,13 @@ private:
     /// thread depends on (Node::replay): a cycle through a read nothing depends on is built by
     /// a revisit. False when finished thread `gt` has a guessed read that needs none.
     bool guesses_needed(std::uint16_t gt) const;
+    /// Whether finished thread `gt`'s events recur, as they are now, in every graph the search
+    /// builds from this run: what decides them (the reads its branches tested, those its
+    /// addresses, values and primitive calls came from: Node::replay) is guessed reads only,
+    /// which no revisit changes or deletes. Any other read may take another value in a later
+    /// graph (revisited, or deleted and read again), and the thread then runs another path: the
+    /// rules above, which judge the thread's path as it is, may end a run only when this holds.
+    bool path_fixed(std::uint16_t gt) const;
     /// With cycle revisits: the program text shows that nothing depends on read `id`
     /// (VariantDef::undepended_reads), so it needs no guess.
     bool undepended(EventId id) const;

@@ -251,6 +251,21 @@ bool GraphEngine::guesses_needed(std::uint16_t gt) const {
     return true;
 }
 
+bool GraphEngine::path_fixed(std::uint16_t gt) const {
+    const auto& th = g_.threads[gt];
+    std::uint64_t decided_by = rt_->tested_reads(gt);
+    for (const Node& n : th) decided_by |= n.replay;
+    // A model given as data may order by the values read too (MemoryModel::ordered_links()):
+    // there every read must be guessed. An RMW's read part decides whether it writes (a
+    // compare-exchange), and the RMW is one event: it counts as deciding.
+    const bool built_in = &model_ == &lkmm_model();
+    for (std::size_t i = 0; i < th.size(); ++i) {
+        if (!th[i].ev.is_read() || th[i].guessed) continue;
+        if (!built_in || i >= 64 || th[i].spec.present || (decided_by >> i & 1u) != 0) return false;
+    }
+    return true;
+}
+
 bool GraphEngine::undepended(EventId id) const {
     if (!cycle_revisits_ || guesses_ == nullptr || id.index >= 64) return false;
     const std::uint32_t line = g_.at(id).ev.where.line;

@@ -238,6 +238,12 @@ public:
         s.tested = 0;
     }
     void tested(std::uint64_t reads) { state().tested |= reads; }
+    /// The reads that graph thread t's branches have tested so far, as a mask of po indexes (all
+    /// ones without track_replay(): unknown).
+    std::uint64_t tested_reads(std::uint16_t t) const {
+        const ThreadState& s = threads_.at(t);
+        return s.replay_known ? s.tested : ~std::uint64_t{0};
+    }
     /// The replay dependencies of the running thread's next event, as a mask of po indexes of
     /// its reads (all ones: unknown, or a read at po index 64 or later).
     std::uint64_t replay_dependencies();
