@@ -67,13 +67,15 @@ std::string GraphEngine::run_too_long() const {
 /// po | rf cycle (one that closes none is an execution the search builds without guesses, with
 /// its own cut). A write still to come is one of a thread that did not finish (of any value:
 /// what a thread does past a cut is unexplored), po-after its events so far, which must leave
-/// no coherence cycle (may_supply_later()).
+/// no coherence cycle (may_supply_later()); or one of a finished thread that such a write may
+/// make run another way (finished_may_run_again()).
 /// Otherwise every completion matches its guesses with the writes in the run, and since a
 /// graph with more events is consistent only if the graph it extends is, none is consistent:
 /// the run's cut is not counted.
 bool GraphEngine::cut_counts(RunEnd end, bool failure_matched) {
     if (end == RunEnd::Dead) return false;
     if (guesses_ == nullptr || !has_guesses(g_) || failure_matched || guesses_matched()) return true;
+    if (finished_may_run_again()) return true;
     for (std::size_t t = 1; t < g_.threads.size(); ++t)
         for (const Node& r : g_.threads[t]) {
             if (!r.guessed || !r.ev.location) continue;
@@ -82,6 +84,51 @@ bool GraphEngine::cut_counts(RunEnd end, bool failure_matched) {
                 if (!finished_[m] && u != t && may_supply_later(r, u)) return true;
             }
         }
+    return false;
+}
+
+bool GraphEngine::finished_may_run_again() const {
+    // The writes still to come are those of the threads that did not finish. With two of them,
+    // one may revisit a read of the other and shrink what it keeps: no bound is worked out.
+    std::optional<std::uint16_t> u;
+    for (unsigned m = 0; m < variant_.thread_count(); ++m) {
+        if (finished_[m]) continue;
+        if (u) return true;
+        u = EventId::of_model_thread(m);
+    }
+    if (!u) return false;
+    // A write to come of u is po-after u's events, so its porf-prefix holds theirs (`kept`):
+    // nothing else writes before it (a finished thread writes again only once it runs again,
+    // which is what is asked). It may revisit a read outside that prefix (backward), or a
+    // plain load inside it that nothing kept of its thread depends on (a cycle revisit).
+    std::vector<std::uint32_t> kept(g_.threads.size(), 0);
+    if (!g_.threads[*u].empty()) kept = porf_prefix(g_, EventId{*u, static_cast<std::uint32_t>(g_.threads[*u].size() - 1)});
+    std::uint32_t earliest = std::numeric_limits<std::uint32_t>::max();
+    for (std::size_t t = 1; t < g_.threads.size(); ++t) {
+        const auto& th = g_.threads[t];
+        for (std::size_t i = 0; i < th.size(); ++i) {
+            const Node& n = th[i];
+            if (!n.ev.is_read() || n.guessed || n.ev.at_quiescence) continue;
+            const bool cycle = cycle_revisits_ && n.ev.kind == EventKind::Read && !n.spec.present && i < 64;
+            bool may = false;
+            if (i >= kept[t]) {
+                may = n.revisitable || cycle;
+            } else if (cycle) {
+                may = true;
+                for (std::size_t j = i + 1; j < kept[t] && may; ++j) may = (th[j].replay >> i & 1u) == 0;
+            }
+            if (may) earliest = std::min(earliest, n.stamp);
+        }
+    }
+    // Such a revisit deletes the events added after the read but the revisiting write's
+    // porf-prefix, and their threads run again from there.
+    for (unsigned m = 0; m < variant_.thread_count(); ++m) {
+        const std::uint16_t f = EventId::of_model_thread(m);
+        if (!finished_[m]) continue;
+        const auto& th = g_.threads[f];
+        for (std::size_t i = kept[f]; i < th.size(); ++i)
+            if (th[i].stamp >= earliest || th[i].write_stamp() >= earliest) return true;
+    }
     return false;
 }
 

@@ -322,6 +322,12 @@ private:
     /// Whether graph thread `u`, which has not finished, may still write what guessed read `r`
     /// took, po-after its events so far, without a coherence cycle.
     bool may_supply_later(const Node& r, std::uint16_t u) const;
+    /// Whether a write still to come (of a thread that did not finish) may make a thread that
+    /// finished run another way: it may revisit one of the thread's reads, or a read added
+    /// before some of the thread's events, which deletes them and runs the thread again from
+    /// there. The thread may then write what its other paths write (unexplored here), and
+    /// change what its writes so far forbid.
+    bool finished_may_run_again() const;
     std::vector<bool> finished_;  ///< per model thread: it ran to its end in this run
     bool has_guesses(const Graph& g) const {
         for (std::size_t t = 1; t < g.threads.size(); ++t)

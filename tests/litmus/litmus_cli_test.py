@@ -199,6 +199,24 @@ with tempfile.TemporaryDirectory() as tmp:
     code, out, err = run("litmus", "--model", "rc11", oota)
     expect("oota-cut: exact under RC11", code == 0 and "ok: Never as expected" in out, f"{code} {out} {err}")
 
+    # A cut in a guessed run also counts when a finished thread may run another way: P2's write
+    # of y, past its loop's cut, revisits P1's read of y, and P1 then writes the x = 1 that P0's
+    # guess needs (LKMM allows that cycle; it takes three iterations of the loop). A rule that
+    # asked only whether P2 itself could still write x = 1 (no: it read P0's x = 5, so its write
+    # would come after it) dropped the cut and answered an exact Never at --unroll 2.
+    rerun = write("rerun-cut.litmus", "C rerun-cut\n(* Result: Never *)\n{}\n"
+                  "P0(int *x) {\n\tint r0;\n\tr0 = READ_ONCE(*x);\n\tWRITE_ONCE(*x, r0 + 4);\n}\n"
+                  "P1(int *x, int *y) {\n\tint r1;\n\tr1 = READ_ONCE(*y);\n\tif (r1 == 1)\n\t\tWRITE_ONCE(*x, 1);\n}\n"
+                  "P2(int *x, int *y) {\n\tint r2;\n\tint i;\n\tr2 = READ_ONCE(*x);\n\ti = 0;\n\tif (r2 == 5) {\n"
+                  "\t\twhile (i < 3)\n\t\t\ti = i + 1;\n\t}\n\tWRITE_ONCE(*y, 1);\n}\n"
+                  "exists (2:r2=5)\n")
+    code, out, err = run("litmus", "--model", "lkmm", rerun)
+    expect("rerun-cut: under LKMM the cut counts (bounded, exit 3)",
+           code == 3 and "Judgement rerun-cut bounded" in out, f"{code} {out} {err}")
+    code, out, err = run("litmus", "--model", "lkmm", "--unroll", "3", rerun)
+    expect("rerun-cut: --unroll 3 finds the cycle (herd7 -unroll 3: Sometimes 1 10)",
+           code == 1 and "Observation rerun-cut Sometimes 1 10" in out, f"{code} {out} {err}")
+
     # report and explain take --unroll too: a cut is never a proof there either.
     page = os.path.join(tmp, "page")
     code, out, err = run("report", "--out", page, "--no-necessity", count)
