@@ -377,6 +377,7 @@ public:
         case StmtKind::Return: expr(st.expr); return;
         case StmtKind::If:
         case StmtKind::Loop:
+            loops = loops || st.kind == StmtKind::Loop;
             expr(st.expr);
             stmt(st.prelude);
             stmt(st.then_stmt);
@@ -389,6 +390,7 @@ public:
     }
     std::set<std::uint16_t> used;
     std::vector<std::pair<std::int32_t, std::uint16_t>> assigned;  ///< (load site, register)
+    bool loops = false;  ///< the process has a loop
 
 private:
     const Program& p_;
@@ -429,6 +431,14 @@ std::vector<std::pair<unsigned, std::uint32_t>> undepended_reads(const Program& 
     for (std::size_t proc = 0; proc < p.processes.size(); ++proc) {
         Uses u(p);
         u.stmt(p.processes[proc].body);
+        // A revisit gives one read its new value. Another read after it (another site, or the
+        // same one in a loop) may have to take a new value at the same time, or the graph with
+        // the first one alone is inconsistent (both reads of x in LB+two-reads-each, coherence;
+        // an smp_rmb() between two reads of different locations): a process whose load is its
+        // only read, run once, is the case that holds.
+        std::size_t read_sites = 0;
+        for (const Access& a : p.accesses) read_sites += a.process == proc && may_read(a);
+        if (read_sites != 1 || u.loops) continue;
         std::set<std::int32_t> free_sites;
         for (const auto& [site, reg] : u.assigned)
             if (u.used.count(reg) == 0) free_sites.insert(site);

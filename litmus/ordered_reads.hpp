@@ -26,7 +26,8 @@ std::vector<OrderedRead> ordered_reads(const Program& p, bool plain_is_plain);
 
 /// The (graph thread, line) pairs of `p` whose every read event is a load assigned to a
 /// register that no expression of its process reads (VariantDef::undepended_reads): nothing
-/// of the thread depends on such a read's value, on any path.
+/// of the thread depends on such a read's value, on any path. Only a process whose one read
+/// site it is, with no loop: a later read may have to change with it.
 std::vector<std::pair<unsigned, std::uint32_t>> undepended_reads(const Program& p);
 
 /// The (graph thread, line) pairs of `p`'s accesses that may read (VariantDef::read_lines).

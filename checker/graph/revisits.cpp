@@ -244,6 +244,10 @@ bool GraphEngine::guesses_needed(std::uint16_t gt) const {
     const auto& th = g_.threads[gt];
     for (std::size_t i = 0; i < th.size() && i < 64; ++i) {
         if (!th[i].guessed || th[i].ev.kind != EventKind::Read || th[i].spec.present) continue;
+        // a read after it may have to change with it (undepended_reads(), litmus/ordered_reads.cpp)
+        bool read_after = false;
+        for (std::size_t j = i + 1; j < th.size() && !read_after; ++j) read_after = th[j].ev.is_read();
+        if (read_after) continue;
         bool depended_on = false;
         for (std::size_t j = i + 1; j < th.size() && !depended_on; ++j) depended_on = (th[j].replay >> i & 1u) != 0;
         if (!depended_on) return false;

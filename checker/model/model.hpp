@@ -222,7 +222,8 @@ struct VariantDef {
     std::vector<OrderedRead> ordered_reads;
     /// Load buffering by cycle revisits (ExploreOptions::cycle_revisits): the (graph thread,
     /// source line) pairs whose every read event is a load whose value nothing of its thread
-    /// uses (litmus/ordered_reads.cpp, undepended_reads()): no later event depends on it, so a
+    /// uses (litmus/ordered_reads.cpp, undepended_reads()), the only read of a process with no
+    /// loop: no later event depends on it and no later read may have to change with it, so a
     /// revisit builds every cycle through it, and it guesses nothing.
     std::vector<std::pair<unsigned, std::uint32_t>> undepended_reads;
     /// The (graph thread, source line) pairs of every access that may read (a litmus test's;

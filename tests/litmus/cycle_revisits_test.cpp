@@ -68,6 +68,11 @@ TEST_CASE("cycle revisits: the reads whose value nothing of their thread uses") 
     CHECK(undepended("\tint r0;\n\tr0 = xchg_relaxed(x, 2);\n\tWRITE_ONCE(*y, 1);\n").empty());
     // a line with a second read that is used
     CHECK(undepended("\tint r0;\n\tint r2;\n\tr0 = READ_ONCE(*x); r2 = READ_ONCE(*z);\n\tWRITE_ONCE(*y, r2);\n").empty());
+    // a process with another read after it, or a loop: a revisit changes one read, and another
+    // may have to change with it (LB+two-reads-each)
+    CHECK(undepended("\tint r0;\n\tint r1;\n\tr0 = READ_ONCE(*x);\n\tr1 = READ_ONCE(*x);\n\tWRITE_ONCE(*y, 1);\n").empty());
+    CHECK(undepended("\tint r0;\n\tint i;\n\tfor (i = 0; i < 2; i = i + 1)\n\t\tr0 = READ_ONCE(*x);\n\tWRITE_ONCE(*y, 1);\n")
+              .empty());
 }
 
 TEST_CASE("cycle revisits: LB+poonceonces has its cycle with no guess") {
