@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Random small litmus tests, judged by herd7 and by ordercheck under LKMM, compared.
+
+  scripts/herd7-fuzz.py ORDERCHECK HERD7 LIBDIR KERNEL_MM_DIR [--seeds FIRST:LAST] [--keep DIR]
+                        [--timeout S]
+
+herd7 is a reference oracle, not a project dependency: run this by hand where herd7 is built
+(docs/lkmm.md, "Agreement with herd7"). Each seed makes one test, the same on every machine:
+
+  even seeds: load buffering. Process i first reads x_i and last writes x_i+1 (a ring), with
+    up to four statements between: reads, writes of a constant or of a register plus 0 or 1,
+    fences (smp_mb(), smp_wmb(), smp_rmb()), compare-exchanges and exchanges, and an if on a
+    register around one of them. The exists clause asks for every first read to see 1: the
+    cycle.
+  odd seeds: the same statements in any order over three locations, with an exists clause on
+    random registers.
+
+For each test the Observation lines (verdict, Positive, Negative) are compared. A test herd7
+rejects or does not answer within the timeout is counted apart, not compared. Exit 1 when
+some test differs; each difference is printed with its file (kept with --keep DIR).
+"""
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+LOCS = ["x", "y", "z", "w"]
+
+
+def statement(rnd, regs, nested=False):
+    kind = rnd.choice(["w", "fence", "r", "cas"] if nested else ["r", "r", "w", "w", "if", "fence", "cas"])
+    loc = rnd.choice(LOCS)
+    if kind == "r":
+        r = f"r{len(regs)}"
+        regs.append(r)
+        return [f"{r} = READ_ONCE(*{loc});"]
+    if kind == "w":
+        if regs and rnd.random() < 0.4:
+            return [f"WRITE_ONCE(*{loc}, {rnd.choice(regs)} + {rnd.randint(0, 1)});"]
+        return [f"WRITE_ONCE(*{loc}, {rnd.randint(1, 2)});"]
+    if kind == "fence":
+        return [rnd.choice(["smp_mb();", "smp_wmb();", "smp_rmb();"])]
+    if kind == "cas":
+        r = f"r{len(regs)}"
+        regs.append(r)
+        op = rnd.choice(["cmpxchg_relaxed", "cmpxchg", "cmpxchg_acquire", "xchg_relaxed"])
+        if op == "xchg_relaxed":
+            return [f"{r} = xchg_relaxed({loc}, {rnd.randint(1, 2)});"]
+        return [f"{r} = {op}({loc}, {rnd.randint(0, 1)}, {rnd.randint(1, 2)});"]
+    if regs:  # if
+        body = statement(rnd, regs, True)
+        return [f"if ({rnd.choice(regs)} == {rnd.randint(0, 2)}) {{"] + ["\t" + b for b in body] + ["}"]
+    return [f"WRITE_ONCE(*{loc}, 1);"]
+
+
+def process(p, regs, lines):
+    decl = "".join(f"\tint {r};\n" for r in regs)
+    args = ", ".join(f"int *{l}" for l in LOCS)
+    return f"P{p}({args})\n{{\n{decl}\n" + "\n".join("\t" + l for l in lines) + "\n}\n"
+
+
+def test(seed):
+    rnd = random.Random(seed)
+    nproc = rnd.choice([2, 3, 3])
+    procs, conds = [], []
+    for p in range(nproc):
+        regs, lines = [], []
+        if seed % 2 == 0:
+            regs.append("r0")
+            lines.append(f"r0 = READ_ONCE(*{LOCS[p]});")
+        for _ in range(rnd.randint(1, 4)):
+            lines += statement(rnd, regs)
+        if seed % 2 == 0:
+            lines.append(f"WRITE_ONCE(*{LOCS[(p + 1) % nproc]}, 1);")
+            conds.append(f"{p}:r0=1")
+        else:
+            conds += [f"{p}:{r}={rnd.randint(0, 2)}" for r in regs if rnd.random() < 0.6]
+        if not regs:  # herd7 wants a declaration or a statement before the body
+            regs.append("r0")
+            lines.insert(0, f"r0 = READ_ONCE(*{LOCS[p]});")
+        procs.append(process(p, regs, lines))
+    if not conds:
+        conds = ["x=1"]
+    return f"C fuzz{seed}\n\n{{}}\n\n" + "\n".join(procs) + "\nexists (" + " /\\ ".join(conds) + ")\n"
+
+
+def observation(cmd, cwd, timeout):
+    try:
+        out = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout).stdout
+    except subprocess.TimeoutExpired:
+        return None
+    for line in out.splitlines():
+        if line.startswith("Observation "):
+            return line.split()[2:5]
+    return None
+
+
+def main(argv):
+    if len(argv) < 5:
+        print(__doc__, file=sys.stderr)
+        return 2
+    oc, herd, libdir, kernel_mm = (os.path.abspath(a) for a in argv[1:5])
+    opts = argv[5:]
+    first, last = 0, 200
+    if "--seeds" in opts:
+        first, last = (int(s) for s in opts[opts.index("--seeds") + 1].split(":"))
+    timeout = float(opts[opts.index("--timeout") + 1]) if "--timeout" in opts else 20.0
+    keep = opts[opts.index("--keep") + 1] if "--keep" in opts else tempfile.mkdtemp(prefix="herd7-fuzz-")
+    os.makedirs(keep, exist_ok=True)
+    compared = differ = unanswered = 0
+    for seed in range(first, last):
+        path = os.path.join(keep, f"fuzz{seed}.litmus")
+        with open(path, "w") as f:
+            f.write(test(seed))
+        h = observation([herd, "-set-libdir", libdir, "-conf", "linux-kernel.cfg", path], kernel_mm, timeout)
+        if h is None:
+            unanswered += 1
+            continue
+        o = observation([oc, "litmus", "--model", "lkmm", path], None, timeout)
+        compared += 1
+        if o != h:
+            differ += 1
+            print(f"DIFF {path}: herd7 {' '.join(h)}, ordercheck {' '.join(o) if o else 'no answer'}")
+    print(f"seeds {first}:{last}: {compared} compared, {differ} differ, {unanswered} herd7 did not answer; "
+          f"tests in {keep}")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
