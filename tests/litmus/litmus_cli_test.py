@@ -193,9 +193,12 @@ with tempfile.TemporaryDirectory() as tmp:
                  "P1(int *y, int *z) {\n\tint r1;\n\tint i;\n\tr1 = READ_ONCE(*z);\n\tif (r1 == 1)\n"
                  "\t\tfor (i = 0; i < 3; i = i + 1)\n\t\t\t;\n\tWRITE_ONCE(*y, 1);\n}\n"
                  "exists (0:r0=1 /\\ 1:r1=1)\n")
-    code, out, err = run("litmus", "--model", "lkmm", oota)
-    expect("oota-cut: under LKMM the guessed run's cut counts (bounded, exit 3)",
-           code == 3 and "Judgement oota-cut bounded" in out, f"{code} {out} {err}")
+    def cut_counts_under_lkmm(name, path):
+        code, out, err = run("litmus", "--model", "lkmm", path)
+        expect(f"{name}: under LKMM the guessed run's cut counts (bounded, exit 3)",
+               code == 3 and f"Judgement {name} bounded" in out, f"{code} {out} {err}")
+
+    cut_counts_under_lkmm("oota-cut", oota)
     code, out, err = run("litmus", "--model", "rc11", oota)
     expect("oota-cut: exact under RC11", code == 0 and "ok: Never as expected" in out, f"{code} {out} {err}")
 
@@ -210,9 +213,7 @@ with tempfile.TemporaryDirectory() as tmp:
                   "P2(int *x, int *y) {\n\tint r2;\n\tint i;\n\tr2 = READ_ONCE(*x);\n\ti = 0;\n\tif (r2 == 5) {\n"
                   "\t\twhile (i < 3)\n\t\t\ti = i + 1;\n\t}\n\tWRITE_ONCE(*y, 1);\n}\n"
                   "exists (2:r2=5)\n")
-    code, out, err = run("litmus", "--model", "lkmm", rerun)
-    expect("rerun-cut: under LKMM the cut counts (bounded, exit 3)",
-           code == 3 and "Judgement rerun-cut bounded" in out, f"{code} {out} {err}")
+    cut_counts_under_lkmm("rerun-cut", rerun)
     code, out, err = run("litmus", "--model", "lkmm", "--unroll", "3", rerun)
     expect("rerun-cut: --unroll 3 finds the cycle (herd7 -unroll 3: Sometimes 1 10)",
            code == 1 and "Observation rerun-cut Sometimes 1 10" in out, f"{code} {out} {err}")
