@@ -433,9 +433,8 @@ std::vector<std::pair<unsigned, std::uint32_t>> undepended_reads(const Program& 
         u.stmt(p.processes[proc].body);
         // A revisit gives one read its new value. Another read after it (another site, or the
         // same one in a loop) may have to take a new value at the same time, or the graph with
-        // the first one alone is inconsistent (both reads of x in LB+two-reads-each, coherence;
-        // an smp_rmb() between two reads of different locations): a process whose load is its
-        // only read, run once, is the case that holds.
+        // the first one alone is inconsistent (both reads of x in LB+two-reads-each: coherence):
+        // a process whose load is its only read, run once, is the case that holds.
         std::size_t read_sites = 0;
         for (const Access& a : p.accesses) read_sites += a.process == proc && may_read(a);
         if (read_sites != 1 || u.loops) continue;
