@@ -438,9 +438,21 @@ std::vector<std::pair<unsigned, std::uint32_t>> undepended_reads(const Program& 
         std::size_t read_sites = 0;
         for (const Access& a : p.accesses) read_sites += a.process == proc && may_read(a);
         if (read_sites != 1 || u.loops) continue;
+        // A write revisits one read: where another read of the location may need the same
+        // write's value, both cannot get it so (LB+two-readers-of-one-write). The load's location
+        // is a fixed one that no other access reads.
+        const auto only_reader = [&](std::int32_t site) {
+            const std::int32_t loc = p.accesses[static_cast<std::size_t>(site)].target;
+            if (loc < 0) return false;
+            for (std::size_t ai = 0; ai < p.accesses.size(); ++ai)
+                if (static_cast<std::int32_t>(ai) != site && may_read(p.accesses[ai]) &&
+                    (p.accesses[ai].target < 0 || p.accesses[ai].target == loc))
+                    return false;
+            return true;
+        };
         std::set<std::int32_t> free_sites;
         for (const auto& [site, reg] : u.assigned)
-            if (u.used.count(reg) == 0) free_sites.insert(site);
+            if (u.used.count(reg) == 0 && only_reader(site)) free_sites.insert(site);
         // by line: every access of the line that reads must be such a load
         std::map<std::uint32_t, bool> lines;
         for (std::size_t ai = 0; ai < p.accesses.size(); ++ai) {

@@ -182,13 +182,13 @@ GraphEngine::RunEnd GraphEngine::run_once(FinalState& fs, std::string& detail, s
             try {
                 instance->run_thread(t);
                 finished_[t] = true;
-                // A guess that cannot close a cycle, or that a revisit could close without it,
-                // ends the run, unless a later graph may run the thread another way
-                // (path_fixed(); LB+guess+mb-on-revisited-path). Testing the text's claims, a guess it
-                // says is ordered is judged anyway (guess_can_close_a_cycle() throws on a wrong one).
+                // A guess that cannot close a cycle ends the run, unless a later graph may run
+                // the thread another way (path_fixed(); LB+guess+mb-on-revisited-path). Testing
+                // the text's claims, a guess it says is ordered is judged anyway
+                // (guess_can_close_a_cycle() throws on a wrong one).
                 if (guesses_ != nullptr) {
                     if (path_fixed(gt)) {
-                        if (!guess_can_close_a_cycle(gt) || !guesses_needed(gt)) return RunEnd::Dead;
+                        if (!guess_can_close_a_cycle(gt)) return RunEnd::Dead;
                     } else if (options_.guess_ordered_reads) {
                         (void)guess_can_close_a_cycle(gt);
                     }

@@ -247,16 +247,13 @@ private:
     /// Load buffering by revisits: the reads of a's location in a's porf-prefix that a may still
     /// revisit, nothing kept depending on them (docs/graph-engine.md).
     void cycle_revisits(const Graph& g, EventId a, const std::vector<std::uint32_t>& prefix, std::uint32_t limit);
-    /// With cycle revisits, a guess is needed only by a read that some later event of its
-    /// thread depends on (Node::replay): a cycle through a read nothing depends on is built by
-    /// a revisit. False when finished thread `gt` has a guessed read that needs none.
-    bool guesses_needed(std::uint16_t gt) const;
     /// Whether finished thread `gt`'s events recur, as they are now, in every graph the search
     /// builds from this run: what decides them (the reads its branches tested, those its
     /// addresses, values and primitive calls came from: Node::replay) is guessed reads only,
     /// which no revisit changes or deletes. Any other read may take another value in a later
-    /// graph (revisited, or deleted and read again), and the thread then runs another path: the
-    /// rules above, which judge the thread's path as it is, may end a run only when this holds.
+    /// graph (revisited, or deleted and read again), and the thread then runs another path:
+    /// guess_can_close_a_cycle(), which judges the thread's path as it is, may end a run only
+    /// when this holds.
     bool path_fixed(std::uint16_t gt) const;
     /// With cycle revisits: the program text shows that nothing depends on read `id`
     /// (VariantDef::undepended_reads), so it needs no guess.

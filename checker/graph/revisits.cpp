@@ -239,22 +239,6 @@ void GraphEngine::try_revisit(const Graph& g, EventId a, EventId rid, const std:
     push(std::move(h));
 }
 
-bool GraphEngine::guesses_needed(std::uint16_t gt) const {
-    if (!cycle_revisits_) return true;
-    const auto& th = g_.threads[gt];
-    for (std::size_t i = 0; i < th.size() && i < 64; ++i) {
-        if (!th[i].guessed || th[i].ev.kind != EventKind::Read || th[i].spec.present) continue;
-        // a read after it may have to change with it (undepended_reads(), litmus/ordered_reads.cpp)
-        bool read_after = false;
-        for (std::size_t j = i + 1; j < th.size() && !read_after; ++j) read_after = th[j].ev.is_read();
-        if (read_after) continue;
-        bool depended_on = false;
-        for (std::size_t j = i + 1; j < th.size() && !depended_on; ++j) depended_on = (th[j].replay >> i & 1u) != 0;
-        if (!depended_on) return false;
-    }
-    return true;
-}
-
 bool GraphEngine::path_fixed(std::uint16_t gt) const {
     const auto& th = g_.threads[gt];
     std::uint64_t decided_by = rt_->tested_reads(gt);

@@ -25,11 +25,11 @@ using namespace oc;
 namespace {
 
 /// The lines of P0 (from 1 at its first body line) that undepended_reads() lists, for a test
-/// whose P0 body is `p0`.
-std::set<std::uint32_t> undepended(const std::string& p0) {
-    const std::string src = "C t\n{}\nP0(int *x, int *y, int *z)\n{\n" + p0 +
-                            "}\nP1(int *x, int *y)\n{\n\tint r1;\n\tr1 = READ_ONCE(*y);\n\tWRITE_ONCE(*x, 1);\n}\n"
-                            "exists (0:r0=1 /\\ 1:r1=1)\n";
+/// whose P0 body is `p0` (and P1's `p1`).
+std::set<std::uint32_t> undepended(const std::string& p0,
+                                   const std::string& p1 = "\tint r1;\n\tr1 = READ_ONCE(*y);\n\tWRITE_ONCE(*x, 1);\n") {
+    const std::string src = "C t\n{}\nP0(int *x, int *y, int *z)\n{\n" + p0 + "}\nP1(int *x, int *y)\n{\n" + p1 +
+                            "}\nexists (0:r0=1 /\\ 1:r1=1)\n";
     std::set<std::uint32_t> out;
     for (const auto& [thread, line] : litmus::undepended_reads(litmus::parse(src, "t.litmus")))
         if (thread == 1) out.insert(line - 4);  // P0's body starts at line 5
@@ -72,6 +72,10 @@ TEST_CASE("cycle revisits: the reads whose value nothing of their thread uses") 
     // may have to change with it (LB+two-reads-each)
     CHECK(undepended("\tint r0;\n\tint r1;\n\tr0 = READ_ONCE(*x);\n\tr1 = READ_ONCE(*x);\n\tWRITE_ONCE(*y, 1);\n").empty());
     CHECK(undepended("\tint r0;\n\tint i;\n\tfor (i = 0; i < 2; i = i + 1)\n\t\tr0 = READ_ONCE(*x);\n\tWRITE_ONCE(*y, 1);\n")
+              .empty());
+    // a location another process reads too: one write may have to revisit both
+    // (LB+two-readers-of-one-write)
+    CHECK(undepended("\tint r0;\n\tr0 = READ_ONCE(*x);\n\tWRITE_ONCE(*y, 1);\n", "\tint r1;\n\tr1 = READ_ONCE(*x);\n")
               .empty());
 }
 
