@@ -225,7 +225,10 @@ Relations relations(const ExecutionGraph& g, Depth depth) {
         case EventKind::Write: add(r.W, i); break;
         case EventKind::Rmw:
             add(wpart ? r.W : r.R, i);
-            add(r.RMW, i);
+            // herd's RMW is the events of RMW instructions (linux-kernel.bell's `instructions
+            // RMW`): a spin_lock()'s LKR and LKW are not among them, so smp_mb__before_atomic()
+            // and smp_mb__after_atomic() order nothing through a lock (LB+lock+mb__after_atomic)
+            if ((t & LockRmw) == 0) add(r.RMW, i);
             break;
         case EventKind::Fence: {
             add(r.F, i);

@@ -115,7 +115,7 @@ bool check(const ExecutionGraph& g, Work& k) {
         case EventKind::Write: Ops::put(W, i); break;
         case EventKind::Rmw:
             Ops::put(wpart ? W : R, i);
-            Ops::put(RMW, i);
+            if ((t & LockRmw) == 0) Ops::put(RMW, i);  // as lkmm.cpp: a lock is no RMW instruction
             break;
         case EventKind::Fence: {
             bool effective = true;

@@ -241,7 +241,8 @@ void builtins_into(Builtins& b, const ExecutionGraph& g, const Dialect& dialect,
             break;
         case EventKind::Rmw:
             if (!lock_event) add(wpart ? sW : sR, i);
-            add(sRMW, i);
+            // herd's RMW holds the events of RMW instructions, not a lock's LKR and LKW (as lkmm.cpp)
+            if ((t & lkmm::LockRmw) == 0) add(sRMW, i);
             break;
         case EventKind::Fence: {
             add(sF, i);
