@@ -195,6 +195,7 @@ GraphEngine::RunEnd GraphEngine::run_once(FinalState& fs, std::string& detail, s
                 }
             } catch (const Blocked&) {
                 blocked.emplace_back(t, rt.iteration_start(gt));
+                waited_ = true;
                 for (std::uint32_t i = rt.iteration_start(gt); i < g_.threads[gt].size(); ++i)
                     if (g_.threads[gt][i].ev.is_read()) blocked_reads_.push_back(EventId{gt, i});
             }
@@ -379,6 +380,16 @@ ExploreResult GraphEngine::run() {
         if (end == RunEnd::Complete) {
             if (guesses_ != nullptr) {
                 complete(fs);
+            } else if (waited_) {
+                // a revisit may delete a write a waiting read had taken in place: an execution
+                // may come out more than once (try_revisit(), waited_)
+                to_execution_graph(g_, out_, true);
+                FinalState state = fs;
+                state.load_buffering = g_.cycle_revisited && porf_cyclic(out_);
+                if (delivered_.insert(canonical_hash(out_)).second) {
+                    ++executions_;
+                    sink_(options_.capture ? out_ : ExecutionGraph{}, state);
+                }
             } else if (g_.cycle_revisited) {
                 // a revisit closed a cycle on the way: the execution may have one, and one with
                 // a cycle may come out more than once (try_revisit())

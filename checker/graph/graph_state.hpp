@@ -46,6 +46,9 @@ struct Node {
     std::uint32_t wstamp = 0;  ///< an RMW's write part
     bool rmax = true;          ///< read part: it read the co-latest write when it got its rf
     bool wmax = true;          ///< write part: it was placed co-last when added
+    /// A waiting read revisited in place: the stamp of the write it then took (0: none). It took
+    /// that write as a read added after it would, maximally (GraphEngine::in_place_revisits()).
+    std::uint32_t took_in_place = 0;
     /// An RMW or successful-CAS call whose write part is not in the graph yet (its read was
     /// revisited): ev.kind is Read until the replay adds the write part.
     bool pending = false;

@@ -33,6 +33,10 @@ bool GraphEngine::in_place_revisits(EventId a, Graph& before) {
         const Node saved = g_.at(rid);
         set_rf(g_, g_.at(rid), a);
         g_.at(rid).rmax = true;
+        // The read now takes a, the co-latest write, as a read added after a would: a later
+        // backward revisit that deletes a may delete it too (try_revisit(): a read revisited by
+        // a deleted write is not added maximally; this one is).
+        g_.at(rid).took_in_place = g_.at(a).write_stamp();
         if (consistent(g_))
             changed = true;
         else
@@ -180,11 +184,17 @@ void GraphEngine::try_revisit(const Graph& g, EventId a, EventId rid, const std:
             if (co[j] != a && co[j] != self && kept_write(co[j])) return true;
         return false;
     };
+    // A read revisited by a deleted write was not added maximally: the graph before that revisit
+    // builds the same revisited graph. A waiting read that took a deleted write in place is
+    // deleted here anyway: the graph in which it still waited need not have seen this revisit
+    // (await+chain-after-write: the writer runs before the revisiting write's thread can).
+    // Where it did, the revisited graph comes out twice; the execution goes to the sink once,
+    // by its canonical hash (GraphEngine::waited_).
     auto read_part_ok = [&](const Node& e) {
         if (!e.rmax) return false;
         const EventId w = *e.ev.reads_from;
         if (successor_kept(w, e.ev.id)) return false;
-        if (!kept_write(w) && g.at(w).write_stamp() > e.stamp) return false;  // revisited by a deleted write
+        if (!kept_write(w) && g.at(w).write_stamp() > e.stamp && g.at(w).write_stamp() != e.took_in_place) return false;
         return true;
     };
     auto write_part_ok = [&](const Node& e) { return e.wmax && !successor_kept(e.ev.id, e.ev.id); };
