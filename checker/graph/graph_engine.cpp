@@ -359,6 +359,13 @@ ExploreResult GraphEngine::run() {
         if (rt_->cut_pending()) rt_->settle_cuts(counted && cut_counts(end, failure_matched));
         if (guesses_ != nullptr && end != RunEnd::Complete && end != RunEnd::Dead && has_guesses(g_) && !failure_matched)
             end = RunEnd::Dead;
+        // The axioms the model asks of a finished run only (MemoryModel::consistent_when_complete()):
+        // a graph that breaks one is no execution, and no failure or wait found in it is real.
+        // With guesses, for_each_matching() asks them of each matching.
+        if (end != RunEnd::Dead && !(guesses_ != nullptr && has_guesses(g_))) {
+            to_execution_graph(g_, scratch_, false);
+            if (!model_.consistent_when_complete(scratch_)) continue;
+        }
         if (end == RunEnd::Failed && failure == EngineFailure::Livelock && !options_.livelock_ends_search) {
             // herd7's semantics (litmus tests): a run in which a thread waits forever is no
             // execution; the search goes on

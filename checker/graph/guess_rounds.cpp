@@ -330,7 +330,7 @@ bool GraphEngine::for_each_matching(ExecutionGraph& base, const std::function<bo
         const ExecutionGraph& g = base;
         // A matching without a po | rf cycle is built by the exploration without guesses
         // (revisits) already, and goes to the sink from there.
-        if (porf_cyclic(g) && model_.consistent(g)) {
+        if (porf_cyclic(g) && model_.consistent(g) && model_.consistent_when_complete(g)) {
             ValueCycle cycle = ValueCycle::None;
             for (const EventId r : reads) cycle = std::max(cycle, value_cycle(g, r));
             if (cycle == ValueCycle::Computed) {

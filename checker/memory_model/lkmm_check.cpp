@@ -477,7 +477,7 @@ bool check(const ExecutionGraph& g, Work& k) {
         o.restrict(rb, nullptr, Marked);
         return !o.reflexive(rb);
     };
-    if (!rcu()) return false;
+    if (k.rcu_axiom && !rcu()) return false;
     if (!has_plain) return true;
 
     // ---- plain accesses: plain-coherence (the data-race flag is relations()'s alone) ----
@@ -557,9 +557,10 @@ bool check(const ExecutionGraph& g, Work& k) {
 
 }  // namespace
 
-bool consistent(const ExecutionGraph& g) {
+bool consistent(const ExecutionGraph& g, bool with_rcu) {
     thread_local Work k, rcu;
     k.rcu = &rcu;
+    k.rcu_axiom = with_rcu;
     number(g, k);
     k.begin(k.event.size());
     // one or two words a row (up to 128 nodes: nearly every test) with the width a constant
@@ -568,6 +569,14 @@ bool consistent(const ExecutionGraph& g) {
     case 2: return check<2>(g, k);
     default: return check<0>(g, k);
     }
+}
+
+bool has_rcu_events(const ExecutionGraph& g) {
+    constexpr std::uint32_t rcu = RcuLock | RcuUnlock | SyncRcu | SrcuLock | SrcuUnlock | SyncSrcu;
+    for (std::size_t t = 1; t < g.thread_count(); ++t)
+        for (const Event& e : g.thread(t))
+            if (((lkmm_tags_of(e) | e.lkmm) & rcu) != 0) return true;
+    return false;
 }
 
 }  // namespace oc::lkmm

@@ -9,7 +9,12 @@
 namespace oc::lkmm {
 
 /// Whether `g` satisfies LKMM's axioms (coherence, atomic, happens-before, propagation, rcu,
-/// plain-coherence).
-bool consistent(const ExecutionGraph& g);
+/// plain-coherence). Without `with_rcu`, the rcu axiom is not asked, and plain-coherence is
+/// asked without rb and rcu-fence (weaker): the graph engine's check of a graph that may still
+/// grow (MemoryModel::consistent_when_complete() says why).
+bool consistent(const ExecutionGraph& g, bool with_rcu = true);
+
+/// Whether some event of `g` is an RCU or SRCU lock, unlock or grace period.
+bool has_rcu_events(const ExecutionGraph& g);
 
 }  // namespace oc::lkmm

@@ -55,6 +55,7 @@ public:
     std::vector<std::uint32_t> rcu_nodes;  ///< the nodes rcu-order can relate, ascending
     std::vector<std::uint32_t> rcu_at;     ///< per node: its index in rcu_nodes, or their count
     Work* rcu = nullptr;                   ///< the buffers of the relations over rcu_nodes
+    bool rcu_axiom = true;                 ///< check the rcu axiom (lkmm::consistent()'s `with_rcu`)
 
 private:
     Word* take(std::size_t words) {

@@ -385,7 +385,9 @@ void enumerate(Runner& runner, BruteForceResult& result, const MemoryModel* mode
                 graph.set_co(static_cast<LocationId>(l), std::move(co));
             }
             ++result.candidates;
-            if (model != nullptr ? !model->consistent(graph) : static_cast<bool>(check_rc11(graph))) continue;
+            if (model != nullptr ? !(model->consistent(graph) && model->consistent_when_complete(graph))
+                                 : static_cast<bool>(check_rc11(graph)))
+                continue;
             if (model != nullptr && out_of_thin_air(graph)) continue;
             const std::uint64_t hash = canonical_hash(graph);
             if (!result.hashes.insert(hash).second)

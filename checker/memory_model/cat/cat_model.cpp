@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <set>
 #include <string_view>
 
 #include "checker/memory_model/cat/cat_builtins.hpp"
@@ -11,6 +12,7 @@
 #include "checker/memory_model/cat/cat_guess.hpp"
 #include "checker/memory_model/cat/cat_inert.hpp"
 #include "checker/memory_model/cat/cat_parser.hpp"
+#include "checker/memory_model/lkmm_check.hpp"
 #include "checker/memory_model/lkmm_tags.hpp"
 
 namespace oc::cat {
@@ -61,6 +63,68 @@ void let_names_in(const std::vector<Stmt>& statements, std::vector<std::string>&
     }
 }
 
+/// Whether `e` names a symbol of `dep` (conservatively: a local binding of that name counts too).
+bool mentions(const Expr& e, const std::set<std::uint32_t>& dep) {
+    if (e.op == Expr::Op::Var && dep.count(e.sym) != 0) return true;
+    for (const ExprPtr& a : e.args)
+        if (a && mentions(*a, dep)) return true;
+    for (const Binding& b : e.bindings)
+        if (b.body && mentions(*b.body, dep)) return true;
+    return false;
+}
+
+/// Drops from `statements` the axioms that depend on a name of `seeds` (the read-side critical
+/// sections), keeping in `dep` the names bound to a value that does (a seed's binding counts);
+/// true when some axiom was dropped. A `let rec` group is closed by a fixpoint; a name bound
+/// again to a value that does not depend on them leaves `dep`.
+bool drop_dependent_axioms(std::vector<Stmt>& statements, const std::set<std::uint32_t>& seeds,
+                           std::set<std::uint32_t>& dep) {
+    bool dropped = false;
+    std::vector<Stmt> kept;
+    kept.reserve(statements.size());
+    for (Stmt& st : statements) {
+        switch (st.kind) {
+        case Stmt::Kind::Include:
+            dropped |= drop_dependent_axioms(st.included, seeds, dep);
+            break;
+        case Stmt::Kind::Let: {
+            std::vector<bool> d(st.bindings.size(), false);
+            for (std::size_t i = 0; i < d.size(); ++i) d[i] = seeds.count(st.bindings[i].sym) != 0;
+            for (bool changed = true; changed;) {
+                changed = false;
+                std::set<std::uint32_t> seen = dep;
+                if (st.rec)
+                    for (std::size_t i = 0; i < d.size(); ++i)
+                        if (d[i]) seen.insert(st.bindings[i].sym);
+                for (std::size_t i = 0; i < d.size(); ++i)
+                    if (!d[i] && st.bindings[i].body && mentions(*st.bindings[i].body, seen)) d[i] = changed = true;
+                if (!st.rec) break;
+            }
+            for (std::size_t i = 0; i < d.size(); ++i) {
+                if (d[i]) dep.insert(st.bindings[i].sym);
+                else dep.erase(st.bindings[i].sym);
+            }
+            break;
+        }
+        case Stmt::Kind::With:
+            if (st.expr && mentions(*st.expr, dep)) dep.insert(st.sym);
+            else dep.erase(st.sym);
+            break;
+        case Stmt::Kind::Check:
+            if (!st.flag && st.expr && mentions(*st.expr, dep)) {
+                dropped = true;
+                continue;
+            }
+            break;
+        default:
+            break;
+        }
+        kept.push_back(std::move(st));
+    }
+    statements = std::move(kept);
+    return dropped;
+}
+
 }  // namespace
 
 std::unique_ptr<CatModel> CatModel::load(const std::string& cat_path, const std::string& bell_path,
@@ -90,6 +154,22 @@ CatModel::CatModel(Model bell, Model cat, const Variants& variants, bool compile
     model_.dialect.lkmmv2 = variants.count("lkmmv2") != 0;
     if (compiled) prepare(model_);
     if (title_.empty()) title_ = "cat model";
+    // The model without the axioms that depend on the read-side critical sections (rcu-rscs,
+    // srcu-rscs as linux-kernel.cat names them): consistent() on a graph with RCU or SRCU
+    // events; consistent_when_complete() asks the whole model (memory_model.hpp says why).
+    {
+        Model prefix;
+        prefix.title = model_.title;
+        prefix.dialect = model_.dialect;
+        prefix.statements = model_.statements;
+        const std::set<std::uint32_t> seeds{symbol("rcu-rscs"), symbol("srcu-rscs")};
+        std::set<std::uint32_t> dep;
+        if (drop_dependent_axioms(prefix.statements, seeds, dep)) {
+            prefix.program.reset();
+            if (compiled) prepare(prefix);
+            prefix_ = std::make_shared<const Model>(std::move(prefix));
+        }
+    }
     // the derived model (ordered_links(), on a thread's own graph) and its context-monotone
     // copy (the probes below: what they link, every thread that holds their events does)
     for (const bool context_monotone : {false, true}) {
@@ -253,6 +333,12 @@ bool CatModel::inert(const Event& e, bool sink, bool lock_free) const {
 
 bool CatModel::consistent(const ExecutionGraph& g) const {
     if (kernel_) refuse_held_locks(g);
+    const Model& m = prefix_ && lkmm::has_rcu_events(g) ? *prefix_ : model_;
+    return !evaluate(m, g, Goal::FirstViolation).violated;
+}
+
+bool CatModel::consistent_when_complete(const ExecutionGraph& g) const {
+    if (!prefix_ || !lkmm::has_rcu_events(g)) return true;
     return !evaluate(model_, g, Goal::FirstViolation).violated;
 }
 

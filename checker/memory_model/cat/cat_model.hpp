@@ -51,6 +51,12 @@ public:
     /// Every axiom (acyclic, irreflexive, empty that is not a flag) holds, and every `with`
     /// finds the graph among its candidates.
     bool consistent(const ExecutionGraph& g) const override;
+    /// On a graph with RCU or SRCU events consistent() asks the model without the axioms that
+    /// depend on rcu-rscs or srcu-rscs (linux-kernel.cat's rcu axiom, and plain-coherence
+    /// through rb), and this asks the whole model: a section that a reader's two reads around a
+    /// grace period see on both sides breaks the rcu axiom on the engine's way to executions
+    /// that keep it (memory_model.hpp). A model that names neither is asked whole each time.
+    bool consistent_when_complete(const ExecutionGraph& g) const override;
     /// Decided from the model's text (cat_inert.hpp), once per kind of event: a fence, or a
     /// read that reads from no write yet, added last to its thread, leaves a consistent graph
     /// consistent (linux-kernel.cat: every fence but an RCU/SRCU unlock, every such read).
@@ -102,6 +108,7 @@ private:
     std::shared_ptr<const Model> guess_;  ///< cat_guess.hpp's derived model, compiled
     std::string guess_axiom_;
     std::shared_ptr<const Model> probe_;  ///< its context-monotone copy, for the probes
+    std::shared_ptr<const Model> prefix_;  ///< without the axioms over rcu-rscs, srcu-rscs (or null)
     std::uint8_t orders_ = 0;
     std::uint8_t probe_orders() const;
     /// The AxiomViolation of an evaluation's first failing axiom, if any.
