@@ -195,7 +195,6 @@ GraphEngine::RunEnd GraphEngine::run_once(FinalState& fs, std::string& detail, s
                 }
             } catch (const Blocked&) {
                 blocked.emplace_back(t, rt.iteration_start(gt));
-                waited_ = true;
                 for (std::uint32_t i = rt.iteration_start(gt); i < g_.threads[gt].size(); ++i)
                     if (g_.threads[gt][i].ev.is_read()) blocked_reads_.push_back(EventId{gt, i});
             }
@@ -387,9 +386,11 @@ ExploreResult GraphEngine::run() {
         if (end == RunEnd::Complete) {
             if (guesses_ != nullptr) {
                 complete(fs);
-            } else if (waited_) {
-                // a revisit may delete a write a waiting read had taken in place: an execution
-                // may come out more than once (try_revisit(), waited_)
+            } else if (rt_->spun()) {
+                // An execution with an await may come out more than once: a revisit may delete a
+                // waiting read with the write it took in place (try_revisit()), and the graph in
+                // which the read still waited may build the same graph. Each way to such an
+                // execution runs the await, so each one is handed on once, by its canonical hash.
                 to_execution_graph(g_, out_, true);
                 FinalState state = fs;
                 state.load_buffering = g_.cycle_revisited && porf_cyclic(out_);

@@ -220,11 +220,6 @@ private:
     /// before the change in `before`; returns true if some read now reads a.
     bool in_place_revisits(EventId a, Graph& before);
     std::vector<EventId> blocked_reads_;  ///< reads of the failed iterations of threads waiting in this run
-    /// Some thread of this search has waited: from then on an execution may come out twice
-    /// (try_revisit(): a waiting read that took a write in place may be deleted with it), and
-    /// each one goes to the sink once, by its canonical hash. Both ways to a repeated execution
-    /// pass through a graph with a waiting read, run before either ends.
-    bool waited_ = false;
     bool consistent(const Graph& g);
     /// MemoryModel::inert_as_sink() of node `n`, added as a sink to g_; or
     /// inert_as_sink_without_locks() when no event of g_ is a lock event.

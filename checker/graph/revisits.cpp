@@ -189,7 +189,7 @@ void GraphEngine::try_revisit(const Graph& g, EventId a, EventId rid, const std:
     // deleted here anyway: the graph in which it still waited need not have seen this revisit
     // (await+chain-after-write: the writer runs before the revisiting write's thread can).
     // Where it did, the revisited graph comes out twice; the execution goes to the sink once,
-    // by its canonical hash (GraphEngine::waited_).
+    // by its canonical hash (run(): an execution that runs an await).
     auto read_part_ok = [&](const Node& e) {
         if (!e.rmax) return false;
         const EventId w = *e.ev.reads_from;

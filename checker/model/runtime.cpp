@@ -48,6 +48,7 @@ void Runtime::begin_execution(const std::vector<std::string>& thread_names) {
     if (graph_.thread_count() != thread_names.size() + 1) graph_.set_thread_names(thread_names);
     graph_.clear_events();
     phase_ = Phase::Init;
+    spun_ = false;
     step_ = 0;
     next_location_ = 0;
     threads_.fill(ThreadState{});

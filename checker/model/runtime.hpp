@@ -175,8 +175,10 @@ public:
     void yield();
     /// Marks the start of a spin-loop iteration in the running thread.
     void spin_iteration() {
-        if (phase_ == Phase::Threads) state().iteration_start = state().next_index;
+        if (phase_ == Phase::Threads) state().iteration_start = state().next_index, spun_ = true;
     }
+    /// Some thread of this execution began a spin-loop iteration (an await).
+    bool spun() const { return spun_; }
     /// A run cut short by a bound of the model's own (a litmus loop at `--unroll`): the engine
     /// adds it to `counter` when the run ends, unless the run turns out to be no execution
     /// (settle_cuts()). What an engine leaves unsettled counts: begin_execution() settles it.
@@ -299,6 +301,7 @@ private:
     const Mutation* mutation_at(std::source_location where);
 
     Phase phase_ = Phase::Init;
+    bool spun_ = false;  ///< spun()
     bool capture_ = true;
     std::optional<Mutation> mutation_;
     ExecutionGraph graph_;
