@@ -5,6 +5,7 @@
 #include "checker/memory_model/lkmm.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <utility>
 #include <vector>
@@ -499,6 +500,22 @@ Relations relations(const ExecutionGraph& g, Depth depth) {
         }
     }
     return r;
+}
+
+std::optional<EventId> unmatched_unlock(const ExecutionGraph& g) {
+    for (std::size_t t = 1; t < g.thread_count(); ++t) {
+        std::map<LocationId, bool> held;  // per lock: whether its last lock event was an acquisition
+        for (const Event& e : g.thread(t)) {
+            if (!e.location) continue;
+            if ((e.lkmm & LockRmw) != 0 && e.kind == EventKind::Rmw) held[*e.location] = true;
+            if ((e.lkmm & Unlock) != 0 && e.is_write()) {
+                const auto it = held.find(*e.location);
+                if (it == held.end() || !it->second) return e.id;
+                it->second = false;
+            }
+        }
+    }
+    return std::nullopt;
 }
 
 std::optional<std::string> violated_axiom(const Relations& r) {

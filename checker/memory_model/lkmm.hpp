@@ -84,6 +84,11 @@ enum class Depth : std::uint8_t { Nesting, Axioms, Flags };
 /// sections (rcu-rscs, srcu-rscs, and whether some is unbalanced) are computed.
 Relations relations(const ExecutionGraph& g, Depth depth = Depth::Axioms);
 
+/// The first spin_unlock() of `g` that lock.cat's `critical` leaves unmatched (its flag
+/// unmatched-unlock: `UL \ range(critical)`): the last lock event of its location before it in
+/// its thread is not a lock acquisition (there is none, or it is another unlock).
+std::optional<EventId> unmatched_unlock(const ExecutionGraph& g);
+
 /// The first axiom of linux-kernel.cat that `r` violates, in the cat file's order: "coherence",
 /// "atomic", "happens-before", "propagation", "rcu", "plain-coherence"; nullopt when none.
 std::optional<std::string> violated_axiom(const Relations& r);

@@ -140,6 +140,8 @@ private:
             out.emplace_back("mixed-accesses");
         if (r.unbalanced_rcu) out.emplace_back("unbalanced-rcu-locking");
         if (r.unbalanced_srcu) out.emplace_back("unbalanced-srcu-locking");
+        // lock.cat: flag ~empty UL \ range(critical) as unmatched-unlock
+        if (lkmm::unmatched_unlock(g)) out.emplace_back("unmatched-unlock");
         // flag ~empty different-values(srcu-rscs) as srcu-bad-nesting; an event's value: what a
         // read reads (lkmmv2's srcu-lock), what an SRCU event carries or a write writes
         const auto value = [&](std::size_t i) {

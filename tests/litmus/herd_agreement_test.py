@@ -42,6 +42,12 @@ if conf_env is not None:
 
 # Where ordercheck cannot give herd's answer: (file, what differs, why). Empty: none.
 KNOWN = {}
+# Where ordercheck gives herd's verdict and flags but other counts: file -> why. The verdict and
+# the Flag lines are compared.
+COUNTS_DIFFER = {
+    "litmus/tests/unlock+unmatched.litmus": "lock.cat leaves an unmatched unlock out of co; the graph engine "
+                                            "orders it with the other writes of the lock (docs/lkmm.md, Limits)",
+}
 # Tests herd7 did not judge that are too slow under LKMM for the everyday suite (the benchmark
 # runs them: bench/graph_bench.py): file name -> why. Empty: none.
 SLOW = {}
@@ -105,6 +111,9 @@ def main(root):
             # unrolling an await exits in; ordercheck explores an await without a bound and counts
             # one execution per way it succeeds (docs/litmus.md, "Loops"): the verdicts only.
             want, obs = [verdict], obs[:1]
+        if file in COUNTS_DIFFER and obs is not None and obs[:1] == [verdict] and got_flags == flags:
+            print(f"counts differ, as known: {file}: herd7 {pos} {neg}, ordercheck {obs[1]} {obs[2]}: {COUNTS_DIFFER[file]}")
+            continue
         if obs != want or got_flags != flags:
             if file in KNOWN:
                 print(f"known: {file}: {KNOWN[file]}")

@@ -532,7 +532,7 @@ TEST_SUITE("cat") {
         // 6.1's macro table refuses the primitives it lacks (as herd7 7.57 does): those tests have
         // no 6.1 answer to compare with (smp_mb__after_srcu_read_unlock() is the newest model's)
         const auto table = litmus::MacroTable::load(dir + "/linux-kernel.def");
-        std::size_t agree = 0, compared = 0, left_out = 0, refused = 0;
+        std::size_t agree = 0, compared = 0, left_out = 0, refused = 0, unmatched = 0;
         double builtin_seconds = 0, cat_seconds = 0;
         for (const fs::path& path : tests) {
             std::shared_ptr<const litmus::Compiled> test;
@@ -559,6 +559,13 @@ TEST_SUITE("cat") {
                 continue;
             }
             catm = explore_under(v, *model);
+            // an unlock no acquisition matches: the built-in flags it, the cat model refuses the
+            // program (lock.cat leaves the unlock out of co: cat_model.cpp)
+            if (builtin.flags.count("unmatched-unlock") != 0 &&
+                catm.failure.find("matches no lock acquisition") != std::string::npos) {
+                ++unmatched;
+                continue;
+            }
             ++compared;
             builtin_seconds += builtin.seconds;
             cat_seconds += catm.seconds;
@@ -581,6 +588,7 @@ TEST_SUITE("cat") {
                       << cat_seconds << " s; " << left_out << " larger tests left out (ORDERCHECK_CAT_DIFFERENTIAL=all); "
                       << refused << " refused by 6.1's linux-kernel.def");
         CHECK(agree == compared);
+        CHECK(unmatched == 1);  // unlock+unmatched
         CHECK(refused >= 5);  // atomic_andnot, atomic_or, atomic_fetch_or_acquire, srcu_down_read, ...
         CHECK(compared > 100);
     }

@@ -12,6 +12,7 @@
 #include "checker/memory_model/cat/cat_guess.hpp"
 #include "checker/memory_model/cat/cat_inert.hpp"
 #include "checker/memory_model/cat/cat_parser.hpp"
+#include "checker/memory_model/lkmm.hpp"
 #include "checker/memory_model/lkmm_check.hpp"
 #include "checker/memory_model/lkmm_tags.hpp"
 
@@ -36,6 +37,20 @@ void refuse_held_locks(const ExecutionGraph& g) {
                         " is held when the model starts (its initial value is " + std::to_string(w.written_value) +
                         "); herd's lock.cat has every lock start unlocked, so the cat model cannot judge this "
                         "program (judge it with the built-in --model lkmm, or take the lock in its first steps)");
+    }
+}
+
+/// lock.cat leaves an unlock that no lock acquisition of its thread precedes out of co (only
+/// `critical` merges unlocks into it) and flags it, unmatched-unlock; the graph engine orders
+/// every write of a location in co, so no graph with such an unlock would be an execution of the
+/// model. Refused, with the reason, rather than judged with no executions.
+void refuse_unmatched_unlocks(const ExecutionGraph& g) {
+    if (const auto ul = lkmm::unmatched_unlock(g)) {
+        const Event& e = g.event(*ul);
+        throw ModelRefusal("the unlock of " + g.location_name(*e.location) + " by " + g.thread_name(ul->thread) +
+                           " matches no lock acquisition of that thread before it: herd's lock.cat leaves such an "
+                           "unlock out of co and flags unmatched-unlock, so the cat model cannot judge this program "
+                           "(the built-in --model lkmm judges it and prints the flag)");
     }
 }
 
@@ -332,7 +347,7 @@ bool CatModel::inert(const Event& e, bool sink, bool lock_free) const {
 }
 
 bool CatModel::consistent(const ExecutionGraph& g) const {
-    if (kernel_) refuse_held_locks(g);
+    if (kernel_) refuse_held_locks(g), refuse_unmatched_unlocks(g);
     const Model& m = prefix_ && lkmm::has_rcu_events(g) ? *prefix_ : model_;
     return !evaluate(m, g, Goal::FirstViolation).violated;
 }
