@@ -24,7 +24,7 @@ sections and synchronize_rcu(), spin_lock()/spin_unlock() around statements, and
 --cat also runs ordercheck under the kernel tree's own files (--conf KERNEL_MM_DIR/
 linux-kernel.cfg) and compares that answer with herd7's too.
 
-For each test the Observation lines (verdict, Positive, Negative) are compared. A test herd7
+For each test the Observation lines (verdict, Positive, Negative) and the Flag lines are compared. A test herd7
 rejects or does not answer within the timeout is counted apart, not compared. Exit 1 when
 some test differs; each difference is printed with its file (kept with --keep DIR).
 """
@@ -155,10 +155,13 @@ def observation(cmd, cwd, timeout):
         out = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout).stdout
     except subprocess.TimeoutExpired:
         return None
+    obs, flags = None, []
     for line in out.splitlines():
         if line.startswith("Observation "):
-            return line.split()[2:5]
-    return None
+            obs = line.split()[2:5]
+        elif line.startswith("Flag "):
+            flags.append(line.split()[1])
+    return None if obs is None else obs + sorted(flags)
 
 
 def main(argv):
