@@ -382,9 +382,16 @@ std::string format_json(const std::vector<Report>& reports, const RunSettings& s
         v["seconds"] = r.seconds;
         v["observables"] = r.observable_names;
         json outcomes = json::array();
-        for (const auto& o : r.outcomes)
-            outcomes.push_back({{"values", o.values}, {"bad_outcome", o.bad_outcome}, {"executions", o.executions},
-                                {"distinct_executions", o.distinct}});
+        for (const auto& o : r.outcomes) {
+            json out = {{"values", o.values}, {"bad_outcome", o.bad_outcome}, {"executions", o.executions},
+                        {"distinct_executions", o.distinct}};
+            if (!o.hashes.empty() && !r.execution_hashes.empty()) {  // a report that carries its hashes
+                json hashes = json::array();
+                for (std::uint64_t h : o.hashes) hashes.push_back(hex(h));
+                out["execution_hashes"] = hashes;
+            }
+            outcomes.push_back(out);
+        }
         v["outcomes"] = outcomes;
         json metrics = json::array();
         for (const auto& m : r.metrics) metrics.push_back({{"name", m.name}, {"min", m.min}, {"max", m.max}});
@@ -560,11 +567,15 @@ std::vector<Report> parse_json(const std::string& text,
             r.first_rejection = get_or<std::string>(v, "first_rejection", "");
             r.seconds = v.value("seconds", 0.0);
             r.observable_names = v.value("observables", std::vector<std::string>{});
-            for (const json& o : v.at("outcomes"))
+            for (const json& o : v.at("outcomes")) {
                 r.outcomes.push_back(OutcomeRecord{o.at("values").get<std::vector<Value>>(),
                                                    o.at("bad_outcome").get<bool>(),
                                                    o.at("executions").get<std::uint64_t>(),
-                                                   o.value("distinct_executions", std::uint64_t{0})});
+                                                   o.value("distinct_executions", std::uint64_t{0}),
+                                                   {}});
+                for (const json& h : o.value("execution_hashes", json::array()))
+                    r.outcomes.back().hashes.push_back(std::stoull(h.get<std::string>(), nullptr, 16));
+            }
             for (const json& m : v.at("metrics"))
                 r.metrics.push_back(MetricRange{m.at("name").get<std::string>(), m.at("min").get<Value>(),
                                                 m.at("max").get<Value>()});

@@ -133,9 +133,11 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
     };
     const ExecutionSink sink = [&](const ExecutionGraph& graph, const FinalState& state) {
         bool first_time = !options.explore.capture;  // without capture every execution counts
+        std::optional<std::uint64_t> seen_hash;
         if (options.explore.capture) {
             const Prepared* pre = static_cast<const Prepared*>(state.prepared.get());
             const std::uint64_t hash = pre ? pre->hash : canonical_hash(graph);
+            seen_hash = hash;
             auto [it, fresh] = distinct.try_emplace(hash, true);
             first_time = fresh;
             std::shared_ptr<const Prepared> made;  // computed here, for a fresh execution only
@@ -176,6 +178,7 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
         }
         ++it->second.executions;
         if (first_time) ++it->second.distinct;
+        if (first_time && seen_hash && options.keep_execution_hashes) it->second.hashes.push_back(*seen_hash);
         if (min_metric.empty()) {
             min_metric = state.metrics;
             max_metric = state.metrics;
@@ -244,6 +247,7 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
     }
     report.observable_names = r.observable_names;
     for (auto& [values, rec] : outcomes) {
+        std::sort(rec.hashes.begin(), rec.hashes.end());
         report.outcomes.push_back(rec);
         if (options.keep_outcome_witnesses) report.outcome_witnesses.push_back(outcome_graphs.at(values));
     }
@@ -519,6 +523,7 @@ Report merge_shards(const std::vector<Report>& shards) {
             if (!fresh) {
                 it->second.executions += o.executions;
                 it->second.distinct += o.distinct;  // an upper bound: shards may share executions
+                it->second.hashes.insert(it->second.hashes.end(), o.hashes.begin(), o.hashes.end());
             }
         }
         for (const auto& metric : r->metrics) {
@@ -550,7 +555,16 @@ Report merge_shards(const std::vector<Report>& shards) {
         // Without hashes the union cannot be counted: an upper bound, the sum.
         for (const Report* r : ordered) m.distinct_executions += r->distinct_executions;
     }
-    for (auto& [values, rec] : outcomes) m.outcomes.push_back(rec);
+    for (auto& [values, rec] : outcomes) {
+        // with every shard's hashes, an outcome's executions are counted once however many
+        // shards reached them
+        if (all_hashes) {
+            std::sort(rec.hashes.begin(), rec.hashes.end());
+            rec.hashes.erase(std::unique(rec.hashes.begin(), rec.hashes.end()), rec.hashes.end());
+            if (!rec.hashes.empty()) rec.distinct = rec.hashes.size();
+        }
+        m.outcomes.push_back(rec);
+    }
 
     const bool all_present = std::all_of(seen.begin(), seen.end(), [](bool b) { return b; });
     m.exploration = merged_exploration(shards, all_present);

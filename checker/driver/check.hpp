@@ -42,6 +42,9 @@ struct OutcomeRecord {
     bool bad_outcome = false;
     std::uint64_t executions = 0;  ///< executions that ended in it
     std::uint64_t distinct = 0;    ///< distinct execution graphs among them (== executions under the graph engine)
+    /// Their canonical hashes, with CheckOptions::keep_execution_hashes: what shard reports are
+    /// merged by (shards may share an execution: an await's, docs/graph-engine.md).
+    std::vector<std::uint64_t> hashes;
     auto operator<=>(const OutcomeRecord&) const = default;
 };
 

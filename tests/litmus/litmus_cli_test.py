@@ -130,6 +130,14 @@ with tempfile.TemporaryDirectory() as tmp:
         code, out, err = run("litmus", "--model", model, "-j", "2", os.path.join(corpus, "lock+never-released.litmus"))
         expect(f"-j 2 under {model}: the run that waits counted once", code == 0 and "Never 0 1" in out
                and "Waiting lock+never-released: 1 run(s)" in out, f"{code} {out} {err}")
+    # An execution with an await may be built twice, in two shards (docs/graph-engine.md,
+    # "Blocking, locks"): the worker processes' per-outcome hashes count it once.
+    ring = os.path.join(corpus, "RCU+ring+gp-gp-reader-reader-reader.litmus")
+    code, out1, err = run("litmus", "--model", "rc11", ring)
+    code2, out2, err2 = run("litmus", "--model", "rc11", "-j", "2", ring)
+    obs = [[l for l in o.splitlines() if l.startswith("Observation ")] for o in (out1, out2)]
+    expect("-j 2 under RC11: an await's executions counted once across worker processes",
+           code == 0 and code2 == 0 and obs[0] == obs[1] and obs[0] != [], f"{obs} {err} {err2}")
     code, out, err = run("litmus", os.path.join(corpus, "lock+self-deadlock.litmus"))
     expect("every run waits: a deadlock, no Waiting line", code == 0 and "Never 0 0" in out and "Waiting" not in out
            and "ok: DEADLOCK as expected" in out, f"{code} {out} {err}")
