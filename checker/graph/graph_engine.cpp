@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The execution-graph engine. It explores the execution graphs of a variant, not its
-// interleavings, and visits every complete graph the memory model allows exactly once. The
+// interleavings, and hands on every complete graph the memory model allows exactly once (it builds
+// each once, but for some where a thread waits or a revisit closes a cycle: those are recognised
+// by their canonical hash). The
 // algorithm is of the TruSt family (Kokologiannakis et al., POPL 2022): events are added one at a
 // time, the leftmost unfinished thread first; a read branches over the writes of its location
 // already in the graph; a write over its coherence placements and over backward revisits of
