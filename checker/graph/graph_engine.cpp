@@ -363,7 +363,7 @@ ExploreResult GraphEngine::run() {
         // The axioms the model asks of a finished run only (MemoryModel::consistent_when_complete()):
         // a graph that breaks one is no execution, and no failure or wait found in it is real.
         // With guesses, for_each_matching() asks them of each matching.
-        if (end != RunEnd::Dead && !(guesses_ != nullptr && has_guesses(g_))) {
+        if (end != RunEnd::Dead && model_.asks_when_complete() && !(guesses_ != nullptr && has_guesses(g_))) {
             to_execution_graph(g_, scratch_, false);
             if (!model_.consistent_when_complete(scratch_)) continue;
         }
@@ -388,25 +388,16 @@ ExploreResult GraphEngine::run() {
         if (end == RunEnd::Complete) {
             if (guesses_ != nullptr) {
                 complete(fs);
-            } else if (rt_->spun()) {
-                // An execution with an await may come out more than once: a revisit may delete a
-                // waiting read with the write it took in place (try_revisit()), and the graph in
-                // which the read still waited may build the same graph. Each way to such an
-                // execution runs the await, so each one is handed on once, by its canonical hash.
+            } else if (g_.cycle_revisited || rt_->spun()) {
+                // An execution may come out more than once (try_revisit()) where a revisit closed a
+                // po | rf cycle on the way and the execution has one, and where it runs an await:
+                // a revisit may delete a waiting read with the write it took in place, and the
+                // graph in which the read still waited may build the same graph (each way to the
+                // execution runs the await). Such an execution is handed on once, by its hash.
                 to_execution_graph(g_, out_, true);
                 FinalState state = fs;
                 state.load_buffering = g_.cycle_revisited && porf_cyclic(out_);
-                if (delivered_.insert(canonical_hash(out_)).second) {
-                    ++executions_;
-                    sink_(options_.capture ? out_ : ExecutionGraph{}, state);
-                }
-            } else if (g_.cycle_revisited) {
-                // a revisit closed a cycle on the way: the execution may have one, and one with
-                // a cycle may come out more than once (try_revisit())
-                to_execution_graph(g_, out_, true);
-                FinalState state = fs;
-                state.load_buffering = porf_cyclic(out_);
-                if (!state.load_buffering || delivered_.insert(canonical_hash(out_)).second) {
+                if ((!state.load_buffering && !rt_->spun()) || delivered_.insert(canonical_hash(out_)).second) {
                     ++executions_;
                     sink_(options_.capture ? out_ : ExecutionGraph{}, state);
                 }

@@ -49,6 +49,7 @@ public:
     bool consistent_when_complete(const ExecutionGraph& g) const override {
         return !lkmm::has_rcu_events(g) || lkmm::consistent(g, true);
     }
+    bool asks_when_complete() const override { return true; }
     /// Every relation leaves a fence through po (fencerel, gp, rcu-link), except rcu-rscs^-1 and
     /// srcu-rscs^-1, which lead from an unlock back to its lock: rcu-order, and so rb, can run
     /// through an unlock as soon as it is added. A read with no rf has no fr either, and its

@@ -53,6 +53,8 @@ public:
     /// an axiom would be cut with the revisits it leads to. LKMM's rcu axiom is one
     /// (lkmm_model.cpp). True unless the model says otherwise.
     virtual bool consistent_when_complete(const ExecutionGraph& /*g*/) const { return true; }
+    /// Whether consistent_when_complete() may answer false (else the engine does not ask it).
+    virtual bool asks_when_complete() const { return false; }
     /// True when `e`, a fence or a read that reads from no write yet (a load-buffering guess),
     /// added as the last event of its thread to a consistent graph, leaves it consistent: no
     /// relation of the model leads out of it until an event follows it in its thread, so it

@@ -57,6 +57,7 @@ public:
     /// grace period see on both sides breaks the rcu axiom on the engine's way to executions
     /// that keep it (memory_model.hpp). A model that names neither is asked whole each time.
     bool consistent_when_complete(const ExecutionGraph& g) const override;
+    bool asks_when_complete() const override { return prefix_ != nullptr; }
     /// Decided from the model's text (cat_inert.hpp), once per kind of event: a fence, or a
     /// read that reads from no write yet, added last to its thread, leaves a consistent graph
     /// consistent (linux-kernel.cat: every fence but an RCU/SRCU unlock, every such read).
