@@ -5,7 +5,6 @@
 #include "checker/memory_model/lkmm.hpp"
 
 #include <algorithm>
-#include <map>
 #include <set>
 #include <utility>
 #include <vector>
@@ -503,16 +502,22 @@ Relations relations(const ExecutionGraph& g, Depth depth) {
 }
 
 std::optional<EventId> unmatched_unlock(const ExecutionGraph& g) {
+    // asked of every graph a cat model judges: no allocation, and a thread without an unlock
+    // costs one pass
     for (std::size_t t = 1; t < g.thread_count(); ++t) {
-        std::map<LocationId, bool> held;  // per lock: whether its last lock event was an acquisition
-        for (const Event& e : g.thread(t)) {
-            if (!e.location) continue;
-            if ((e.lkmm & LockRmw) != 0 && e.kind == EventKind::Rmw) held[*e.location] = true;
-            if ((e.lkmm & Unlock) != 0 && e.is_write()) {
-                const auto it = held.find(*e.location);
-                if (it == held.end() || !it->second) return e.id;
-                it->second = false;
+        const auto& th = g.thread(t);
+        for (std::size_t i = 0; i < th.size(); ++i) {
+            if ((th[i].lkmm & Unlock) == 0 || !th[i].is_write()) continue;
+            // the last lock event of its location before it must be an acquisition
+            bool matched = false;
+            for (std::size_t j = i; j-- > 0;) {
+                const Event& p = th[j];
+                if (p.location != th[i].location) continue;
+                if ((p.lkmm & LockRmw) != 0 && p.kind == EventKind::Rmw) matched = true;
+                else if (!((p.lkmm & Unlock) != 0 && p.is_write())) continue;
+                break;
             }
+            if (!matched) return th[i].id;
         }
     }
     return std::nullopt;

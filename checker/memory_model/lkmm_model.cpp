@@ -44,7 +44,8 @@ public:
     /// reader's two reads around synchronize_rcu() see on both sides breaks it as soon as the
     /// section's unlock is added, though a later write may still revisit the second read and
     /// mend it. The engine adds that read with the co-latest write first, so cutting such a
-    /// graph lost executions (RCU+xchg-in-reader-after-gp: herd7 Never 0 25, ordercheck 0 23).
+    /// graph lost executions (RCU+reader-cmpxchg+gp-rereads: herd7 Sometimes 1 22, ordercheck said
+    /// Never 0 21).
     bool consistent(const ExecutionGraph& g) const override { return lkmm::consistent(g, false); }
     bool consistent_when_complete(const ExecutionGraph& g) const override {
         return !lkmm::has_rcu_events(g) || lkmm::consistent(g, true);

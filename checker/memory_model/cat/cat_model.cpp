@@ -347,7 +347,10 @@ bool CatModel::inert(const Event& e, bool sink, bool lock_free) const {
 }
 
 bool CatModel::consistent(const ExecutionGraph& g) const {
-    if (kernel_) refuse_held_locks(g), refuse_unmatched_unlocks(g);
+    if (kernel_) {
+        refuse_held_locks(g);
+        refuse_unmatched_unlocks(g);
+    }
     const Model& m = prefix_ && lkmm::has_rcu_events(g) ? *prefix_ : model_;
     return !evaluate(m, g, Goal::FirstViolation).violated;
 }
