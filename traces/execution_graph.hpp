@@ -89,6 +89,12 @@ struct Event {
     /// The value written is the value of the one read of data_deps, unchanged (a copy, with no
     /// operator on the way): herd7 gives a cycle of copies a symbolic value (docs/lkmm.md).
     bool data_copy = false;
+    /// An RMW whose write part's value is computed from the value its read part read (an atomic
+    /// add, sub, and, or, xor, inc, dec, in every ordering and with or without a return value):
+    /// herd7 gives it a data dependency from its read to its write inside the RMW (LKMM's `data`
+    /// and so `rwdep` and `dep ; rfi`). An exchange or a compare-exchange writes a value that does
+    /// not depend on what it read and has none (docs/lkmm.md).
+    bool rmw_data = false;
 
     bool is_read() const { return kind == EventKind::Read || kind == EventKind::Rmw; }
     bool is_write() const { return kind == EventKind::Write || kind == EventKind::Rmw; }

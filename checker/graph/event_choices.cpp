@@ -297,6 +297,7 @@ std::pair<Tagged, bool> GraphEngine::update(LocationId loc, const RmwSpec& spec)
     }
     Node n = new_node(id, EventKind::Read, spec.success, loc);
     n.spec = spec;
+    n.ev.rmw_data = !spec.cas && spec.op != RmwOp::Exchange;  // as Runtime::rmw()
     g_.threads[id.thread].push_back(n);
     if (at_quiescence()) {
         set_rf(g_, g_.at(id), g_.co[loc].back());

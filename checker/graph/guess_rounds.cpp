@@ -178,6 +178,7 @@ std::optional<std::vector<std::uint64_t>> GraphEngine::model_links(std::uint16_t
         key.insert(key.end(), {static_cast<std::uint64_t>(e.kind) | static_cast<std::uint64_t>(e.order) << 8 |
                                    std::uint64_t{e.location ? *e.location + 1u : 0u} << 16 |
                                    std::uint64_t{e.at_quiescence} << 48 | std::uint64_t{e.data_copy} << 49 |
+                                   std::uint64_t{e.rmw_data} << 50 |
                                    (e.weakened_from ? 1u + static_cast<std::uint64_t>(*e.weakened_from) : 0u) << 52,
                                static_cast<std::uint64_t>(e.read_value), static_cast<std::uint64_t>(e.written_value),
                                reinterpret_cast<std::uintptr_t>(e.primitive), e.op, e.lkmm, e.addr_deps, e.data_deps,

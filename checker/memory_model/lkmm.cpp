@@ -137,6 +137,8 @@ void dependencies(const std::vector<const Event*>& events, const Nodes& N, BitRe
         const Event& e = *events[i];
         if (e.is_fence() || e.id.thread == EventId::init_thread) continue;
         const std::uint64_t data_mask = e.kind != EventKind::Rmw || N.write_part[i] ? e.data_deps : 0;
+        // an atomic operation's write part depends on its read part (Event::rmw_data)
+        if (e.kind == EventKind::Rmw && N.write_part[i] && e.rmw_data) data.set(i - 1, i);
         if ((e.addr_deps | data_mask | e.ctrl_deps) == 0) continue;
         const std::vector<std::size_t>& first = N.first[e.id.thread];
         const auto edges = [&](std::uint64_t mask, BitRel& rel) {

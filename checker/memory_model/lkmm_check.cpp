@@ -204,6 +204,7 @@ bool check(const ExecutionGraph& g, Work& k) {
             edges(e.addr_deps, addr, i + 1);
             edges(e.ctrl_deps, ctrl, i + 1);
             edges(e.data_deps, data, i + 1);
+            if (e.rmw_data) o.set(data, i, i + 1);  // the write part is computed from the read part
         }
     }
     for (std::size_t l = 0; l < g.location_count(); ++l) {

@@ -254,6 +254,7 @@ Value Runtime::rmw(LocationId loc, RmwOp op, Value operand, MemoryOrder order, s
     set_pending(loc, true, where);
     Event e = make_event(EventKind::Rmw, order, where);
     if (order != written) e.weakened_from = written;
+    e.rmw_data = op != RmwOp::Exchange;
     const Tagged old = engine_.rmw(loc, op, Tagged{operand, pack(e.id)}, order);
     Value now = operand;
     switch (op) {
