@@ -22,10 +22,19 @@ bool promotable(const Access& a) {
     if (a.prim == Prim::ReadOnce || a.prim == Prim::AtomicRead) return true;
     return is_atomic_rmw(a.prim) && a.order == Order::Relaxed && returns_value(a.prim);
 }
-/// A marked access the race run may perform as a plain one: a relaxed load or store.
+/// A marked access a plain location keeps ordered only under LKMM, by its tag: an acquire
+/// load, a release store, or a relaxed load heading an address dependency (which the C++11
+/// mapping reads as acquire); a program with one is judged under LKMM only.
+bool tag_only_downgradable(const Access& a) {
+    if (a.plain) return false;
+    if (a.dep_head) return a.prim == Prim::ReadOnce || a.prim == Prim::AtomicRead;
+    return a.prim == Prim::LoadAcquire || a.prim == Prim::AtomicReadAcquire || a.prim == Prim::StoreRelease ||
+           a.prim == Prim::AtomicSetRelease || a.prim == Prim::RcuAssignPointer;
+}
+/// A marked access the race run may perform as a plain one: a relaxed load or store, or the above.
 bool downgradable(const Access& a) {
-    if (a.plain || a.dep_head) return false;
-    return a.prim == Prim::ReadOnce || a.prim == Prim::WriteOnce || a.prim == Prim::AtomicRead || a.prim == Prim::AtomicSet;
+    return tag_only_downgradable(a) || (!a.plain && !a.dep_head && (a.prim == Prim::ReadOnce || a.prim == Prim::WriteOnce ||
+                                                                    a.prim == Prim::AtomicRead || a.prim == Prim::AtomicSet));
 }
 
 class Analysis {
@@ -658,13 +667,17 @@ private:
             loc.only_plain = marked[l].empty();
             const Access* other_process = nullptr;
             for (const Access* m : marked[l]) {
-                const std::string via = m->target < 0 ? " (through a pointer that may point to it)" : "";
+                const std::string via = m->target < 0 ? " (through a pointer that may point to it)" : "", at = pos_text(first_plain[l]->pos);
                 if (!downgradable(*m))
                     error(m->pos, "unsupported: location '" + loc.name + "' is accessed plainly (at " + pos_text(first_plain[l]->pos) +
                                       ") and with " + m->name + "()" + via + (m->dep_head ? ", which heads an address dependency" : "") +
-                                      "; ordercheck checks races only on locations whose marked accesses are READ_ONCE/WRITE_ONCE "
-                                      "from one process (docs/litmus.md)");
+                                      "; ordercheck checks races only on locations whose marked accesses are loads and stores: "
+                                      "READ_ONCE/WRITE_ONCE, acquire loads, release stores (docs/litmus.md)");
                 if (m->process != marked[l].front()->process) other_process = m;
+                if (tag_only_downgradable(*m) && p_.kernel_model_only.empty())
+                    p_.kernel_model_only = p_.file + ":" + pos_text(m->pos) + ": location '" + loc.name + "' is accessed plainly (at " +
+                                           at + ") and with " + m->name + "(), whose ordering the C++11 mapping of a plain "
+                                           "location would lose (docs/litmus.md)";
             }
             // Under LKMM the marked accesses keep their tags, and LKMM's data-race flag reads
             // them; under the C++11 mapping they would run as plain ones and race.

@@ -157,9 +157,7 @@ Value Instance::primitive(const Access& a, std::size_t ai, std::size_t loc, Valu
     case Prim::AtomicSet: {
         const Value v = v0;
         if (kinds_[loc] == SlotKind::Plain) {
-            PrimitiveScope s(label, where);
-            if (runtime().lkmm()) runtime().add_lkmm_tags_to_next(lkmm::Once);  // still marked (downgraded_read())
-            plain_slot(loc).write(v, where);
+            downgraded_write(loc, v, label, where, lkmm::Once);
             return 0;
         }
         PrimitiveScope s(label, where);
@@ -167,6 +165,20 @@ Value Instance::primitive(const Access& a, std::size_t ai, std::size_t loc, Valu
         else k::atomic_set(atomic_at(loc, where), v, where);
         return 0;
     }
+    // An acquire load or a release store on a location held as plain keeps its ordering as its
+    // LKMM tag (the analysis judges such a program under LKMM only).
+    case Prim::LoadAcquire:
+    case Prim::AtomicReadAcquire:
+        if (kinds_[loc] == SlotKind::Plain) return downgraded_read(loc, label, where, lkmm::Acquire);
+        break;
+    case Prim::StoreRelease:
+    case Prim::AtomicSetRelease:
+    case Prim::RcuAssignPointer:
+        if (kinds_[loc] == SlotKind::Plain) {
+            downgraded_write(loc, v0, label, where, lkmm::Release);
+            return 0;
+        }
+        break;
     default: break;
     }
     // Fences and RCU: no location.
@@ -315,12 +327,19 @@ return 0
     runtime().fail("internal: a primitive the interpreter does not dispatch", where);
 }
 
-Value Instance::downgraded_read(std::size_t loc, const char* label, std::source_location where) {
+Value Instance::downgraded_read(std::size_t loc, const char* label, std::source_location where, std::uint32_t tags) {
     PrimitiveScope s(label, where);
-    // Under LKMM the access stays marked (Once): the engine holds the location as a plain one,
-    // but LKMM's hb, ppo and race flag see the READ_ONCE/WRITE_ONCE it is (C-JO-OOTA-4).
-    if (runtime().lkmm()) runtime().add_lkmm_tags_to_next(lkmm::Once);
+    // Under LKMM the access stays marked (Once, Acquire): the engine holds the location as a
+    // plain one, but LKMM's hb, ppo and race flag see the READ_ONCE or smp_load_acquire() it is
+    // (C-JO-OOTA-4).
+    if (runtime().lkmm()) runtime().add_lkmm_tags_to_next(tags);
     return plain_slot(loc).read(where);
+}
+
+void Instance::downgraded_write(std::size_t loc, Value v, const char* label, std::source_location where, std::uint32_t tags) {
+    PrimitiveScope s(label, where);
+    if (runtime().lkmm()) runtime().add_lkmm_tags_to_next(tags);  // still marked (downgraded_read())
+    plain_slot(loc).write(v, where);
 }
 
 /// `*x` and `*x = v` (`v`): plain accesses, race-checked when the location is Plain.

@@ -246,7 +246,9 @@ private:
     /// WARN_ON); false if `a` is none of them.
     bool idiom(unsigned proc, const Access& a, std::size_t loc, Value v0, Value v1, std::source_location where,
                Value& result);
-    Value downgraded_read(std::size_t loc, const char* label, std::source_location where);
+    Value downgraded_read(std::size_t loc, const char* label, std::source_location where, std::uint32_t tags = lkmm::Once);
+    /// A marked write on a location held as plain: a plain write that keeps its LKMM tags.
+    void downgraded_write(std::size_t loc, Value v, const char* label, std::source_location where, std::uint32_t tags);
     Value plain_access(const Access& a, std::size_t loc, Value v, std::source_location where);
 
     const Compiled& c_;

@@ -214,6 +214,30 @@ TEST_SUITE("litmus interpreter") {
         CHECK(r.error.find("marked accesses from more than one process") != std::string::npos);
     }
 
+    TEST_CASE("a location read plainly and with release/acquire: the tags order it under LKMM, RC11 refuses it") {
+        // Message passing through y by smp_store_release()/smp_load_acquire() while P2 reads y
+        // plainly: P0's plain store of x is po-rel before its release, which reaches P1's acquire,
+        // acq-po before its plain read of x. hb orders them: Never, and no race on x; P2's plain
+        // read of y races with the release store (Flag data-race). herd7 7.57 (linux-kernel.cfg
+        // of 6.1): Never 0 4, Flag data-race. Run as untagged plain accesses the release and the
+        // acquire would order nothing: Sometimes.
+        const std::string src = "C t\n{}\nP0(int *x, int *y) { *x = 1; smp_store_release(y, 1); }\n"
+                                "P1(int *x, int *y) { int r0; int r1 = 0; r0 = smp_load_acquire(y); if (r0 == 1) r1 = *x; }\n"
+                                "P2(int *y) { int r2; r2 = *y; }\nexists (1:r0=1 /\\ 1:r1=0)\n";
+        const auto test = compile(parse(src, "t.litmus"));
+        LitmusOptions lkmm;
+        lkmm.model = ModelKind::Lkmm;
+        const LitmusResult l = run(test, lkmm);
+        CHECK(l.error.empty());
+        CHECK(l.observation == Verdict::Never);
+        CHECK(l.positive == 0);
+        CHECK(l.negative == 4);
+        CHECK(l.datarace);
+        const LitmusResult r = run(test, LitmusOptions{});  // RC11
+        CHECK(r.error.find("unsupported under RC11") != std::string::npos);
+        CHECK(r.error.find("smp_store_release(), whose ordering the C++11 mapping") != std::string::npos);
+    }
+
     TEST_CASE("dependencies: the address-dependency head runs as an acquire load") {
         const LitmusResult r = run_source(addr_dep);
         CHECK(r.observation == Verdict::Never);

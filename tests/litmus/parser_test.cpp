@@ -534,11 +534,28 @@ TEST_SUITE("litmus parser") {
               "t:5:14: location 'x' is accessed plainly (at 3:14) and with marked accesses from more than one process, "
               "which the C++11 mapping would run as racing plain accesses (docs/litmus.md)");
         CHECK(ok.kernel_model_only.empty());
-        // An ordered access cannot be run as a plain one.
-        CHECK(error_of("C t\n{}\nP0(int *x) { *x = 1; }\nP1(int *x) { int r0; r0 = smp_load_acquire(x); }\nexists (x=1)") ==
-              "t.litmus:4:27: error: unsupported: location 'x' is accessed plainly (at 3:14) and with smp_load_acquire(); "
-              "ordercheck checks races only on locations whose marked accesses are READ_ONCE/WRITE_ONCE from one process "
-              "(docs/litmus.md)");
+        // An acquire load or a release store keeps its ordering as its LKMM tag, which the C++11
+        // mapping of a plain location would lose: LKMM only.
+        const Program acq =
+            parse("C t\n{}\nP0(int *x) { *x = 1; }\nP1(int *x) { int r0; r0 = smp_load_acquire(x); }\nexists (x=1)", "t");
+        CHECK(acq.locations[0].plain);
+        CHECK(acq.kernel_model_only ==
+              "t:4:27: location 'x' is accessed plainly (at 3:14) and with smp_load_acquire(), whose ordering the C++11 "
+              "mapping of a plain location would lose (docs/litmus.md)");
+        const Program rel = parse("C t\n{}\nP0(int *x) { int r0; r0 = *x; }\nP1(int *x) { smp_store_release(x, 1); }\nexists (x=1)", "t");
+        CHECK(rel.locations[0].plain);
+        CHECK_FALSE(rel.kernel_model_only.empty());
+        // So does a READ_ONCE() that heads an address dependency (the mapping reads it as acquire).
+        const Program head = parse("C t\n{ p=y; }\nP0(int **p) { int r0; r0 = *p; }\n"
+                                   "P1(int **p) { int *r1; r1 = READ_ONCE(*p); WRITE_ONCE(*r1, 1); }\nexists (0:r0=0)",
+                                   "t");
+        CHECK(head.locations[0].plain);
+        CHECK(head.kernel_model_only.find("READ_ONCE(), whose ordering the C++11 mapping") != std::string::npos);
+        // An RMW cannot be run as a plain access.
+        CHECK(error_of("C t\n{}\nP0(int *x) { *x = 1; }\nP1(int *x) { int r0; r0 = xchg(x, 2); }\nexists (x=1)") ==
+              "t.litmus:4:27: error: unsupported: location 'x' is accessed plainly (at 3:14) and with xchg(); "
+              "ordercheck checks races only on locations whose marked accesses are loads and stores: READ_ONCE/WRITE_ONCE, "
+              "acquire loads, release stores (docs/litmus.md)");
         // Only marked accesses: atomic.
         CHECK_FALSE(parse(mp, "t").locations[0].plain);
     }

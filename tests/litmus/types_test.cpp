@@ -116,10 +116,9 @@ TEST_SUITE("litmus structs and arrays") {
         bool await = false;
         for (const Stmt& s : p.stmts) await = await || (s.kind == StmtKind::Loop && s.await);
         CHECK(await);
-        // a register index reaches every element: a[r0] plain next to a marked a[1] is refused
-        CHECK(error_of("C T\n{ int a[2]; }\nP0(int *a) { int r0; a[r0] = 1; smp_store_release(&a[1], 1); }\nexists (a[0]=1)\n")
-                  .find("location 'a[1]' is accessed plainly (at 3:22) and with smp_store_release()") !=
-              std::string::npos);
+        // a register index reaches every element: a[r0] plain next to an RMW of a[1] is refused
+        CHECK(error_of("C T\n{ int a[2]; }\nP0(int *a) { int r0; int r1; a[r0] = 1; r1 = xchg(&a[1], 1); }\nexists (a[0]=1)\n")
+                  .find("location 'a[1]' is accessed plainly (at 3:30) and with xchg()") != std::string::npos);
     }
 
     TEST_CASE("arrays of structs and of atomic_t, with register indices") {
