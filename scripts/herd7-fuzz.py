@@ -3,7 +3,7 @@
 """Random small litmus tests, judged by herd7 and by ordercheck under LKMM, compared.
 
   scripts/herd7-fuzz.py ORDERCHECK HERD7 LIBDIR KERNEL_MM_DIR [--seeds FIRST:LAST] [--keep DIR]
-                        [--timeout S] [--family classic|rich] [--cat]
+                        [--timeout S] [--family classic|rich] [--cat] [--jobs N]
 
 herd7 is a reference oracle, not a project dependency: run this by hand where herd7 is built
 (docs/lkmm.md, "Agreement with herd7"). Each seed makes one test, the same on every machine:
@@ -23,6 +23,9 @@ sections and synchronize_rcu(), spin_lock()/spin_unlock() around statements, and
 
 --cat also runs ordercheck under the kernel tree's own files (--conf KERNEL_MM_DIR/
 linux-kernel.cfg) and compares that answer with herd7's too.
+
+--jobs N runs each ordercheck run again with the search split over N threads (litmus -j N,
+twice the timeout) and compares that answer with herd7's too.
 
 For each test the Observation lines (verdict, Positive, Negative) and the Flag lines are compared. A test herd7
 rejects or does not answer within the timeout is counted apart, not compared. Exit 1 when
@@ -179,6 +182,7 @@ def main(argv):
         print(f"herd7-fuzz.py: --family classic|rich, not {family}", file=sys.stderr)
         return 2
     cat = "--cat" in opts
+    jobs = int(opts[opts.index("--jobs") + 1]) if "--jobs" in opts else 1
     keep = opts[opts.index("--keep") + 1] if "--keep" in opts else tempfile.mkdtemp(prefix="herd7-fuzz-")
     os.makedirs(keep, exist_ok=True)
     compared = differ = unanswered = 0
@@ -193,9 +197,11 @@ def main(argv):
         runs = [("built-in LKMM", ["--model", "lkmm"])]
         if cat:
             runs.append(("cat", ["--conf", os.path.join(kernel_mm, "linux-kernel.cfg")]))
+        if jobs > 1:
+            runs += [(f"{name}, -j {jobs}", [*model, "-j", str(jobs)]) for name, model in runs]
         compared += 1
         for name, model in runs:
-            o = observation([oc, "litmus", *model, path], None, timeout)
+            o = observation([oc, "litmus", *model, path], None, timeout * (2 if "-j" in model else 1))
             if o != h:
                 differ += 1
                 print(f"DIFF {path}: herd7 {' '.join(h)}, ordercheck ({name}) "
