@@ -14,8 +14,10 @@ beside LKMM where the test means the same under both (no RCU). Prints a Markdown
 --skip-slow leaves out the 12-process ring. --jobs N also times each single test with
 `litmus --jobs N` (its LKMM search on N threads), in a column of its own.
 """
+import atexit
 import glob
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -88,6 +90,7 @@ if kernel_mm:
     rows.append((f"kernel litmus-tests ({len(tests)} tests, one process)", f"{wall:.3f} s", "-", "-", herd_wall,
                  p.stdout.strip().splitlines()[-1]))
 tmp = tempfile.mkdtemp(prefix="ordercheck-lkmm-bench-")
+atexit.register(shutil.rmtree, tmp, ignore_errors=True)
 cases = [(n, os.path.join(root, "litmus", "tests", n + ".litmus"))
          for n in ("RCU+3gp-chain+reader", "desc-reserve+3", "desc-reserve+4")]
 for name, kinds in (("RCU-ring-9", "GGRRRRGGR"), ("RCU-ring-10", "GGRRRRGGRG"), ("mb-ring-9", "MMRRRRMMR"),

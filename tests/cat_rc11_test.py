@@ -13,9 +13,11 @@ file with herd's constructs (the `C NAME` identity, undefined_unless for data ra
 herd's own rc11.cat and c11.bell are on the machine (ORDERCHECK_HERD_LIBDIR, default
 /opt/herd7/libdir), they are compared too; otherwise that part is skipped with a message.
 """
+import atexit
 import glob
 import json
 import os
+import shutil
 import sys
 import tempfile
 
@@ -87,6 +89,7 @@ def compare(name, conf):
 
 
 tmp = tempfile.mkdtemp(prefix="ordercheck-rc11-")
+atexit.register(shutil.rmtree, tmp, ignore_errors=True)
 with open(os.path.join(tmp, "c11.bell"), "w") as f:
     f.write(BELL)
 with open(os.path.join(tmp, "rc11.cat"), "w") as f:

@@ -3,6 +3,7 @@
 // here evaluated on hand-built graphs, and the kernel's own linux-kernel.cat run through the
 // graph engine beside the built-in LKMM (lkmm.cpp) on every litmus test of the corpus.
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -650,7 +651,11 @@ TEST_SUITE("cat") {
         std::size_t tests = 0;
         // and graphs of more than 64 nodes (relations of several words a row): a writer of
         // 40 locations with fences and a reader in an RCU critical section
-        const fs::path wide = fs::temp_directory_path() / "ordercheck-cat-wide.litmus";
+        const fs::path wide = fs::temp_directory_path() / ("ordercheck-cat-wide-" + std::to_string(::getpid()) + ".litmus");
+        struct Remove {
+            fs::path path;
+            ~Remove() { std::error_code ec; fs::remove(path, ec); }
+        } remove_wide{wide};
         {
             std::string params, writes;
             for (int k = 0; k < 40; ++k) {
