@@ -113,9 +113,11 @@ Expectation expectation(const Program& p) {
 }
 
 /// VariantDef::stored_constants of `p`: for each store whose value is a register, the constants
-/// its process assigns that register anywhere (and the register's initial value), by line.
+/// its process assigns that register anywhere (and the register's initial value), by line; and
+/// VariantDef::text_writes and cas_writes.
 static std::vector<VariantDef::StoredConstants> stored_constants(const Program& p,
-                                                                std::vector<VariantDef::TextWrite>& text_writes) {
+                                                                std::vector<VariantDef::TextWrite>& text_writes,
+                                                                std::vector<VariantDef::StoredConstants>& cas_writes) {
     std::vector<VariantDef::StoredConstants> out;
     for (std::size_t proc = 0; proc < p.processes.size(); ++proc) {
         const Process& pr = p.processes[proc];
@@ -148,6 +150,12 @@ static std::vector<VariantDef::StoredConstants> stored_constants(const Program& 
                 for (const Value c : v.kind == ExprKind::Const ? std::vector<Value>{v.value} : assigned[v.reg])
                     text_writes.push_back({static_cast<unsigned>(proc + 1), a.pos.line,
                                            p.locations[static_cast<std::size_t>(a.target)].name, c});
+            // a compare-exchange writes its new-value operand when it succeeds (a constant: a
+            // register's value would be what some execution computed, and its constants alone
+            // let retry loops guess values none of their runs write: treiber-stack+push+pop)
+            if (!a.plain && (a.prim == Prim::Cmpxchg || a.prim == Prim::AtomicCmpxchg || a.prim == Prim::TryCmpxchg) &&
+                a.vals[1] >= 0 && p.exprs[static_cast<std::size_t>(a.vals[1])].kind == ExprKind::Const)
+                cas_writes.push_back({static_cast<unsigned>(proc + 1), a.pos.line, {p.exprs[static_cast<std::size_t>(a.vals[1])].value}});
             if (v.kind != ExprKind::Reg || v.reg >= assigned.size()) continue;
             std::vector<Value> values = assigned[v.reg];
             std::sort(values.begin(), values.end());
@@ -170,7 +178,7 @@ VariantDef make_variant(const std::shared_ptr<const Compiled>& test, RunMode mod
     if (mode == RunMode::RaceCheck)  // plain accesses stay plain (unmarked events) only in this run
         for (const Location& l : p.locations)
             if (l.only_plain) v.plain_only_locations.push_back(l.name);
-    v.stored_constants = stored_constants(p, v.text_writes);
+    v.stored_constants = stored_constants(p, v.text_writes, v.cas_writes);
     v.ordered_reads = ordered_reads(p, mode == RunMode::RaceCheck);
     v.undepended_reads = undepended_reads(p);
     v.read_lines = read_lines(p);

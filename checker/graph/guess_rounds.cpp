@@ -404,12 +404,18 @@ void Learner::learn(const ExecutionGraph& g) {
     for (std::size_t t = 1; t < n; ++t)
         for (std::size_t i = 0; i < g.thread(t).size(); ++i) {
             const Event& e = g.thread(t)[i];
+            const auto learn_value = [&](Value v) {
+                auto& prefix = now.writes[*e.location][{static_cast<std::uint16_t>(t), v}];
+                prefix.resize(threads, 0);
+                for (std::size_t u = 1; u < n; ++u) prefix[u] = std::max(prefix[u], pre[t][i][u]);
+            };
+            // a failed compare-exchange: the write it would have made had it read the expected
+            // value (VariantDef::cas_writes), which only a load-buffering cycle may give it
+            if (e.kind == EventKind::Read && e.location && !e.at_quiescence && std::strstr(e.primitive, "cmpxchg") != nullptr)
+                for (const auto& site : variant.cas_writes)
+                    if (site.thread == t && site.line == e.where.line)
+                        for (const Value v : site.values) learn_value(v);
             if (e.is_write() && e.location && !e.at_quiescence) {
-                const auto learn_value = [&](Value v) {
-                    auto& prefix = now.writes[*e.location][{static_cast<std::uint16_t>(t), v}];
-                    prefix.resize(threads, 0);
-                    for (std::size_t u = 1; u < n; ++u) prefix[u] = std::max(prefix[u], pre[t][i][u]);
-                };
                 learn_value(e.written_value);
                 // a store that copies no read may store the site's other constants in
                 // an execution whose branches only a load-buffering cycle takes

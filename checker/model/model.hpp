@@ -195,6 +195,14 @@ struct VariantDef {
         Value value = 0;
     };
     std::vector<TextWrite> text_writes;
+    /// Load buffering: the values each compare-exchange site of the program text writes when it
+    /// succeeds (graph thread, source line, its new-value operand where that is a constant). A
+    /// compare-exchange that failed in an execution the rounds learn from would have written
+    /// one of them had it read the expected value, which a load-buffering cycle may give it: the
+    /// rounds learn it as such a write, with the failed read's porf prefix (docs/lkmm.md, "Load
+    /// buffering": LB+rmw-cmpxchgs). Empty: none known, so that write is learnt only from
+    /// executions in which it succeeds.
+    std::vector<StoredConstants> cas_writes;
     /// Load buffering under LKMM or a cat model (`ordered(model.orders())`): the reads whose
     /// guesses the program text decides, as (graph thread, source line) pairs. `ordered`: every
     /// read event of that thread made at that line has, on every path of the program, each
