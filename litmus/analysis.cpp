@@ -666,10 +666,11 @@ private:
             loc.plain = true;
             loc.only_plain = marked[l].empty();
             const Access* other_process = nullptr;
+            const std::string at = pos_text(first_plain[l]->pos);
             for (const Access* m : marked[l]) {
-                const std::string via = m->target < 0 ? " (through a pointer that may point to it)" : "", at = pos_text(first_plain[l]->pos);
+                const std::string via = m->target < 0 ? " (through a pointer that may point to it)" : "";
                 if (!downgradable(*m))
-                    error(m->pos, "unsupported: location '" + loc.name + "' is accessed plainly (at " + pos_text(first_plain[l]->pos) +
+                    error(m->pos, "unsupported: location '" + loc.name + "' is accessed plainly (at " + at +
                                       ") and with " + m->name + "()" + via + (m->dep_head ? ", which heads an address dependency" : "") +
                                       "; ordercheck checks races only on locations whose marked accesses are loads and stores: "
                                       "READ_ONCE/WRITE_ONCE, acquire loads, release stores (docs/litmus.md)");
@@ -683,8 +684,7 @@ private:
             // them; under the C++11 mapping they would run as plain ones and race.
             if (other_process != nullptr && p_.kernel_model_only.empty())
                 p_.kernel_model_only = p_.file + ":" + pos_text(other_process->pos) + ": location '" + loc.name +
-                                       "' is accessed plainly (at " + pos_text(first_plain[l]->pos) +
-                                       ") and with marked accesses from more than one process, which the C++11 "
+                                       "' is accessed plainly (at " + at + ") and with marked accesses from more than one process, which the C++11 "
                                        "mapping would run as racing plain accesses (docs/litmus.md)";
         }
     }

@@ -411,7 +411,8 @@ void Learner::learn(const ExecutionGraph& g) {
             };
             // a failed compare-exchange: the write it would have made had it read the expected
             // value (VariantDef::cas_writes), which only a load-buffering cycle may give it
-            if (e.kind == EventKind::Read && e.location && !e.at_quiescence && std::strstr(e.primitive, "cmpxchg") != nullptr)
+            if (!variant.cas_writes.empty() && e.kind == EventKind::Read && e.location && !e.at_quiescence &&
+                std::strstr(e.primitive, "cmpxchg") != nullptr)
                 for (const auto& site : variant.cas_writes)
                     if (site.thread == t && site.line == e.where.line)
                         for (const Value v : site.values) learn_value(v);
