@@ -182,7 +182,11 @@ def main(argv):
         print(f"herd7-fuzz.py: --family classic|rich, not {family}", file=sys.stderr)
         return 2
     cat = "--cat" in opts
-    jobs = int(opts[opts.index("--jobs") + 1]) if "--jobs" in opts else 1
+    jobs = opts[opts.index("--jobs") + 1] if "--jobs" in opts and opts.index("--jobs") + 1 < len(opts) else "1"
+    if not jobs.isdigit() or not 1 <= int(jobs) <= 256:
+        print(f"herd7-fuzz.py: --jobs N takes a number of threads from 1 to 256, not {jobs}", file=sys.stderr)
+        return 2
+    jobs = int(jobs)
     keep = opts[opts.index("--keep") + 1] if "--keep" in opts else tempfile.mkdtemp(prefix="herd7-fuzz-")
     os.makedirs(keep, exist_ok=True)
     compared = differ = unanswered = 0
