@@ -37,7 +37,8 @@ exe, tsv, base = sys.argv[1], sys.argv[2], sys.argv[3]
 options = dict(zip(sys.argv[4::2], sys.argv[5::2]))
 unknown = set(options) - {"--kernel-tarball", "--kernel-conf", "--conf-env"}
 if unknown or len(sys.argv[4:]) % 2 != 0:
-    sys.exit(f"usage: {__doc__.strip().splitlines()[4].strip()}")
+    print("usage: " + next(l.strip() for l in __doc__.splitlines() if "ORDERCHECK TSV BASE" in l), file=sys.stderr)
+    sys.exit(2)
 tarball = options.get("--kernel-tarball")
 conf_tarball = options.get("--kernel-conf")
 conf_env = options.get("--conf-env")
@@ -175,10 +176,14 @@ for t in (tarball, conf_tarball):
         sys.exit(77)
 if tarball is None and conf_tarball is None:
     sys.exit(main(base))
+# per tarball: whether its litmus tests, whether its model files are wanted
+sources = {}
+if tarball is not None:
+    sources.setdefault(tarball, [False, False])[0] = True
+if conf_tarball is not None:
+    sources.setdefault(conf_tarball, [False, False])[1] = True
 with tempfile.TemporaryDirectory() as tmp:
-    for t, tests, model in ((tarball, True, conf_tarball == tarball), (conf_tarball, False, True)):
-        if t is None or (not tests and tarball == conf_tarball):
-            continue
+    for t, (tests, model) in sources.items():
         with tarfile.open(t) as tf:
             tf.extractall(tmp, members=[m for m in tf.getmembers() if wanted(m.name, tests, model)])
     mm = [os.path.join(tmp, d, "tools", "memory-model") for d in sorted(os.listdir(tmp))]
