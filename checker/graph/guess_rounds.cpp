@@ -573,13 +573,15 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
     std::unordered_set<std::uint64_t> built_first;
     const auto first_built = [&](const ExecutionGraph& g) { return !built_first.empty() && built_first.count(canonical_hash(g)) != 0; };
     // With cycle revisits, where the text shows that no read guesses, the first round is the
-    // whole search, and what it would learn is never asked.
-    const bool text_settles =
-        options.cycle_revisits && !options.guess_ordered_reads && variant.text_guesses_nothing(model.orders());
+    // whole search, and what it would learn is never asked. A read ordered under no reason is
+    // ordered under every one (OrderedRead::ordered()), so the model's reasons, which a cat
+    // model works out when first asked, are asked only when that does not settle it.
+    const bool text_settles = options.cycle_revisits && !options.guess_ordered_reads &&
+                              (variant.text_guesses_nothing(0) || variant.text_guesses_nothing(model.orders()));
     std::vector<SearchRound> rounds;
     for (int round = 0; round < 4 && !settled; ++round) {
         std::vector<graph_detail::Learner> learners(
-            shards, graph_detail::Learner{variant, threads, found, 0, {}, model.orders(), {}});
+            shards, graph_detail::Learner{variant, threads, found, 0, {}, text_settles ? std::uint8_t{0} : model.orders(), {}});
         // the first round hands its executions on; a later one keeps those with a cycle
         ShardDelivery delivery(handed, shards, options.guess_round_kept_events,
                                round == 0 ? ShardDelivery::Overflow::HandOn : ShardDelivery::Overflow::Drop,

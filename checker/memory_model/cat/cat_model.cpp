@@ -162,7 +162,7 @@ std::string CatModel::description() const {
 }
 
 CatModel::CatModel(Model bell, Model cat, const Variants& variants, bool compiled)
-    : title_(cat.title.empty() ? bell.title : cat.title) {
+    : title_(cat.title.empty() ? bell.title : cat.title), compiled_(compiled) {
     model_.statements = std::move(bell.statements);
     for (Stmt& s : cat.statements) model_.statements.push_back(std::move(s));
     kernel_ = check_enums(model_);
@@ -185,23 +185,29 @@ CatModel::CatModel(Model bell, Model cat, const Variants& variants, bool compile
             prefix_ = std::make_shared<const Model>(std::move(prefix));
         }
     }
-    // the derived model (ordered_links(), on a thread's own graph) and its context-monotone
-    // copy (the probes below: what they link, every thread that holds their events does)
-    for (const bool context_monotone : {false, true}) {
-        std::optional<GuessOrder> g = guess_order(model_, context_monotone);
-        if (!g) break;
-        auto derived = std::make_shared<Model>(std::move(g->derived));
-        if (compiled) prepare(*derived);
-        try {
-            // every binding once, as load() does for the model: a copy that cannot be evaluated
-            // (a 0 where the model's types want something else) orders nothing
-            (void)evaluate(*derived, ExecutionGraph{}, Goal::Validate);
-            (context_monotone ? probe_ : guess_) = std::move(derived);
-            if (!context_monotone) guess_axiom_ = g->axiom;
-        } catch (const CatError&) {
+}
+
+const CatModel::Derived& CatModel::derived() const {
+    std::call_once(derived_once_, [this] {
+        // the derived model (ordered_links(), on a thread's own graph) and its context-monotone
+        // copy (the probes below: what they link, every thread that holds their events does)
+        for (const bool context_monotone : {false, true}) {
+            try {
+                std::optional<GuessOrder> g = guess_order(model_, context_monotone);
+                if (!g) break;
+                auto derived = std::make_shared<Model>(std::move(g->derived));
+                if (compiled_) prepare(*derived);
+                // every binding once, as load() does for the model: a copy that cannot be
+                // evaluated (a 0 where the model's types want something else) orders nothing
+                (void)evaluate(*derived, ExecutionGraph{}, Goal::Validate);
+                (context_monotone ? derived_.probe : derived_.guess) = std::move(derived);
+                if (!context_monotone) derived_.guess_axiom = g->axiom;
+            } catch (const CatError&) {
+            }
         }
-    }
-    orders_ = kernel_ && guess_ && probe_ ? probe_orders() : 0;
+        derived_.orders = kernel_ && derived_.guess && derived_.probe ? probe_orders(*derived_.probe) : 0;
+    });
+    return derived_;
 }
 
 namespace {
@@ -223,7 +229,7 @@ Event probe_event(EventKind kind, std::uint32_t tags, std::optional<LocationId> 
 
 }  // namespace
 
-std::uint8_t CatModel::probe_orders() const {
+std::uint8_t CatModel::probe_orders(const Model& probe) const {
     // Each reason is probed on threads of a marked read of x, a marked write of y after it and,
     // for a fence, the fence between them; a reason counts when every one of its probes links
     // the read to the write in the context-monotone copy (so on every thread that holds them).
@@ -249,7 +255,7 @@ std::uint8_t CatModel::probe_orders() const {
         if (dep >= 0) (dep == 0 ? b.addr_deps : dep == 1 ? b.data_deps : b.ctrl_deps) = 1;
         g.append(b);
         for (const LocationId l : {x, y, s}) g.set_co(l, {});
-        const auto rows = links_of(*probe_, g, 1);
+        const auto rows = links_of(probe, g, 1);
         return !rows.empty() && (rows[0] >> (fence != nullptr ? 2 : 1) & 1u) != 0;
     };
     std::uint8_t out = 0;
@@ -286,8 +292,9 @@ std::vector<std::uint64_t> CatModel::links_of(const Model& derived, const Execut
 }
 
 std::optional<std::vector<std::uint64_t>> CatModel::ordered_links(const ExecutionGraph& thread_graph, std::size_t t) const {
-    if (!guess_) return std::nullopt;
-    return links_of(*guess_, thread_graph, t);
+    const Derived& d = derived();
+    if (!d.guess) return std::nullopt;
+    return links_of(*d.guess, thread_graph, t);
 }
 
 std::pair<std::size_t, std::size_t> CatModel::compiled_share() const {

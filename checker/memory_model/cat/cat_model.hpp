@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <shared_mutex>
 #include <optional>
 #include <string>
@@ -90,13 +91,13 @@ public:
     std::optional<std::vector<std::uint64_t>> ordered_links(const ExecutionGraph& thread_graph,
                                                             std::size_t t) const override;
     /// The axiom ordered_links() reads the links from ("" when it reads none).
-    const std::string& guess_axiom() const { return guess_axiom_; }
+    const std::string& guess_axiom() const { return derived().guess_axiom; }
     /// The reasons (`ordering::` bits) for which the model's context-monotone copy links a
     /// marked read to a later marked write on every probe thread of the reason (a dependency by
     /// address, data and control; smp_mb(), synchronize_rcu() and synchronize_srcu() between; a
     /// release write; an acquire read or RMW; a spin_lock() and a spin_unlock()), decided once,
-    /// when the model is made; none for a model that is not of the kernel's events.
-    std::uint8_t orders() const override { return orders_; }
+    /// when first asked; none for a model that is not of the kernel's events.
+    std::uint8_t orders() const override { return derived().orders; }
     /// The value of `name` at the end of the model, when it is a relation.
     std::optional<std::vector<std::pair<EventId, EventId>>> relation(const ExecutionGraph& g,
                                                                     std::string_view name) const override;
@@ -106,19 +107,28 @@ private:
     std::string cat_path_, bell_path_;  ///< as load() was given them ("" for a parsed model)
     Model model_;  ///< the bell's statements, then the cat's
     bool kernel_ = false;
-    std::shared_ptr<const Model> guess_;  ///< cat_guess.hpp's derived model, compiled
-    std::string guess_axiom_;
-    std::shared_ptr<const Model> probe_;  ///< its context-monotone copy, for the probes
+    bool compiled_ = true;
     std::shared_ptr<const Model> prefix_;  ///< without the axioms over rcu-rscs, srcu-rscs (or null)
-    std::uint8_t orders_ = 0;
-    std::uint8_t probe_orders() const;
+    /// What load buffering asks of the model (ordered_links(), orders()): derived from it when
+    /// first asked, since a search whose text settles every read never asks (about half of the
+    /// cost of loading linux-kernel.cat).
+    struct Derived {
+        std::shared_ptr<const Model> guess;  ///< cat_guess.hpp's derived model, compiled
+        std::string guess_axiom;
+        std::shared_ptr<const Model> probe;  ///< its context-monotone copy, for the probes
+        std::uint8_t orders = 0;
+    };
+    mutable Derived derived_;
+    mutable std::once_flag derived_once_;
+    const Derived& derived() const;
+    std::uint8_t probe_orders(const Model& probe) const;
     /// The AxiomViolation of an evaluation's first failing axiom, if any.
     std::optional<AxiomViolation> violation(const Outcome& o) const;
     /// inert_when_last() and inert_as_sink(), by what the built-in sets see of the event.
     bool inert(const Event& e, bool sink, bool lock_free = false) const;
     mutable std::shared_mutex inert_mutex_;
     mutable std::map<std::array<std::uintptr_t, 6>, bool> inert_;
-    /// The links of `derived` (guess_ or probe_) on graph thread `t` of `thread_graph`.
+    /// The links of `derived` (Derived::guess or ::probe) on graph thread `t` of `thread_graph`.
     std::vector<std::uint64_t> links_of(const Model& derived, const ExecutionGraph& thread_graph, std::size_t t) const;
 };
 
