@@ -11,6 +11,7 @@ docs/cat.md, "Cost").
 KERNEL_MM_DIR: a kernel tree's tools/memory-model (linux-kernel.cfg, .cat, .bell and litmus-tests/).
 --slow adds desc-reserve+4 (under a second built-in, over half a minute with the cat files).
 """
+import argparse
 import glob
 import json
 import os
@@ -18,14 +19,27 @@ import subprocess
 import sys
 import time
 
-args = sys.argv[1:]
-if not args or args[0].startswith("--"):
-    sys.exit(__doc__)
-kernel_mm = args[0]
-build = args[1] if len(args) > 1 and not args[1].startswith("--") else "build"
-repeat = int(args[args.index("--repeat") + 1]) if "--repeat" in args else 1
-slow = "--slow" in args
+def count(text):
+    """A whole number of at least 1 (argparse type)."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, found {text!r}")
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, found {v}")
+    return v
+
+
+ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+ap.add_argument("kernel_mm", metavar="KERNEL_MM_DIR", help="a kernel tree's tools/memory-model (linux-kernel.cfg, .cat, .bell and litmus-tests/)")
+ap.add_argument("build", nargs="?", default="build", metavar="BUILD_DIR", help="meson build directory (default: build)")
+ap.add_argument("--repeat", type=count, default=1, metavar="N", help="runs per search; the fastest counts (default: 1)")
+ap.add_argument("--slow", action="store_true", help="add desc-reserve+4")
+opts = ap.parse_args()
+kernel_mm, build, repeat, slow = opts.kernel_mm, opts.build, opts.repeat, opts.slow
 exe = os.path.join(build, "cli", "ordercheck")
+if not os.access(exe, os.X_OK):
+    ap.error(f"no ordercheck at {exe}: build first, or name the build directory")
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 cfg = os.path.join(kernel_mm, "linux-kernel.cfg")
 if not os.path.exists(cfg):

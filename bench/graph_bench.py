@@ -3,15 +3,32 @@
 """The graph engine against Relacy (with sleep sets): wall time, executions explored per distinct
 execution, and peak memory, for the printk desc_reserve() litmus tests and the whole catalogue.
 Prints a Markdown table (docs/performance.md). Usage: bench/graph_bench.py [BUILD_DIR] [--repeat N]"""
+import argparse
 import json
 import os
 import subprocess
 import sys
 import time
 
-build = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else "build"
-repeat = int(sys.argv[sys.argv.index("--repeat") + 1]) if "--repeat" in sys.argv else 3
+def count(text):
+    """A whole number of at least 1 (argparse type)."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, found {text!r}")
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, found {v}")
+    return v
+
+
+ap = argparse.ArgumentParser(description=__doc__.split(" Usage:")[0])
+ap.add_argument("build", nargs="?", default="build", metavar="BUILD_DIR", help="meson build directory (default: build)")
+ap.add_argument("--repeat", type=count, default=3, metavar="N", help="runs per search; the fastest counts (default: 3)")
+opts = ap.parse_args()
+build, repeat = opts.build, opts.repeat
 exe = os.path.join(build, "cli", "ordercheck")
+if not os.access(exe, os.X_OK):
+    ap.error(f"no ordercheck at {exe}: build first, or name the build directory")
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 

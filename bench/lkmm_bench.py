@@ -14,6 +14,7 @@ beside LKMM where the test means the same under both (no RCU). Prints a Markdown
 --skip-slow leaves out the 12-process ring. --jobs N also times each single test with
 `litmus --jobs N` (its LKMM search on N threads), in a column of its own.
 """
+import argparse
 import atexit
 import glob
 import os
@@ -23,14 +24,29 @@ import sys
 import tempfile
 import time
 
-args = sys.argv[1:]
-build = args[0] if args and not args[0].startswith("--") else "build"
-repeat = int(args[args.index("--repeat") + 1]) if "--repeat" in args else 3
-kernel_mm = args[args.index("--kernel-mm") + 1] if "--kernel-mm" in args else None
-herd = args[args.index("--herd7") + 1: args.index("--herd7") + 3] if "--herd7" in args else None
-skip_slow = "--skip-slow" in args
-jobs = int(args[args.index("--jobs") + 1]) if "--jobs" in args else None
+def count(text):
+    """A whole number of at least 1 (argparse type)."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, found {text!r}")
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, found {v}")
+    return v
+
+
+ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+ap.add_argument("build", nargs="?", default="build", metavar="BUILD_DIR", help="meson build directory (default: build)")
+ap.add_argument("--repeat", type=count, default=3, metavar="N", help="runs per search; the fastest counts (default: 3)")
+ap.add_argument("--kernel-mm", metavar="DIR", help="a kernel tree's tools/memory-model (its litmus-tests, and herd7's model)")
+ap.add_argument("--herd7", nargs=2, metavar=("HERD7", "LIBDIR"), help="time herd7 too")
+ap.add_argument("--skip-slow", action="store_true", help="leave out the 12-process ring")
+ap.add_argument("--jobs", type=count, metavar="N", help="also time each single test with litmus --jobs N")
+opts = ap.parse_args()
+build, repeat, kernel_mm, herd, skip_slow, jobs = opts.build, opts.repeat, opts.kernel_mm, opts.herd7, opts.skip_slow, opts.jobs
 exe = os.path.join(build, "cli", "ordercheck")
+if not os.access(exe, os.X_OK):
+    ap.error(f"no ordercheck at {exe}: build first, or name the build directory")
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
