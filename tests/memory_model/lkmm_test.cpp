@@ -793,6 +793,59 @@ TEST_CASE("lkmm axiom rcu: RCU-MP, a reader's critical section against synchroni
     CHECK(consistent(no_reader.graph()));
 }
 
+TEST_CASE("lkmm certification (check_and_flags): each violated axiom named, flags as flags() gives them") {
+    const auto axiom = [](const G& t) {
+        const auto [violation, flags] = lkmm_model().check_and_flags(t.graph(), true);
+        return violation ? violation->axiom : std::string("none");
+    };
+    G corr({"P0", "P1"});  // CoRR: the second read goes back to the initial value
+    const auto x = corr.location("x");
+    const auto a = corr.w(0, x, 1);
+    corr.r(1, x, 1, a);
+    corr.r(1, x, 0, corr.init(x));
+    CHECK(axiom(corr) == "coherence");
+
+    G atomic({"P0", "P1"});  // two RMWs read the same write
+    const auto ax = atomic.location("x");
+    atomic.u(0, ax, 0, 1, atomic.init(ax));
+    atomic.u(1, ax, 0, 1, atomic.init(ax));
+    CHECK(axiom(atomic) == "atomic");
+
+    G sb({"P0", "P1"});  // SB with smp_mb() on both sides, both reading 0
+    const auto sx = sb.location("x"), sy = sb.location("y");
+    sb.w(0, sx, 1);
+    sb.f(0, L::Mb);
+    sb.r(0, sy, 0, sb.init(sy));
+    sb.w(1, sy, 1);
+    sb.f(1, L::Mb);
+    sb.r(1, sx, 0, sb.init(sx));
+    CHECK(axiom(sb) == "propagation");
+
+    G rcu({"P0", "P1"});  // RCU-MP: the reader's section sees both sides of the grace period
+    const auto rx = rcu.location("x"), ry = rcu.location("y");
+    rcu.w(0, rx, 1);
+    rcu.f(0, L::SyncRcu);
+    const auto b = rcu.w(0, ry, 1);
+    rcu.f(1, L::RcuLock);
+    rcu.r(1, ry, 1, b);
+    rcu.r(1, rx, 0, rcu.init(rx));
+    rcu.f(1, L::RcuUnlock);
+    const auto [violation, flags] = lkmm_model().check_and_flags(rcu.graph(), true);
+    REQUIRE(violation);
+    CHECK(violation->axiom == "rcu");
+    CHECK_FALSE(violation->cycle.empty());  // the explaining cycle, from the reference relations
+    CHECK(flags.empty());
+
+    G race({"P0", "P1"});  // consistent, with two plain accesses that race
+    const auto px = race.location("x");
+    race.w(0, px, 1, Plain);
+    race.r(1, px, 0, race.init(px), Plain);
+    const auto [none, raced] = lkmm_model().check_and_flags(race.graph(), true);
+    CHECK_FALSE(none);
+    CHECK(raced == std::vector<std::string>{"data-race"});
+    CHECK(lkmm_model().check_and_flags(race.graph(), false).second.empty());
+}
+
 TEST_CASE("lkmm rcu-order and rcu-fence: each direction of a critical section against a grace period") {
     // P0: WRITE_ONCE(x, 1); synchronize_rcu(); WRITE_ONCE(y, 1);
     SUBCASE("the section reads a value the grace period's predecessor overwrote: rcu-rscsi ; rcu-link ; rcu-gp") {
