@@ -91,8 +91,9 @@ Tagged GraphEngine::read(LocationId loc, MemoryOrder order) {
     // marked read may read; whether a read of its thread and location ever had one is learnt
     // with the values, as for the RMW reads (push_rmw_guesses()). Without one the guess is not
     // made: its runs are no execution, and a loop they cut at --unroll would count.
-    const bool acquire = (g_.at(id).lkmm_tags() & lkmm::Acquire) != 0 && (model_.orders() & ordering::acquire) != 0;
-    const bool acquire_bound = acquire && guesses_ != nullptr && id.thread < guesses_->free_read.size() &&
+    const bool acquire = guesses_ != nullptr && (g_.at(id).lkmm_tags() & lkmm::Acquire) != 0 &&
+                         (model_.orders() & ordering::acquire) != 0;
+    const bool acquire_bound = acquire && id.thread < guesses_->free_read.size() &&
                                (loc >= guesses_->free_read[id.thread].size() ||
                                 (guesses_->free_read[id.thread][loc] & Guesses::free_after_acquire) == 0);
     // Where the program's text decides (VariantDef::ordered_reads), a read it shows ordered
