@@ -190,6 +190,10 @@ struct FinalState {
     /// Graph engine under LKMM: built by matching load-buffering guesses, so its po | rf has a
     /// cycle (the search's first round, without guesses, finds every execution without one).
     bool load_buffering = false;
+    /// Graph engine: the memory model found every one of its axioms to hold on this very graph
+    /// before handing it on (MemoryModel::whole_when_complete()), so certifying it by the same
+    /// model's axioms would ask them again (check(), checker/driver).
+    bool model_checked = false;
     /// What ExploreOptions::prepare made of this execution on the search's thread; null when it
     /// was not called.
     std::shared_ptr<const void> prepared;

@@ -363,9 +363,11 @@ ExploreResult GraphEngine::run() {
         // The axioms the model asks of a finished run only (MemoryModel::consistent_when_complete()):
         // a graph that breaks one is no execution, and no failure or wait found in it is real.
         // With guesses, for_each_matching() asks them of each matching.
+        fs.model_checked = false;
         if (end != RunEnd::Dead && model_.asks_when_complete() && !(guesses_ != nullptr && has_guesses(g_))) {
             to_execution_graph(g_, scratch_, false);
             if (!model_.consistent_when_complete(scratch_)) continue;
+            fs.model_checked = model_.whole_when_complete(scratch_);
         }
         if (end == RunEnd::Failed && failure == EngineFailure::Livelock && !options_.livelock_ends_search) {
             // herd7's semantics (litmus tests): a run in which a thread waits forever is no

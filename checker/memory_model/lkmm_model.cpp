@@ -51,6 +51,9 @@ public:
         return !lkmm::has_rcu_events(g) || lkmm::consistent(g, true);
     }
     bool asks_when_complete() const override { return true; }
+    /// With RCU events, consistent_when_complete() runs the whole check, the one check_and_flags()
+    /// certifies by.
+    bool whole_when_complete(const ExecutionGraph& g) const override { return lkmm::has_rcu_events(g); }
     /// Every relation leaves a fence through po (fencerel, gp, rcu-link), except rcu-rscs^-1 and
     /// srcu-rscs^-1, which lead from an unlock back to its lock: rcu-order, and so rb, can run
     /// through an unlock as soon as it is added. A read with no rf has no fr either, and its

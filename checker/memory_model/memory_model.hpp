@@ -55,6 +55,9 @@ public:
     virtual bool consistent_when_complete(const ExecutionGraph& /*g*/) const { return true; }
     /// Whether consistent_when_complete() may answer false (else the engine does not ask it).
     virtual bool asks_when_complete() const { return false; }
+    /// Whether consistent_when_complete(g), answering true, found every axiom of the model to
+    /// hold on `g` (FinalState::model_checked: certification need not ask them again).
+    virtual bool whole_when_complete(const ExecutionGraph& /*g*/) const { return false; }
     /// True when `e`, a fence or a read that reads from no write yet (a load-buffering guess),
     /// added as the last event of its thread to a consistent graph, leaves it consistent: no
     /// relation of the model leads out of it until an event follows it in its thread, so it

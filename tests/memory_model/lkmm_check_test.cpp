@@ -193,4 +193,29 @@ TEST_SUITE("lkmm-check") {
         // ... with no location of RC11's RCU mapping: each would be a node of every graph
         CHECK(model.idle_rcu_words == 0);
     }
+
+    TEST_CASE("an execution with RCU events is handed on as checked whole by the model, one without is not") {
+        // FinalState::model_checked: certification (checker/driver) then asks no axiom again,
+        // so it must be set exactly when the engine ran the whole check on the very graph
+        for (const auto& [name, rcu] : {std::pair{"RCU+3gp-chain+reader", true}, {"desc-reserve+3", false}}) {
+            CAPTURE(name);
+            const VariantDef v = litmus::make_variant(
+                litmus::compile(litmus::parse_file(std::string(OC_SOURCE_ROOT "/litmus/tests/") + name + ".litmus")),
+                litmus::RunMode::RaceCheck);
+            ExploreOptions o;
+            o.engine = EngineKind::Graph;
+            o.model = ModelKind::Lkmm;
+            o.race_ends_execution = false;
+            std::size_t executions = 0, checked = 0, consistent = 0;
+            graph_explore(v, o, [&](const ExecutionGraph& g, const FinalState& f) {
+                ++executions;
+                CHECK(lkmm::has_rcu_events(g) == rcu);
+                if (f.model_checked) ++checked;
+                if (lkmm::consistent(g, true)) ++consistent;
+            }, lkmm_model());
+            CHECK(executions > 0);
+            CHECK(consistent == executions);
+            CHECK(checked == (rcu ? executions : 0));
+        }
+    }
 }
