@@ -120,7 +120,7 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
     // under the graph engine `axioms` is the model the engine judged by
     const bool engine_model = report.engine == EngineKind::Graph;
     const auto prepare = [certify, axioms, engine_model](const ExecutionGraph& graph, const FinalState& state,
-                                           std::optional<std::uint64_t> hash = std::nullopt) {
+                                                         std::optional<std::uint64_t> hash = std::nullopt) {
         auto p = std::make_shared<Prepared>();
         p->hash = hash ? *hash : canonical_hash(graph);
         // RC11: the independent certifier (rc11_certify.hpp); LKMM: the model's own predicate (its
@@ -131,14 +131,10 @@ Report check_once(const VariantDef& variant, const CheckOptions& options) {
         // the graph engine's own model has already found each axiom to hold on this graph: its
         // well-formedness is what is left to certify
         const bool checked = state.model_checked && engine_model;
-        if (certify && axioms && checked) {
-            p->violation = check_well_formed(graph);
-            if (with_flags) p->flags = axioms->flags(graph);
-        } else if (certify && axioms) {
-            std::tie(p->violation, p->flags) = axioms->check_and_flags(graph, with_flags);
-        }
+        if (certify && axioms && !checked) std::tie(p->violation, p->flags) = axioms->check_and_flags(graph, with_flags);
+        else if (certify && axioms) p->violation = check_well_formed(graph);
         else if (certify) p->violation = check_rc11(graph);
-        else if (with_flags) p->flags = axioms->flags(graph);
+        if (with_flags && (!certify || checked)) p->flags = axioms->flags(graph);
         return p;
     };
     const ExecutionSink sink = [&](const ExecutionGraph& graph, const FinalState& state) {
