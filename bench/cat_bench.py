@@ -19,27 +19,16 @@ import subprocess
 import sys
 import time
 
-def count(text):
-    """A whole number of at least 1 (argparse type)."""
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, found {text!r}")
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"expected at least 1, found {v}")
-    return v
-
+from bench_args import add_build, count, ordercheck
 
 ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
 ap.add_argument("kernel_mm", metavar="KERNEL_MM_DIR", help="a kernel tree's tools/memory-model (linux-kernel.cfg, .cat, .bell and litmus-tests/)")
-ap.add_argument("build", nargs="?", default="build", metavar="BUILD_DIR", help="meson build directory (default: build)")
+add_build(ap)
 ap.add_argument("--repeat", type=count, default=1, metavar="N", help="runs per search; the fastest counts (default: 1)")
 ap.add_argument("--slow", action="store_true", help="add desc-reserve+4")
 opts = ap.parse_args()
 kernel_mm, build, repeat, slow = opts.kernel_mm, opts.build, opts.repeat, opts.slow
-exe = os.path.join(build, "cli", "ordercheck")
-if not os.access(exe, os.X_OK):
-    ap.error(f"no ordercheck at {exe}: build first, or name the build directory")
+exe = ordercheck(ap, build)
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 cfg = os.path.join(kernel_mm, "linux-kernel.cfg")
 if not os.path.exists(cfg):

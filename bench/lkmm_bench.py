@@ -24,19 +24,10 @@ import sys
 import tempfile
 import time
 
-def count(text):
-    """A whole number of at least 1 (argparse type)."""
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, found {text!r}")
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"expected at least 1, found {v}")
-    return v
-
+from bench_args import add_build, count, ordercheck
 
 ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-ap.add_argument("build", nargs="?", default="build", metavar="BUILD_DIR", help="meson build directory (default: build)")
+add_build(ap)
 ap.add_argument("--repeat", type=count, default=3, metavar="N", help="runs per search; the fastest counts (default: 3)")
 ap.add_argument("--kernel-mm", metavar="DIR", help="a kernel tree's tools/memory-model (its litmus-tests, and herd7's model)")
 ap.add_argument("--herd7", nargs=2, metavar=("HERD7", "LIBDIR"), help="time herd7 too")
@@ -44,9 +35,7 @@ ap.add_argument("--skip-slow", action="store_true", help="leave out the 12-proce
 ap.add_argument("--jobs", type=count, metavar="N", help="also time each single test with litmus --jobs N")
 opts = ap.parse_args()
 build, repeat, kernel_mm, herd, skip_slow, jobs = opts.build, opts.repeat, opts.kernel_mm, opts.herd7, opts.skip_slow, opts.jobs
-exe = os.path.join(build, "cli", "ordercheck")
-if not os.access(exe, os.X_OK):
-    ap.error(f"no ordercheck at {exe}: build first, or name the build directory")
+exe = ordercheck(ap, build)
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
