@@ -45,7 +45,8 @@ std::optional<AxiomViolation> check_event(const ExecutionGraph& g, const Event& 
     return std::nullopt;
 }
 
-std::optional<AxiomViolation> check_co_list(const ExecutionGraph& g, LocationId loc) {
+/// `writes`: the location's writes, in thread and index order.
+std::optional<AxiomViolation> check_co_list(const ExecutionGraph& g, LocationId loc, const std::vector<EventId>& writes) {
     const std::string& where = g.location_name(loc);
     std::vector<EventId> listed = g.co(loc);
     for (EventId w : listed) {
@@ -57,7 +58,6 @@ std::optional<AxiomViolation> check_co_list(const ExecutionGraph& g, LocationId 
     std::sort(listed.begin(), listed.end());
     if (auto dup = std::adjacent_find(listed.begin(), listed.end()); dup != listed.end())
         return ill_formed({*dup}, "co " + where + " lists " + to_string(g, *dup) + " twice");
-    const auto writes = events_where(g, [&](const Event& e) { return e.is_write() && e.location == loc; });
     std::vector<EventId> missing;
     std::set_difference(writes.begin(), writes.end(), listed.begin(), listed.end(), std::back_inserter(missing));
     if (!missing.empty())
@@ -149,10 +149,15 @@ std::string name_between(const Rc11Relations& r, const Relation& psc_rel, EventI
 }  // namespace
 
 std::optional<AxiomViolation> check_well_formed(const ExecutionGraph& g) {
-    for (EventId id : g.events())
-        if (auto v = check_event(g, g.event(id))) return v;
+    // each location's writes, found in one pass (the events in thread and index order)
+    std::vector<std::vector<EventId>> writes(g.location_count());
+    for (std::size_t t = 0; t < g.thread_count(); ++t)
+        for (const Event& e : g.thread(t)) {
+            if (auto v = check_event(g, e)) return v;
+            if (e.is_write()) writes[*e.location].push_back(e.id);  // check_event(): a declared location
+        }
     for (std::size_t l = 0; l < g.location_count(); ++l)
-        if (auto v = check_co_list(g, static_cast<LocationId>(l))) return v;
+        if (auto v = check_co_list(g, static_cast<LocationId>(l), writes[l])) return v;
     return std::nullopt;
 }
 
