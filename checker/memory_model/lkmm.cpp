@@ -99,11 +99,13 @@ std::size_t Nodes::of(EventId id, bool write) const {
     return write && write_part.size() > node + 1 && write_part[node + 1] && event[node + 1] == id ? node + 1 : node;
 }
 
-Relations::Relations(std::size_t n)
-    : po(n), po_loc(n), loc(n), int_(n), ext(n), rf(n), co(n), fr(n), rmw(n), addr(n), data(n), ctrl(n),
-      rfe(n), rfi(n), coe(n), fre(n), acq_po(n), po_rel(n), po_unlock_lock_po(n), rmb(n), wmb(n), mb(n), gp(n),
-      strong_fence(n), nonrw_fence(n), fence(n), ppo(n), cumul_fence(n), prop(n), hb(n), pb(n), rcu_rscs(n),
-      srcu_rscs(n), rcu_link(n), rcu_order(n), rcu_fence(n), rb(n), xbstar(n), plain_incoh(n), data_race(n) {
+Relations::Relations(std::size_t n, Depth depth) : Relations(n, depth == Depth::Nesting ? 0 : n) {}
+
+Relations::Relations(std::size_t n, std::size_t m)
+    : po(m), po_loc(m), loc(m), int_(m), ext(m), rf(m), co(m), fr(m), rmw(m), addr(m), data(m), ctrl(m),
+      rfe(m), rfi(m), coe(m), fre(m), acq_po(m), po_rel(m), po_unlock_lock_po(m), rmb(m), wmb(m), mb(m), gp(m),
+      strong_fence(m), nonrw_fence(m), fence(m), ppo(m), cumul_fence(m), prop(m), hb(m), pb(m), rcu_rscs(n),
+      srcu_rscs(n), rcu_link(m), rcu_order(m), rcu_fence(m), rb(m), xbstar(m), plain_incoh(m), data_race(m) {
     for (NodeSet* s : {&R, &W, &M, &F, &IW, &Marked, &Plain, &Acquire, &Release, &Noreturn, &RMW, &LKR, &LKW, &UL})
         *s = empty_set(n);
 }
@@ -118,8 +120,13 @@ void number_nodes_into(const ExecutionGraph& g, Nodes& nodes) {
     nodes.event.clear();
     nodes.write_part.clear();
     nodes.first.resize(g.thread_count());
+    std::size_t events = 0;
+    for (std::size_t t = 0; t < g.thread_count(); ++t) events += g.thread(t).size();
+    nodes.event.reserve(2 * events);  // an RMW is two nodes
+    nodes.write_part.reserve(2 * events);
     for (std::size_t t = 0; t < g.thread_count(); ++t) {
         nodes.first[t].clear();
+        nodes.first[t].reserve(g.thread(t).size());
         for (const Event& e : g.thread(t)) {
             nodes.first[t].push_back(nodes.event.size());
             nodes.event.push_back(e.id);
@@ -197,7 +204,7 @@ BitRel match_nesting(const ExecutionGraph& g, const Nodes& nodes, std::uint32_t 
 Relations relations(const ExecutionGraph& g, Depth depth) {
     Nodes nodes = number_nodes(g);
     const std::size_t n = nodes.size();
-    Relations r(n);
+    Relations r(n, depth);
     r.nodes = std::move(nodes);
     const Nodes& N = r.nodes;
     std::vector<const Event*> events(n);

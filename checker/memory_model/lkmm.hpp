@@ -52,8 +52,14 @@ std::vector<std::pair<EventId, EventId>> event_pairs(const Nodes& nodes, const B
 std::vector<EventId> cycle_events(const Nodes& nodes, const BitRel& rel);
 
 /// Every relation and set of linux-kernel.cat that the axioms and the data-race flag use.
+/// How far to compute: the axioms only (the engine's check of every prefix) or also the
+/// plain-access flags (data-race) of a complete graph.
+enum class Depth : std::uint8_t { Nesting, Axioms, Flags };
+
 struct Relations {
-    explicit Relations(std::size_t n);
+    /// Every set and relation over n nodes; with Depth::Nesting only the sets, rcu_rscs and
+    /// srcu_rscs have n rows, the other relations none (relations() computes no more there).
+    explicit Relations(std::size_t n, Depth depth = Depth::Axioms);
     Nodes nodes;
     // sets (bell, lock.cat)
     NodeSet R, W, M, F, IW, Marked, Plain, Acquire, Release, Noreturn, RMW, LKR, LKW, UL;
@@ -73,11 +79,10 @@ struct Relations {
     bool has_plain = false;
     /// RCU or SRCU lock/unlock events that no nesting matches (herd: unbalanced-*-locking).
     bool unbalanced_rcu = false, unbalanced_srcu = false;
-};
 
-/// How far to compute: the axioms only (the engine's check of every prefix) or also the
-/// plain-access flags (data-race) of a complete graph.
-enum class Depth : std::uint8_t { Nesting, Axioms, Flags };
+private:
+    Relations(std::size_t n, std::size_t m);  ///< sets and the nestings over n nodes, the rest over m
+};
 
 /// The relations of `g`. With Depth::Axioms the plain-access section is left empty; with
 /// Depth::Nesting only the event sets (has_plain among them) and the RCU and SRCU read-side

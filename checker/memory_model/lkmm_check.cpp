@@ -86,6 +86,7 @@ bool check(const ExecutionGraph& g, Work& k) {
          *release = k.set(), *noreturn = k.set(), *RMW = k.set(), *LKR = k.set(), *LKW = k.set(), *UL = k.set();
     k.info.assign(n, NodeInfo{});
     bool has_sync = false, has_rscs_event = false;
+    std::uint32_t fence_tags = 0;  // the tags of the graph's effective fences, together
     for (std::size_t i = 0; i < n;) {  // thread extents
         std::size_t j = i;
         while (j < n && k.event[j].thread == k.event[i].thread) ++j;
@@ -124,6 +125,7 @@ bool check(const ExecutionGraph& g, Work& k) {
                 effective = e.id.index + 1 < thread.size() && thread[e.id.index + 1].kind == EventKind::Rmw;
             }
             ni.effective_fence = effective;
+            if (effective) fence_tags |= t;
             break;
         }
         }
@@ -153,6 +155,7 @@ bool check(const ExecutionGraph& g, Work& k) {
     }
     auto fence_set = [&](std::uint32_t tag) {
         Word* s = k.set();
+        if ((fence_tags & tag) == 0) return s;
         for (std::size_t i = 0; i < n; ++i)
             if (k.info[i].effective_fence && (k.info[i].tags & tag) != 0) Ops::put(s, i);
         return s;
@@ -344,9 +347,14 @@ bool check(const ExecutionGraph& g, Work& k) {
     // pb = prop ; strong-fence ; hb* ; [Marked]
     Word* pb = o.seq(o.seq(prop, strong_fence), hb_star);
     o.restrict(pb, nullptr, Marked);
-    Word* pb_star = o.copy(pb);
-    if (!o.close_acyclic(pb_star)) return false;  // acyclic pb as propagation
-    o.add_identity(pb_star);
+    if (!o.acyclic(pb)) return false;  // acyclic pb as propagation
+    Word* pb_star = nullptr;           // pb*, made by the RCU section where it needs it
+    const auto make_pb_star = [&] {
+        if (pb_star != nullptr) return;
+        pb_star = o.copy(pb);
+        o.close_acyclic(pb_star);
+        o.add_identity(pb_star);
+    };
 
     // ---- RCU: rcu-fence and rb, left null when the graph has no grace period or section ----
     Word *rcu_fence = nullptr, *rb = nullptr;
@@ -359,6 +367,7 @@ bool check(const ExecutionGraph& g, Work& k) {
         for (std::size_t i = 0; i < n; ++i)
             if ((k.info[i].tags & SyncSrcu) != 0) Ops::put(sync_srcu, i);
         if (o.empty(rcu_rscs) && o.empty(srcu_rscs) && o.set_empty(sync_rcu) && o.set_empty(sync_srcu)) return true;
+        make_pb_star();
         // rcu-order relates grace periods and the ends of critical sections only: each of its
         // terms begins and ends with rcu-gp, srcu-gp or an rscsi, and rcu-link enters it only
         // between such nodes. So it is computed over those nodes alone (k.rcu_nodes, a few

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "checker/memory_model/bitrel.hpp"
 #include "traces/execution_graph.hpp"
 
 namespace oc::lkmm::check_detail {
@@ -157,6 +158,21 @@ struct Ops : Width<W> {
     /// its successors' closed rows: linear in the edges, where Warshall is quadratic in the
     /// nodes; the relations checked here are acyclic in every consistent graph.
     bool close_acyclic(Word* a) const {
+        if (!topological_order(a)) return false;
+        const std::vector<std::uint32_t>& order = k.order;
+        // successors first: their rows are closed when a row takes them in
+        for (std::size_t q = n; q-- > 0;) {
+            Word* ri = row(a, order[q]);
+            each(ri, [&](std::size_t j) {
+                const Word* rj = row(a, j);
+                for (std::size_t x = 0; x < w; ++x) ri[x] |= rj[x];
+            });
+        }
+        return true;
+    }
+    /// Whether `a` is acyclic, with k.order a topological order of its nodes when it is
+    /// (Kahn's algorithm; `a` is left as it is).
+    bool topological_order(const Word* a) const {
         std::vector<std::uint32_t>& in = k.in;
         std::vector<std::uint32_t>& order = k.order;
         in.assign(n, 0);
@@ -168,16 +184,7 @@ struct Ops : Width<W> {
             each(row(a, order[q]), [&](std::size_t j) {
                 if (--in[j] == 0) order.push_back(static_cast<std::uint32_t>(j));
             });
-        if (order.size() != n) return false;
-        // successors first: their rows are closed when a row takes them in
-        for (std::size_t q = n; q-- > 0;) {
-            Word* ri = row(a, order[q]);
-            each(ri, [&](std::size_t j) {
-                const Word* rj = row(a, j);
-                for (std::size_t x = 0; x < w; ++x) ri[x] |= rj[x];
-            });
-        }
-        return true;
+        return order.size() == n;
     }
     /// Transitive closure in place (Warshall where there is a cycle).
     void close(Word* a) const {
@@ -204,12 +211,12 @@ struct Ops : Width<W> {
             if (test(a, i, i)) return true;
         return false;
     }
-    bool acyclic(const Word* a) const {
-        Word* c = copy(a);
-        return close_acyclic(c);
-    }
+    bool acyclic(const Word* a) const { return topological_order(a); }
     /// [dom] ; a ; [ran], in place (a null set: that side unrestricted)
     void restrict(Word* a, const Word* dom, const Word* ran) const {
+        if (dom != nullptr && full(dom)) dom = nullptr;  // [S] over every node restricts nothing
+        if (ran != nullptr && full(ran)) ran = nullptr;
+        if (dom == nullptr && ran == nullptr) return;
         for (std::size_t i = 0; i < n; ++i) {
             Word* r = row(a, i);
             if (dom != nullptr && !has(dom, i)) {
@@ -240,6 +247,15 @@ struct Ops : Width<W> {
         for (std::size_t x = 0; x < w; ++x) s[x] = a[x] & ~b[x];
         return s;
     }
+    /// Whether the set holds every node 0..n-1.
+    bool full(const Word* a) const {
+        if (w == 0) return true;
+        for (std::size_t x = 0; x + 1 < w; ++x)
+            if (a[x] != ~Word{0}) return false;
+        const std::size_t rest = n - (w - 1) * 64;  // nodes in the last word, 1..64
+        const Word last = rest == 64 ? ~Word{0} : (Word{1} << rest) - 1;
+        return (a[w - 1] & last) == last;
+    }
     bool set_empty(const Word* a) const {
         for (std::size_t x = 0; x < w; ++x)
             if (a[x] != 0) return false;
@@ -249,12 +265,12 @@ struct Ops : Width<W> {
     /// S node that follows it.
     Word* fencerel(const Word* s) const {
         Word* r = k.rel();
-        std::size_t next = n;  // the first S node after the current one, in its thread
+        if (set_empty(s)) return r;  // no such fence: most fence kinds, in most graphs
+        std::size_t next = n;        // the first S node after the current one, in its thread
         for (std::size_t i = n; i-- > 0;) {
             const std::size_t end = k.info[i].end;
             if (i + 1 == end) next = n;
-            if (next < end)
-                for (std::size_t j = next + 1; j < end; ++j) set(r, i, j);
+            if (next < end) set_bit_span(row(r, i), next + 1, end);
             if (has(s, i)) next = i;
         }
         return r;
