@@ -125,6 +125,8 @@ public:
     /// Sets the write read `read` takes its value from (the graph engine's matching of guessed
     /// reads, edited in place and put back).
     void set_reads_from(EventId read, std::optional<EventId> write) { threads_.at(read.thread).at(read.index).reads_from = write; }
+    /// Sets an event's step (the graph engine numbers a converted graph's steps afterwards).
+    void set_step(EventId id, std::uint32_t step) { threads_.at(id.thread).at(id.index).step = step; }
     /// Drops every event; keeps locations' and threads' names and capacity.
     void clear_events();
     /// How Event::lkmm is spelled ("once+noreturn"): the memory model that defines the bits sets

@@ -364,11 +364,19 @@ ExploreResult GraphEngine::run() {
         // a graph that breaks one is no execution, and no failure or wait found in it is real.
         // With guesses, for_each_matching() asks them of each matching.
         fs.model_checked = false;
+        bool out_converted = false;  // out_ holds g_ without its steps
         if (end != RunEnd::Dead && model_.asks_when_complete() && !(guesses_ != nullptr && has_guesses(g_))) {
-            to_execution_graph(g_, scratch_, false);
-            if (!model_.consistent_when_complete(scratch_)) continue;
-            fs.model_checked = model_.whole_when_complete(scratch_);
+            to_execution_graph(g_, out_, false);
+            out_converted = true;
+            if (!model_.consistent_when_complete(out_)) continue;
+            fs.model_checked = model_.whole_when_complete(out_);
         }
+        const auto convert_out = [&](bool steps) {  // g_ into out_, converted once
+            if (!out_converted)
+                to_execution_graph(g_, out_, steps);
+            else if (steps)
+                number_steps(g_, out_);
+        };
         if (end == RunEnd::Failed && failure == EngineFailure::Livelock && !options_.livelock_ends_search) {
             // herd7's semantics (litmus tests): a run in which a thread waits forever is no
             // execution; the search goes on
@@ -396,7 +404,7 @@ ExploreResult GraphEngine::run() {
                 // a revisit may delete a waiting read with the write it took in place, and the
                 // graph in which the read still waited may build the same graph (each way to the
                 // execution runs the await). Such an execution is handed on once, by its hash.
-                to_execution_graph(g_, out_, true);
+                convert_out(options_.capture);  // the sink sees the steps only when it keeps the graph
                 FinalState state = fs;
                 state.load_buffering = g_.cycle_revisited && porf_cyclic(out_);
                 if ((!state.load_buffering && !rt_->spun()) || delivered_.insert(canonical_hash(out_)).second) {
@@ -406,7 +414,7 @@ ExploreResult GraphEngine::run() {
             } else {
                 ++executions_;
                 if (options_.capture) {
-                    to_execution_graph(g_, out_, true);
+                    convert_out(true);
                     sink_(out_, fs);
                 } else {
                     sink_(ExecutionGraph{}, fs);

@@ -225,6 +225,9 @@ private:
     /// inert_as_sink_without_locks() when no event of g_ is a lock event.
     bool inert_as_sink(const Node& n) const;
     void to_execution_graph(const Graph& g, ExecutionGraph& out, bool with_steps);
+    /// The steps of `out`, converted from `g` by to_execution_graph() (to_execution_graph()'s
+    /// with_steps, done afterwards).
+    void number_steps(const Graph& g, ExecutionGraph& out) const;
     /// The thread names, tag namer and location names of g_'s runtime into `out` (once).
     void names_into(const Graph& g, ExecutionGraph& out) const;
     /// The events of graph thread `gt` alone, as the memory model sees them, with no rf and no

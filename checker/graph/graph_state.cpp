@@ -92,60 +92,11 @@ void GraphEngine::thread_graph(const Graph& g, std::uint16_t gt, ExecutionGraph&
 void GraphEngine::to_execution_graph(const Graph& g, ExecutionGraph& out, bool with_steps) {
     names_into(g, out);
     out.clear_events();
-    std::vector<std::uint32_t> step;
-    if (with_steps) {
-        // An order of the events in which po and rf point forward, the earliest-added first:
-        // the interleaving diagram draws it.
-        std::vector<std::size_t> next(g.threads.size(), 0);
-        std::vector<std::vector<std::uint32_t>> steps(g.threads.size());
-        for (std::size_t t = 0; t < g.threads.size(); ++t) steps[t].assign(g.threads[t].size(), 0);
-        std::size_t left = 0;
-        for (const auto& t : g.threads) left += t.size();
-        std::uint32_t s = 0;
-        for (std::size_t i = 0; i < g.threads[0].size(); ++i) steps[0][i] = 0;
-        left -= g.threads[0].size();
-        next[0] = g.threads[0].size();
-        std::vector<std::vector<bool>> done(g.threads.size());
-        for (std::size_t t = 0; t < g.threads.size(); ++t) done[t].assign(g.threads[t].size(), t == 0);
-        while (left > 0) {
-            std::size_t best = g.threads.size();
-            std::uint32_t best_stamp = std::numeric_limits<std::uint32_t>::max();
-            for (std::size_t t = 1; t < g.threads.size(); ++t) {
-                if (next[t] >= g.threads[t].size()) continue;
-                const Node& n = g.threads[t][next[t]];
-                if (n.ev.reads_from) {
-                    const EventId w = *n.ev.reads_from;
-                    if (!(w.thread == t && w.index < next[t]) && !done[w.thread][w.index]) continue;
-                }
-                if (n.stamp < best_stamp) {
-                    best_stamp = n.stamp;
-                    best = t;
-                }
-            }
-            if (best == g.threads.size()) {  // an rf cycle (not under RC11): fall back to stamps
-                for (std::size_t t = 1; t < g.threads.size(); ++t)
-                    if (next[t] < g.threads[t].size() && (best == g.threads.size() || g.threads[t][next[t]].stamp < best_stamp)) {
-                        best = t;
-                        best_stamp = g.threads[t][next[t]].stamp;
-                    }
-            }
-            steps[best][next[best]] = ++s;
-            done[best][next[best]] = true;
-            ++next[best];
-            --left;
-        }
-        for (std::size_t t = 0; t < g.threads.size(); ++t)
-            for (std::size_t i = 0; i < g.threads[t].size(); ++i) {
-                Event& e = out.append_in_place(g.threads[t][i].ev);
-                e.step = steps[t][i];
-                if (kernel_events_) e.lkmm = model_tags(g.threads[t][i]);
-                if (g.threads[t][i].guessed) e.reads_from.reset();
-            }
-    } else if (kernel_events_) {
+    if (kernel_events_ || with_steps) {
         for (const auto& t : g.threads)
             for (const Node& n : t) {
                 Event& e = out.append_in_place(n.ev);
-                e.lkmm = model_tags(n);
+                if (kernel_events_) e.lkmm = model_tags(n);
                 if (n.guessed) e.reads_from.reset();  // a guess: the model sees no rf yet
             }
     } else {
@@ -153,6 +104,44 @@ void GraphEngine::to_execution_graph(const Graph& g, ExecutionGraph& out, bool w
             for (const Node& n : t) out.append(n.ev);
     }
     for (std::size_t l = 0; l < g.co.size(); ++l) out.assign_co(static_cast<LocationId>(l), g.co[l]);
+    if (with_steps) number_steps(g, out);
+}
+
+void GraphEngine::number_steps(const Graph& g, ExecutionGraph& out) const {
+    // An order of the events in which po and rf point forward, the earliest-added first: the
+    // interleaving diagram draws it. Init's events are step 0. A thread's events are numbered
+    // in po order, so an event is numbered exactly when its index is below its thread's next.
+    std::vector<std::size_t> next(g.threads.size(), 0);
+    std::size_t left = 0;
+    for (std::size_t t = 1; t < g.threads.size(); ++t) left += g.threads[t].size();
+    if (!g.threads.empty()) {
+        next[0] = g.threads[0].size();
+        for (std::size_t i = 0; i < g.threads[0].size(); ++i) out.set_step(EventId{0, static_cast<std::uint32_t>(i)}, 0);
+    }
+    std::uint32_t s = 0;
+    while (left > 0) {
+        std::size_t best = g.threads.size();
+        std::uint32_t best_stamp = std::numeric_limits<std::uint32_t>::max();
+        for (std::size_t t = 1; t < g.threads.size(); ++t) {
+            if (next[t] >= g.threads[t].size()) continue;
+            const Node& n = g.threads[t][next[t]];
+            if (n.ev.reads_from && n.ev.reads_from->index >= next[n.ev.reads_from->thread]) continue;  // its write comes later
+            if (n.stamp < best_stamp) {
+                best_stamp = n.stamp;
+                best = t;
+            }
+        }
+        if (best == g.threads.size()) {  // an rf cycle (not under RC11): fall back to stamps
+            for (std::size_t t = 1; t < g.threads.size(); ++t)
+                if (next[t] < g.threads[t].size() && (best == g.threads.size() || g.threads[t][next[t]].stamp < best_stamp)) {
+                    best = t;
+                    best_stamp = g.threads[t][next[t]].stamp;
+                }
+        }
+        out.set_step(EventId{static_cast<std::uint16_t>(best), static_cast<std::uint32_t>(next[best])}, ++s);
+        ++next[best];
+        --left;
+    }
 }
 
 }  // namespace oc::graph_detail

@@ -36,6 +36,27 @@ CheckOptions graph_options() {
     return o;
 }
 
+/// The steps of `g` (the interleaving diagram's rows) are an order of its events in which po
+/// and rf point forward: init's events are step 0, every other event has its own step, after
+/// its po-predecessor's and after the step of the write it reads. An RC11-consistent graph has
+/// no po | rf cycle, so such an order exists.
+void expect_steps_follow_po_and_rf(const ExecutionGraph& g) {
+    std::set<std::uint32_t> used;
+    for (std::size_t t = 0; t < g.thread_count(); ++t) {
+        std::uint32_t last = 0;
+        for (const Event& e : g.thread(t)) {
+            if (t == EventId::init_thread) {
+                CHECK(e.step == 0);
+                continue;
+            }
+            CHECK(e.step > last);
+            CHECK(used.insert(e.step).second);
+            last = e.step;
+            if (e.is_read() && e.reads_from) CHECK(g.event(*e.reads_from).step < e.step);
+        }
+    }
+}
+
 /// Every execution explored once, every one consistent (checked by the independent certifier
 /// in traces/ and by the engine's own predicate).
 void expect_optimal_and_consistent(const VariantDef& v) {
@@ -47,6 +68,7 @@ void expect_optimal_and_consistent(const VariantDef& v) {
         const auto violation = check_rc11(g);
         CHECK_MESSAGE(!violation, v.id() << ": " << (violation ? describe(g, *violation) : ""));
         CHECK(rc11_model().consistent(g));
+        expect_steps_follow_po_and_rf(g);
     };
     ExploreOptions o;
     o.engine = EngineKind::Graph;

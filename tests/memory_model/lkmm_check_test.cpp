@@ -14,6 +14,7 @@
 #include "checker/graph/graph_engine.hpp"
 #include "checker/memory_model/lkmm.hpp"
 #include "checker/memory_model/lkmm_check.hpp"
+#include "checker/memory_model/lkmm_check_ops.hpp"
 #include "checker/memory_model/memory_model.hpp"
 #include "litmus/interpreter.hpp"
 #include "litmus/parser.hpp"
@@ -194,7 +195,7 @@ TEST_SUITE("lkmm-check") {
         CHECK(model.idle_rcu_words == 0);
     }
 
-    TEST_CASE("an execution with RCU events is handed on as checked whole by the model, one without is not") {
+    TEST_CASE("an execution with RCU events is handed on as checked whole by the model, one without is not; each with its steps") {
         // FinalState::model_checked: certification (checker/driver) then asks no axiom again,
         // so it must be set exactly when the engine ran the whole check on the very graph
         for (const auto& [name, rcu] : {std::pair{"RCU+3gp-chain+reader", true}, {"desc-reserve+3", false}}) {
@@ -212,10 +213,66 @@ TEST_SUITE("lkmm-check") {
                 CHECK(lkmm::has_rcu_events(g) == rcu);
                 if (f.model_checked) ++checked;
                 if (lkmm::consistent(g, true)) ++consistent;
+                // the graph the engine checked whole is handed on with its steps numbered: po
+                // and rf point forward (no execution of these tests has a po | rf cycle)
+                CHECK_FALSE(f.load_buffering);
+                for (std::size_t t = 1; t < g.thread_count(); ++t)
+                    for (const Event& e : g.thread(t)) {
+                        CHECK(e.step > (e.id.index == 0 ? 0u : g.thread(t)[e.id.index - 1].step));
+                        if (e.is_read() && e.reads_from) CHECK(g.event(*e.reads_from).step < e.step);
+                    }
             }, lkmm_model());
             CHECK(executions > 0);
             CHECK(consistent == executions);
             CHECK(checked == (rcu ? executions : 0));
+        }
+    }
+
+    TEST_CASE("the check's bit operations: a set over every node restricts nothing, one short of that does") {
+        using namespace oc::lkmm::check_detail;
+        // widths around the word boundaries: the last word of a row is partly used or full
+        for (const std::size_t n : {1u, 3u, 63u, 64u, 65u, 127u, 128u, 130u}) {
+            CAPTURE(n);
+            Work k;
+            k.begin(n);
+            const auto run = [&](auto&& o) {
+                using O = std::decay_t<decltype(o)>;
+                Word* all = k.set();
+                for (std::size_t i = 0; i < n; ++i) O::put(all, i);
+                CHECK(o.full(all));
+                for (const std::size_t gone : {std::size_t{0}, n / 2, n - 1}) {
+                    CAPTURE(gone);
+                    Word* some = k.set();
+                    for (std::size_t i = 0; i < n; ++i)
+                        if (i != gone) O::put(some, i);
+                    CHECK_FALSE(o.full(some));
+                    // [some] ; r ; [some] over the full relation leaves out row and column `gone` only
+                    Word* r = k.rel();
+                    for (std::size_t i = 0; i < n; ++i)
+                        for (std::size_t j = 0; j < n; ++j) o.set(r, i, j);
+                    o.restrict(r, some, some);
+                    for (std::size_t i = 0; i < n; ++i)
+                        for (std::size_t j = 0; j < n; ++j) REQUIRE(o.test(r, i, j) == (i != gone && j != gone));
+                    const Word* before = o.copy(r);
+                    o.restrict(r, all, all);  // a no-op
+                    CHECK(std::equal(r, r + n * o.w, before));
+                }
+                // fencerel of an empty set is empty; of one fence, po ; [F] ; po within its thread
+                k.info.assign(n, NodeInfo{});
+                for (auto& ni : k.info) ni.end = static_cast<std::uint32_t>(n);  // one thread
+                Word* none = k.set();
+                CHECK(o.empty(o.fencerel(none)));
+                Word* f = k.set();
+                O::put(f, n / 2);
+                Word* fr = o.fencerel(f);
+                for (std::size_t i = 0; i < n; ++i)
+                    for (std::size_t j = 0; j < n; ++j) REQUIRE(o.test(fr, i, j) == (i < n / 2 && j > n / 2));
+            };
+            if (k.w() == 1)
+                run(Ops<1>(k));
+            else if (k.w() == 2)
+                run(Ops<2>(k));
+            run(Ops<0>(k));
         }
     }
 }
