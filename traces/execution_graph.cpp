@@ -94,14 +94,18 @@ std::vector<EventId> ExecutionGraph::in_execution_order() const {
 }
 
 namespace {
-/// FNV-1a over 64-bit words.
-class Fnv {
+/// A hash of a sequence of 64-bit words, a word at a time: the state xor the word, through
+/// splitmix64's finaliser. Each step is a bijection of the state for a given word, so two
+/// sequences of one length that differ in a single word never hash the same; other pairs
+/// collide with the odds of a random 64-bit value. (FNV-1a a byte at a time took eight
+/// multiplications per word, a twentieth of a 16-process RCU chain's search.)
+class WordHash {
 public:
     void add(std::uint64_t v) {
-        for (int i = 0; i < 8; ++i) {
-            h_ ^= (v >> (8 * i)) & 0xffu;
-            h_ *= 0x100000001b3ull;
-        }
+        std::uint64_t z = h_ ^ v;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        h_ = z ^ (z >> 31);
     }
     std::uint64_t value() const { return h_; }
 
@@ -112,7 +116,7 @@ std::uint64_t word(EventId id) { return (std::uint64_t{id.thread} << 32) | id.in
 }  // namespace
 
 std::uint64_t canonical_hash(const ExecutionGraph& g) {
-    Fnv h;
+    WordHash h;
     for (std::size_t t = 0; t < g.thread_count(); ++t) {
         h.add(0xfeedull ^ t);
         for (const Event& e : g.thread(t)) {
