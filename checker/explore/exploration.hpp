@@ -98,6 +98,12 @@ struct ExploreOptions {
     /// are ordered guess anyway, and a guess of one that survives its thread ends the search with
     /// an internal error (tests: the text's claim checked by the engine's own rule).
     bool guess_ordered_reads = false;
+    /// Graph engine: while the model checks complete graphs against its whole model (LKMM with
+    /// RCU events), a read's other rf choices are pushed unasked and a graph is asked only when
+    /// the whole check of the graph its run completes to cannot answer for it
+    /// (docs/graph-engine.md, "Deferred checks"). Off: every choice asked when it is pushed
+    /// (tests compare the two).
+    bool defer_checks = true;
     /// Graph engine under LKMM: load-buffering cycles are built by revisits where nothing kept
     /// depends on the revisited read (docs/graph-engine.md, "Load buffering by revisits"), and a
     /// read guesses only where that cannot build its cycles. Off: every cycle comes from guesses

@@ -121,6 +121,10 @@ Tagged GraphEngine::read(LocationId loc, MemoryOrder order) {
         set_rf(g_, r, writes[i]);
         r.rmax = i + 1 == writes.size();
         const bool inert = r.rmax && inert_as_sink(r);
+        if (chosen && defer_checks_) {  // asked when it is popped, or answered by its completion
+            push(Graph(g_));
+            continue;
+        }
         if (!inert && !consistent(g_)) continue;
         if (!chosen) {
             chosen = writes[i];

@@ -330,6 +330,22 @@ ExploreResult GraphEngine::run() {
             g_ = std::move(stack_.back());
             stack_.pop_back();
         }
+        // Deferred check (defer_checks_): a graph pushed unasked is run before it is asked. The
+        // graphs its run pushes sit above `base`. If the whole model holds on the graph the run
+        // completes to, it holds on this one, which that graph extends (the same prefix-closure
+        // every cut of the engine relies on); else this one is asked now, and if it breaks an
+        // axiom its run is dropped with all it pushed, as if it had been asked at the start.
+        std::optional<Graph> unasked;
+        const std::size_t base = stack_.size();
+        if (defer_checks_ && !frontier && !g_.checked && g_.threads.size() > 1) {
+            unasked.emplace(g_);
+            g_.checked = true;  // run_once() does not ask it
+        }
+        const auto unasked_breaks_model = [&] { return unasked && !consistent(*unasked); };
+        const auto drop_run = [&] {
+            stack_.erase(stack_.begin() + static_cast<std::ptrdiff_t>(base), stack_.end());
+            if (rt_->cut_pending()) rt_->settle_cuts(false);
+        };
         std::string detail;
         std::optional<EngineFailure> failure;
         RunEnd end;
@@ -340,10 +356,34 @@ ExploreResult GraphEngine::run() {
             result.cut_detail = e.detail;
             break;
         } catch (const ModelRefusal& e) {  // the model cannot judge the program: no graph is one of its executions
+            if (unasked_breaks_model()) {
+                drop_run();
+                continue;
+            }
             result.failure = EngineFailure::Other;
             result.failure_detail = std::string("the memory model refuses the program: ") + e.what();
             to_execution_graph(g_, result.failure_graph, true);  // the graph it refused
             break;
+        }
+        // The whole check of the completed graph, asked here when the run was deferred (below,
+        // where it is asked, its answer is reused).
+        bool out_converted = false;  // out_ holds g_ without its steps
+        std::optional<bool> complete_ok;
+        const auto asks_complete = [&] {
+            return end != RunEnd::Dead && model_.asks_when_complete() && !(guesses_ != nullptr && has_guesses(g_));
+        };
+        if (unasked) {
+            bool holds = false;
+            if (asks_complete()) {
+                to_execution_graph(g_, out_, false);
+                out_converted = true;
+                complete_ok = model_.consistent_when_complete(out_);
+                holds = *complete_ok && model_.whole_when_complete(out_);
+            }
+            if (!holds && unasked_breaks_model()) {
+                drop_run();
+                continue;
+            }
         }
         // A guess that no write matches is no execution: what it led to (a failure, a blocked
         // thread) is dropped; a complete graph is matched in complete(). A failure whose guesses
@@ -364,12 +404,16 @@ ExploreResult GraphEngine::run() {
         // a graph that breaks one is no execution, and no failure or wait found in it is real.
         // With guesses, for_each_matching() asks them of each matching.
         fs.model_checked = false;
-        bool out_converted = false;  // out_ holds g_ without its steps
-        if (end != RunEnd::Dead && model_.asks_when_complete() && !(guesses_ != nullptr && has_guesses(g_))) {
-            to_execution_graph(g_, out_, false);
-            out_converted = true;
-            if (!model_.consistent_when_complete(out_)) continue;
-            fs.model_checked = model_.whole_when_complete(out_);
+        if (asks_complete()) {
+            if (!complete_ok) {
+                to_execution_graph(g_, out_, false);
+                out_converted = true;
+                complete_ok = model_.consistent_when_complete(out_);
+            }
+            fs.model_checked = *complete_ok && model_.whole_when_complete(out_);
+            // defer the checks while complete graphs are checked whole
+            defer_checks_ = options_.defer_checks && model_.whole_when_complete(out_);
+            if (!*complete_ok) continue;
         }
         const auto convert_out = [&](bool steps) {  // g_ into out_, converted once
             if (!out_converted)

@@ -339,6 +339,11 @@ private:
 
     Graph g_;                       ///< the graph of the running replay
     std::vector<Graph> stack_;      ///< graphs still to visit
+    /// Deferred checks (graph_engine.cpp, run()): set while the model's check of the last
+    /// complete graph was its whole model. A read's other rf choices are then pushed unasked,
+    /// and a graph popped unasked is run first: the whole check of the graph it completes to
+    /// answers for it, and only where that cannot, it is asked after the run.
+    bool defer_checks_ = false;
     unsigned current_ = 0;          ///< running model thread
     std::vector<std::uint32_t> recorded_count_;  ///< events recorded per graph thread in this run
     ExecutionGraph scratch_;        ///< the memory model's view of a graph (names set once)
