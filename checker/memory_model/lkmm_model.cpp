@@ -54,12 +54,13 @@ public:
     /// With RCU events, consistent_when_complete() runs the whole check, the one check_and_flags()
     /// certifies by.
     bool whole_when_complete(const ExecutionGraph& g) const override { return lkmm::has_rcu_events(g); }
-    /// Every relation leaves a fence through po (fencerel, gp, rcu-link), except rcu-rscs^-1 and
-    /// srcu-rscs^-1, which lead from an unlock back to its lock: rcu-order, and so rb, can run
-    /// through an unlock as soon as it is added. A read with no rf has no fr either, and its
-    /// dependencies and ppo lead to later events only.
+    /// Every relation that consistent() computes leaves a fence through po (fencerel, gp). Only
+    /// rcu-rscs^-1 and srcu-rscs^-1 lead from an unlock back to its lock, and they feed rb alone,
+    /// which the rcu axiom reads: consistent() leaves that axiom to complete graphs, so an
+    /// rcu_read_unlock() or srcu_read_unlock() added last is inert too. A read with no rf has no
+    /// fr either, and its dependencies and ppo lead to later events only.
     bool inert_when_last(const Event& e) const override {
-        if (e.is_fence()) return ((lkmm_tags_of(e) | e.lkmm) & (lkmm::RcuUnlock | lkmm::SrcuUnlock)) == 0;
+        if (e.is_fence()) return true;
         return e.kind == EventKind::Read && !e.reads_from;
     }
     /// Every relation of linux-kernel.cat leaves an access through po (fencerel, acq-po, ppo,

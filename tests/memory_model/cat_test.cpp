@@ -372,18 +372,24 @@ TEST_SUITE("cat") {
         using K = EventKind;
         const auto m = cat::CatModel::load(dir + "/linux-kernel.cat", dir + "/linux-kernel.bell");
         const MemoryModel& builtin = lkmm_model();
-        // linux-kernel.cat's fences, and a read with no rf yet, as the built-in LKMM's rule says
-        // (every fence but an RCU or SRCU unlock: rcu-rscs^-1 leads out of the unlock)
+        // linux-kernel.cat's fences, and a read with no rf yet, as the built-in LKMM's rule says,
+        // but for an RCU or SRCU unlock: rcu-rscs^-1 leads out of it, into rb alone. The
+        // built-in LKMM's consistent() leaves the rcu axiom to complete graphs, so it counts the
+        // unlock inert; the cat model's walk follows every relation the text defines, whichever
+        // axioms its prefix check asks, so it asks about the unlock (more queries, no other answer)
         for (const std::uint32_t f : std::initializer_list<std::uint32_t>{lkmm::Mb, lkmm::Rmb, lkmm::Wmb, lkmm::BeforeAtomic, lkmm::AfterAtomic, lkmm::AfterSpinlock,
-                                      lkmm::RcuLock, lkmm::RcuUnlock, lkmm::SyncRcu}) {
+                                      lkmm::RcuLock, lkmm::SyncRcu}) {
             CAPTURE(f);
             CHECK(m->inert_when_last(event(K::Fence, f, false, false)) == builtin.inert_when_last(event(K::Fence, f, false, false)));
         }
-        for (const std::uint32_t f : std::initializer_list<std::uint32_t>{lkmm::SrcuLock, lkmm::SrcuUnlock, lkmm::SyncSrcu}) {
+        for (const std::uint32_t f : std::initializer_list<std::uint32_t>{lkmm::SrcuLock, lkmm::SyncSrcu}) {
             CAPTURE(f);
             CHECK(m->inert_when_last(event(K::Fence, f, true, false)) == builtin.inert_when_last(event(K::Fence, f, true, false)));
         }
         CHECK(!m->inert_when_last(event(K::Fence, lkmm::RcuUnlock, false, false)));
+        CHECK(!m->inert_when_last(event(K::Fence, lkmm::SrcuUnlock, true, false)));
+        CHECK(builtin.inert_when_last(event(K::Fence, lkmm::RcuUnlock, false, false)));
+        CHECK(builtin.inert_when_last(event(K::Fence, lkmm::SrcuUnlock, true, false)));
         for (const std::uint32_t t : {0u, std::uint32_t{lkmm::Once}, std::uint32_t{lkmm::Acquire}}) {
             CHECK(m->inert_when_last(event(K::Read, t, true, false)));
             // a read of the co-latest write is asked about: its fr (rf^-1 ; co) leaves it through
