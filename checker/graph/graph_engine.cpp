@@ -368,19 +368,19 @@ ExploreResult GraphEngine::run() {
         // The whole check of the completed graph, asked here when the run was deferred (below,
         // where it is asked, its answer is reused).
         bool out_converted = false;  // out_ holds g_ without its steps
-        std::optional<bool> complete_ok;
-        const auto asks_complete = [&] {
-            return end != RunEnd::Dead && model_.asks_when_complete() && !(guesses_ != nullptr && has_guesses(g_));
+        std::optional<bool> complete_ok;  // the answer, once asked
+        bool whole = false;               // the model checked out_ whole
+        const auto ask_complete = [&] {
+            if (complete_ok || end == RunEnd::Dead || !model_.asks_when_complete() || (guesses_ != nullptr && has_guesses(g_)))
+                return;
+            to_execution_graph(g_, out_, false);
+            out_converted = true;
+            complete_ok = model_.consistent_when_complete(out_);
+            whole = model_.whole_when_complete(out_);
         };
         if (unasked) {
-            bool holds = false;
-            if (asks_complete()) {
-                to_execution_graph(g_, out_, false);
-                out_converted = true;
-                complete_ok = model_.consistent_when_complete(out_);
-                holds = *complete_ok && model_.whole_when_complete(out_);
-            }
-            if (!holds && unasked_breaks_model()) {
+            ask_complete();
+            if (!(complete_ok.value_or(false) && whole) && unasked_breaks_model()) {
                 drop_run();
                 continue;
             }
@@ -403,16 +403,10 @@ ExploreResult GraphEngine::run() {
         // The axioms the model asks of a finished run only (MemoryModel::consistent_when_complete()):
         // a graph that breaks one is no execution, and no failure or wait found in it is real.
         // With guesses, for_each_matching() asks them of each matching.
-        fs.model_checked = false;
-        if (asks_complete()) {
-            if (!complete_ok) {
-                to_execution_graph(g_, out_, false);
-                out_converted = true;
-                complete_ok = model_.consistent_when_complete(out_);
-            }
-            fs.model_checked = *complete_ok && model_.whole_when_complete(out_);
-            // defer the checks while complete graphs are checked whole
-            defer_checks_ = options_.defer_checks && model_.whole_when_complete(out_);
+        ask_complete();
+        fs.model_checked = complete_ok.value_or(false) && whole;
+        if (complete_ok) {
+            defer_checks_ = options_.defer_checks && whole;  // while complete graphs are checked whole
             if (!*complete_ok) continue;
         }
         const auto convert_out = [&](bool steps) {  // g_ into out_, converted once
