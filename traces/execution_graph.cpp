@@ -96,9 +96,10 @@ std::vector<EventId> ExecutionGraph::in_execution_order() const {
 namespace {
 /// A hash of a sequence of 64-bit words, a word at a time: the state xor the word, through
 /// splitmix64's finaliser. Each step is a bijection of the state for a given word, so two
-/// sequences of one length that differ in a single word never hash the same; other pairs
-/// collide with the odds of a random 64-bit value. (FNV-1a a byte at a time took eight
-/// multiplications per word, a twentieth of a 16-process RCU chain's search.)
+/// sequences of one length that differ in a single word never hash the same; for other pairs
+/// the finaliser's mixing makes a collision as unlikely as under any good 64-bit hash. (FNV-1a
+/// a byte at a time took eight multiplications per word, a twentieth of a 16-process RCU
+/// chain's search.)
 class WordHash {
 public:
     void add(std::uint64_t v) {

@@ -51,11 +51,11 @@ std::vector<std::pair<EventId, EventId>> event_pairs(const Nodes& nodes, const B
 /// A cycle of `rel` (or a reflexive pair) as events, an RMW's two nodes as one; empty when none.
 std::vector<EventId> cycle_events(const Nodes& nodes, const BitRel& rel);
 
-/// Every relation and set of linux-kernel.cat that the axioms and the data-race flag use.
 /// How far to compute: the axioms only (the engine's check of every prefix) or also the
 /// plain-access flags (data-race) of a complete graph.
 enum class Depth : std::uint8_t { Nesting, Axioms, Flags };
 
+/// Every relation and set of linux-kernel.cat that the axioms and the data-race flag use.
 struct Relations {
     /// Every set and relation over n nodes; with Depth::Nesting only the sets, rcu_rscs and
     /// srcu_rscs have n rows, the other relations none (relations() computes no more there).

@@ -348,13 +348,7 @@ bool check(const ExecutionGraph& g, Work& k) {
     Word* pb = o.seq(o.seq(prop, strong_fence), hb_star);
     o.restrict(pb, nullptr, Marked);
     if (!o.acyclic(pb)) return false;  // acyclic pb as propagation
-    Word* pb_star = nullptr;           // pb*, made by the RCU section where it needs it
-    const auto make_pb_star = [&] {
-        if (pb_star != nullptr) return;
-        pb_star = o.copy(pb);
-        o.close_acyclic(pb_star);
-        o.add_identity(pb_star);
-    };
+    Word* pb_star = nullptr;           // pb*, closed by the RCU section, which alone reads it
 
     // ---- RCU: rcu-fence and rb, left null when the graph has no grace period or section ----
     Word *rcu_fence = nullptr, *rb = nullptr;
@@ -367,7 +361,9 @@ bool check(const ExecutionGraph& g, Work& k) {
         for (std::size_t i = 0; i < n; ++i)
             if ((k.info[i].tags & SyncSrcu) != 0) Ops::put(sync_srcu, i);
         if (o.empty(rcu_rscs) && o.empty(srcu_rscs) && o.set_empty(sync_rcu) && o.set_empty(sync_srcu)) return true;
-        make_pb_star();
+        pb_star = o.copy(pb);
+        o.close_acyclic(pb_star);  // acyclic: asked above
+        o.add_identity(pb_star);
         // rcu-order relates grace periods and the ends of critical sections only: each of its
         // terms begins and ends with rcu-gp, srcu-gp or an rscsi, and rcu-link enters it only
         // between such nodes. So it is computed over those nodes alone (k.rcu_nodes, a few
