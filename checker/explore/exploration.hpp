@@ -120,14 +120,11 @@ struct ExploreOptions {
     unsigned shard_index = 0;
     unsigned shard_count = 1;
     /// Graph engine, a model with kernel events (LKMM), unsharded, no max_executions: run the
-    /// search, its load-buffering rounds included, as this many shards on as many threads of
-    /// this process, merged into one answer (in_process_shards.hpp); `progress` is then not
-    /// called. 1: on the calling thread.
+    /// search, its load-buffering rounds included, on this many threads of this process,
+    /// which share its tree and merge into one answer (in_process_shards.hpp); `progress` is
+    /// then not called. 1: on the calling thread.
     unsigned threads = 1;
-    /// In-process shards: the lowest shard that failed (set by the search); the shards after it
-    /// stop, their work being past the failure the search reports. Null: not such a shard.
-    const std::atomic<unsigned>* failed_shard = nullptr;
-    /// With `threads` > 1: called on a shard's thread for every execution it hands on (the sink
+    /// With `threads` > 1: called on a search thread for every execution it hands on (the sink
     /// itself runs on one thread, after the search). The sink's own work on an execution that
     /// depends on the execution alone (its canonical hash, the model's verdict and flags), done
     /// in parallel; the result reaches the sink as FinalState::prepared. Must be thread-safe.

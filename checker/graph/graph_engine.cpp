@@ -41,8 +41,7 @@ namespace graph_detail {
 
 bool GraphEngine::budget_exhausted() const {
     if (options_.max_executions != 0 && executions_ >= options_.max_executions) return true;
-    if (options_.failed_shard != nullptr && options_.failed_shard->load(std::memory_order_relaxed) < options_.shard_index)
-        return true;  // an in-process shard before this one failed: the search ends there
+    if (pool_ != nullptr && pool_->stopped(unit_)) return true;  // a unit before this one failed: the search ends there
     if (stop_cause() != StopCause::None) return true;  // interrupted, or the command's deadline
     if (options_.timeout_seconds > 0) {
         const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start_;
@@ -296,7 +295,7 @@ ExploreResult GraphEngine::run() {
     result.model = options_.model;
     result.shard_index = options_.shard_index;
     result.shard_count = options_.shard_count;
-    stack_.push_back(Graph{});
+    stack_.push_back(std::move(start_graph_));
     // Sharding: visit graphs breadth-first until the frontier is wide enough, then each shard
     // keeps every shard_count-th graph of it. What the frontier visits counts in shard 0.
     bool frontier = options_.shard_count > 1;
@@ -318,6 +317,11 @@ ExploreResult GraphEngine::run() {
             }
         } else if (stack_.empty()) {
             break;
+        } else if (pool_ != nullptr && stack_.size() > 1 && pool_->hungry()) {
+            // A thread waits for work: it gets the graph this search would visit last, and the
+            // subtree below it (WorkPool).
+            pool_->give(std::move(stack_.front()), unit_, ++given_);
+            stack_.erase(stack_.begin());
         }
         if (budget_exhausted()) {
             result.cut_short = true;

@@ -22,6 +22,7 @@
 
 #include "checker/graph/graph_engine.hpp"
 #include "checker/graph/graph_state.hpp"
+#include "checker/graph/in_process_shards.hpp"
 #include "checker/memory_model/memory_model.hpp"
 #include "checker/model/runtime.hpp"
 
@@ -106,6 +107,14 @@ public:
           guesses_(guesses), cycle_revisits_(kernel_events_ && options.cycle_revisits) {}
 
     void attach(Runtime& rt) { rt_ = &rt; }
+    /// Runs unit `key` of a search shared by several threads (in_process_shards.hpp): the
+    /// search starts from `start`, gives graphs away to `pool` when a thread waits for work,
+    /// and stops when a unit before it failed.
+    void share(WorkPool& pool, const UnitKey& key, Graph start) {
+        pool_ = &pool;
+        unit_ = key;
+        start_graph_ = std::move(start);
+    }
     ExploreResult run();
     /// After run(): the canonical hashes of the executions left out as out of thin air, and of
     /// those kept with a cycle of copies (ExploreResult::thin_air, thin_air_copies).
@@ -339,6 +348,10 @@ private:
 
     Graph g_;                       ///< the graph of the running replay
     std::vector<Graph> stack_;      ///< graphs still to visit
+    WorkPool* pool_ = nullptr;      ///< share(): the search's threads' pool
+    UnitKey unit_;                  ///< share(): the unit this engine runs
+    Graph start_graph_;             ///< the graph the search starts from
+    std::uint32_t given_ = 0;       ///< graphs given to pool_
     /// Deferred checks (graph_engine.cpp, run()): set while the model's check of the last
     /// complete graph was its whole model. A read's other rf choices are then pushed unasked,
     /// and a graph popped unasked is run first: the whole check of the graph it completes to

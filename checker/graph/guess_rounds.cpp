@@ -525,8 +525,8 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
                                 "with guesses can be built in two shards";
         return result;
     }
-    // In-process shards (ExploreOptions::threads): every round, and the exploration proper, is
-    // split over `ways` threads; what the shards of a round learn is merged before the next.
+    // On several threads (ExploreOptions::threads): every round, and the exploration proper, is
+    // shared by `ways` threads; what the threads of a round learn is merged before the next.
     const unsigned ways = options.threads > 1 && options.max_executions == 0 && model.concurrent() ? options.threads : 1;
     const unsigned shards = graph_detail::shard_count(ways);
     using graph_detail::ShardDelivery;
@@ -596,7 +596,7 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
                     else if (round == 0 || (fs.load_buffering && !first_built(g)))
                         delivery.keep(i, g, fs);
                 };
-            });
+            }, &delivery);
         dry_seconds += dry.seconds;
         rounds.push_back(SearchRound{dry.seconds, dry.executions, round > 0, false});
         dry.rounds = rounds;
@@ -668,7 +668,7 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
                     delivery.keep(i, g, fs);
                 }
             };
-        });
+        }, &delivery);
     rounds.push_back(SearchRound{result.seconds, result.executions, true, true});
     result.rounds = std::move(rounds);
     result.executions = acyclic + (ways > 1 ? delivery.finish() : cyclic);
