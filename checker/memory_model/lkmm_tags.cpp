@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "checker/memory_model/lkmm_tags.hpp"
 
-#include <string_view>
-#include <unordered_map>
+#include <array>
+#include <cstring>
+#include <initializer_list>
 #include <utility>
 
 namespace oc {
@@ -19,9 +20,44 @@ struct Meaning {
     std::uint32_t fence = 0;  ///< Named::Fence: its tag
 };
 
+struct NameEntry {
+    const char* name;
+    Meaning meaning;
+};
+
+/// An open-addressing table of the names below, hashed on their length and three letters:
+/// meaning() runs for nearly every event a search makes, and hashing the whole name
+/// (std::hash) cost more than the rest of lkmm_tags_of().
+class NameTable {
+public:
+    NameTable(std::initializer_list<NameEntry> names) {
+        for (const NameEntry& n : names) {
+            std::size_t i = slot(n.name, std::strlen(n.name));
+            while (slots_[i].name != nullptr) i = (i + 1) % size;
+            slots_[i] = n;
+        }
+    }
+    Meaning find(const char* name) const {
+        const std::size_t len = std::strlen(name);
+        if (len == 0) return {};
+        for (std::size_t i = slot(name, len);; i = (i + 1) % size) {
+            if (slots_[i].name == nullptr) return {};
+            if (std::strcmp(slots_[i].name, name) == 0) return slots_[i].meaning;
+        }
+    }
+
+private:
+    static constexpr std::size_t size = 128;  // a power of two, over twice the names
+    static std::size_t slot(const char* name, std::size_t len) {
+        const auto c = [&](std::size_t i) { return static_cast<std::size_t>(static_cast<unsigned char>(name[i])); };
+        return (len * 131 + c(0) * 7 + c(len / 2) * 31 + c(len - 1) * 17) % size;
+    }
+    std::array<NameEntry, size> slots_{};
+};
+
 Meaning meaning(const char* primitive) {
     using namespace lkmm;
-    static const std::unordered_map<std::string_view, Meaning> table = {
+    static const NameTable table = {
         {"smp_mb", {Named::Fence, Mb}}, {"smp_rmb", {Named::Fence, Rmb}}, {"smp_wmb", {Named::Fence, Wmb}},
         {"barrier", {Named::Fence, Barrier}}, {"smp_mb__before_atomic", {Named::Fence, BeforeAtomic}},
         {"smp_mb__after_atomic", {Named::Fence, AfterAtomic}}, {"smp_mb__after_spinlock", {Named::Fence, AfterSpinlock}},
@@ -45,8 +81,7 @@ Meaning meaning(const char* primitive) {
         {"atomic_xor", {Named::Noreturn}}, {"atomic_andnot", {Named::Noreturn}}, {"set_bit", {Named::Noreturn}},
         {"clear_bit", {Named::Noreturn}}, {"change_bit", {Named::Noreturn}}, {"clear_bit_unlock", {Named::Noreturn}},
     };
-    const auto it = table.find(primitive);
-    return it == table.end() ? Meaning{} : it->second;
+    return primitive == nullptr ? Meaning{} : table.find(primitive);
 }
 
 }  // namespace

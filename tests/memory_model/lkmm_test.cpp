@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "checker/memory_model/lkmm_tags.hpp"
 #include "checker/memory_model/memory_model.hpp"
 #include "tests/traces/graph_builder.hpp"
 #include "traces/execution_graph.hpp"
@@ -1096,3 +1097,65 @@ TEST_CASE("lkmm litmus shapes: consistent() agrees with the kernel's litmus-test
 }
 
 }  // TEST_SUITE
+
+TEST_CASE("lkmm_tags_of: every primitive the names table knows, and names it does not") {
+    // The table is looked up on every event (lkmm_tags.cpp, NameTable): each name it holds must
+    // be found, and a name it does not hold, or a prefix of one, must not.
+    const auto fence = [](const char* primitive) {
+        Event e;
+        e.id = EventId{1, 0};
+        e.kind = EventKind::Fence;
+        e.order = MemoryOrder::SeqCst;
+        e.primitive = primitive;
+        return lkmm_tags_of(e);
+    };
+    const std::pair<const char*, std::uint32_t> fences[] = {
+        {"smp_mb", L::Mb}, {"smp_rmb", L::Rmb}, {"smp_wmb", L::Wmb}, {"barrier", L::Barrier},
+        {"smp_mb__before_atomic", L::BeforeAtomic}, {"smp_mb__after_atomic", L::AfterAtomic},
+        {"smp_mb__after_spinlock", L::AfterSpinlock}, {"smp_mb__after_unlock_lock", L::AfterUnlockLock},
+        {"rcu_read_lock", L::RcuLock}, {"rcu_read_unlock", L::RcuUnlock}, {"synchronize_rcu", L::SyncRcu},
+        {"synchronize_rcu_expedited", L::SyncRcu}, {"synchronize_srcu", L::SyncSrcu},
+        {"synchronize_srcu_expedited", L::SyncSrcu}, {"smp_mb__after_srcu_read_unlock", L::AfterSrcuReadUnlock},
+    };
+    for (const auto& [name, tag] : fences) {
+        CAPTURE(name);
+        CHECK(fence(name) == tag);
+    }
+    // a fence of no name the table holds is smp_mb()
+    for (const char* other : {"", "smp", "smp_m", "smp_mb_", "rcu_read", "synchronize_rcu_", "xyz"}) {
+        CAPTURE(other);
+        CHECK(fence(other) == L::Mb);
+    }
+    const auto access = [](const char* primitive, EventKind kind, MemoryOrder order, Value read = 0) {
+        Event e;
+        e.id = EventId{1, 0};
+        e.kind = kind;
+        e.order = order;
+        e.location = LocationId{0};
+        e.read_value = read;
+        e.primitive = primitive;
+        return lkmm_tags_of(e);
+    };
+    for (const char* lock : {"spin_lock", "spin_trylock", "mutex_lock", "mutex_trylock"}) {
+        CAPTURE(lock);
+        CHECK(access(lock, EventKind::Rmw, MemoryOrder::Acquire) == L::LockRmw);
+        CHECK(access(lock, EventKind::Read, MemoryOrder::Acquire) == L::LockFail);
+    }
+    for (const char* unlock : {"spin_unlock", "mutex_unlock"}) CHECK(access(unlock, EventKind::Write, MemoryOrder::Release) == L::Unlock);
+    for (const char* is_locked : {"spin_is_locked", "mutex_is_locked"}) {
+        CHECK(access(is_locked, EventKind::Read, MemoryOrder::Relaxed, 1) == L::ReadLocked);
+        CHECK(access(is_locked, EventKind::Read, MemoryOrder::Relaxed, 0) == L::ReadUnlocked);
+    }
+    CHECK(access("rcu_dereference", EventKind::Read, MemoryOrder::Acquire) == L::Once);
+    for (const char* lock : {"srcu_read_lock", "srcu_down_read"}) CHECK(access(lock, EventKind::Read, MemoryOrder::Relaxed) == L::SrcuLock);
+    for (const char* unlock : {"srcu_read_unlock", "srcu_up_read"})
+        CHECK(access(unlock, EventKind::Write, MemoryOrder::Relaxed) == L::SrcuUnlock);
+    for (const char* noreturn : {"atomic_add", "atomic_sub", "atomic_inc", "atomic_dec", "atomic_and", "atomic_or",
+                                 "atomic_xor", "atomic_andnot", "set_bit", "clear_bit", "change_bit", "clear_bit_unlock"}) {
+        CAPTURE(noreturn);
+        CHECK(access(noreturn, EventKind::Rmw, MemoryOrder::Relaxed) == (L::Once | L::Noreturn));
+    }
+    // a value-returning atomic is no noreturn one
+    CHECK(access("atomic_add_return", EventKind::Rmw, MemoryOrder::Relaxed) == L::Once);
+    CHECK(access("atomic_ad", EventKind::Rmw, MemoryOrder::Relaxed) == L::Once);
+}
