@@ -183,16 +183,10 @@ private:
         }
         ~DependencyScope() {
             runtime().set_dependencies(0, 0, 0);
-            const EventId next = runtime().next_event_id();
-            const ExecutionGraph& g = runtime().graph();
-            for (std::uint32_t i = first_; i < next.index; ++i) {
-                const EventId id{next.thread, i};
-                // Without capture (--no-capture) the runtime keeps no graph: every event of the
-                // call counts, and the LKMM judge keeps only the reads (checker/memory_model/lkmm.cpp).
-                if (g.contains(id) && !g.event(id).is_read()) continue;
-                if (i < 64) result_.reads |= std::uint64_t{1} << i;
-                else result_.beyond = true;
-            }
+            // the call's reads
+            const auto [reads, beyond] = runtime().reads_since(first_);
+            result_.reads |= reads;
+            result_.beyond = result_.beyond || beyond;
             // the call's value is its read's (a READ_ONCE, an RMW's old value): a copy of it
             result_.copy = !result_.beyond && std::popcount(result_.reads) == 1;
         }

@@ -162,6 +162,7 @@ public:
     void leave_host() override {}
     void recorded(const Event& e) override;
     bool blocks_failed_spins() const override { return true; }
+    bool keeps_own_graph() const override { return true; }
 
 private:
     // building blocks

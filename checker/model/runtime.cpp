@@ -107,15 +107,19 @@ void Runtime::record(Event e) {
         e.data_copy = s.data_copy;
     }
     state().pending = false;
-    if (e.is_read()) threads_.at(e.id.thread).last_read = e.id.index;
+    if (e.is_read()) {
+        ThreadState& t = threads_.at(e.id.thread);
+        t.last_read = e.id.index;
+        if (e.id.index < 64) t.reads |= std::uint64_t{1} << e.id.index;
+    }
     Adjacency& a = adjacency_.at(e.id.thread);
     a.before_armed = false;
     a.after_void_rmw = false;
     ++threads_.at(e.id.thread).next_index;
     engine_.recorded(e);
-    if (!capture_) return;
+    if (!capture_ || engine_.keeps_own_graph()) return;
     HostScope host(engine_);
-    e.lkmm |= lkmm_tags_of(e);  // names compared with a table: not on the engines' hot path
+    e.lkmm |= lkmm_tags_of(e);
     graph_.append(e);
 }
 

@@ -73,6 +73,10 @@ public:
     /// instead of running again later (the graph engine): primitives then make each attempt an
     /// await that writes nothing when it fails.
     virtual bool blocks_failed_spins() const { return false; }
+    /// True when the engine builds each execution's graph from its own record of the events
+    /// (the graph engine): the runtime then records no graph of its own (Runtime::graph() keeps
+    /// only the locations' names).
+    virtual bool keeps_own_graph() const { return false; }
 };
 
 /// How one ordering site is weakened (barrier-necessity analysis). Within the events of the
@@ -139,7 +143,8 @@ public:
     void set_capture(bool on) { capture_ = on; }
     /// Weakens one site in every execution of this exploration.
     void set_mutation(std::optional<Mutation> m) { mutation_ = std::move(m); }
-    /// The graph recorded so far in this execution.
+    /// The graph recorded so far in this execution (its locations' names only, where the
+    /// engine keeps its own graph: Engine::keeps_own_graph()).
     const ExecutionGraph& graph() const { return graph_; }
     const std::vector<ObservableSlot>& observables() const { return observables_; }
     const std::vector<MetricSlot>& metrics() const { return metrics_; }
@@ -252,6 +257,13 @@ public:
     /// The po index of the running thread's most recent read (an RMW's read part counts), or
     /// nullopt before its first read.
     std::optional<std::uint32_t> last_read() { return state().last_read; }
+    /// Which of the running thread's events from po index `from` on are reads (an RMW counts):
+    /// bit i for the one at po index i below 64, and whether one is at po index 64 or later.
+    std::pair<std::uint64_t, bool> reads_since(std::uint32_t from) {
+        const ThreadState& s = state();
+        const std::uint64_t mask = from >= 64 ? 0 : s.reads & ~((std::uint64_t{1} << from) - 1);
+        return {mask, s.last_read && *s.last_read >= std::max<std::uint32_t>(from, 64)};
+    }
 
     /// Groups the events of one kernel-primitive call; nested calls keep the outermost name/spot.
     void begin_primitive(const char* name, std::source_location where);
@@ -284,6 +296,7 @@ private:
         std::uint64_t addr_deps = 0, data_deps = 0, ctrl_deps = 0;  ///< see set_dependencies()
         bool data_copy = false;
         std::optional<std::uint32_t> last_read;  ///< see last_read()
+        std::uint64_t reads = 0;                 ///< see reads_since()
         bool replay_known = false;     ///< see track_replay()
         std::uint64_t tested = 0;      ///< the reads branches tested so far (track_replay())
         std::uint32_t primitive_start = 0;  ///< po index of the running primitive call's first event
