@@ -510,6 +510,26 @@ Relations relations(const ExecutionGraph& g, Depth depth) {
     return r;
 }
 
+bool rcu_nesting_only(const ExecutionGraph& g, bool& unbalanced_rcu) {
+    bool unbalanced = false;
+    for (std::size_t t = 1; t < g.thread_count(); ++t) {
+        std::size_t open = 0;
+        for (const Event& e : g.thread(t)) {
+            if ((e.lkmm & (SrcuLock | SrcuUnlock)) != 0) return false;
+            if (!e.is_fence() && (e.lkmm & (Once | Acquire | Release)) == 0) return false;  // maybe plain
+            if ((e.lkmm & RcuLock) != 0) {
+                ++open;
+            } else if ((e.lkmm & RcuUnlock) != 0) {
+                if (open == 0) unbalanced = true;
+                else --open;
+            }
+        }
+        if (open != 0) unbalanced = true;
+    }
+    unbalanced_rcu = unbalanced;
+    return true;
+}
+
 std::optional<EventId> unmatched_unlock(const ExecutionGraph& g) {
     // asked of every graph a cat model judges: no allocation, and a thread without an unlock
     // costs one pass

@@ -89,6 +89,15 @@ private:
 /// sections (rcu-rscs, srcu-rscs, and whether some is unbalanced) are computed.
 Relations relations(const ExecutionGraph& g, Depth depth = Depth::Axioms);
 
+/// The flags of `g` where it has only marked accesses and no SRCU event: then only
+/// unbalanced-rcu-locking can fire, and it is found by counting each thread's rcu_read_lock()
+/// and rcu_read_unlock() as match_nesting() pairs them, without relations (every complete
+/// execution of a search is asked its flags). True, with `unbalanced_rcu` set, when `g` is such
+/// a graph; false (nothing set) when it may have a plain access or an SRCU event, where only
+/// relations() answers. An access is taken as marked when its tags say once, acquire or
+/// release; another one may be plain.
+bool rcu_nesting_only(const ExecutionGraph& g, bool& unbalanced_rcu);
+
 /// The first spin_unlock() of `g` that lock.cat's `critical` leaves unmatched (its flag
 /// unmatched-unlock: `UL \ range(critical)`): the last lock event of its location before it in
 /// its thread is not a lock acquisition (there is none, or it is another unlock).

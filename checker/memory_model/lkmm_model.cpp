@@ -121,7 +121,14 @@ public:
         return std::nullopt;
     }
     std::vector<std::string> flags(const ExecutionGraph& g) const override {
-        // Without plain accesses only the nesting flags can fire, and they need no ordering.
+        // Without plain accesses only the nesting flags can fire, and they need no ordering;
+        // without SRCU events either, the RCU nesting is a count per thread.
+        if (bool unbalanced = false; lkmm::rcu_nesting_only(g, unbalanced)) {
+            std::vector<std::string> out;
+            if (unbalanced) out.emplace_back("unbalanced-rcu-locking");
+            if (lkmm::unmatched_unlock(g)) out.emplace_back("unmatched-unlock");
+            return out;
+        }
         lkmm::Relations r = lkmm::relations(g, lkmm::Depth::Nesting);
         if (r.has_plain) r = lkmm::relations(g, lkmm::Depth::Flags);
         return flags_of(g, r);

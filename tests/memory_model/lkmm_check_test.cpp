@@ -330,4 +330,73 @@ TEST_SUITE("lkmm-check") {
         CHECK(compared > 150);
         CHECK(rcu_tests > 15);
     }
+
+    TEST_CASE("the RCU nesting counted per thread answers as the relations do, on every execution of the corpus") {
+        // lkmm::rcu_nesting_only(), the flags' short way: where it answers (no plain access, no
+        // SRCU event), the relations must find no plain access, no SRCU section, and the same
+        // unbalanced RCU nesting; and it must answer for the RCU tests of the corpus.
+        std::size_t answered = 0, unbalanced = 0, rcu = 0, declined = 0;
+        for (const std::string& path : test::litmus_corpus()) {
+            std::shared_ptr<const litmus::Compiled> test;
+            try {
+                test = litmus::compile(litmus::parse_file(path));
+            } catch (const std::exception&) {
+                continue;  // the corpus's malformed-input tests
+            }
+            CAPTURE(path);
+            const VariantDef v = litmus::make_variant(test, litmus::RunMode::RaceCheck);
+            ExploreOptions o;
+            o.engine = EngineKind::Graph;
+            o.model = ModelKind::Lkmm;
+            o.race_ends_execution = false;
+            o.max_executions = 2000;
+            try {
+                graph_explore(v, o, [&](const ExecutionGraph& g, const FinalState&) {
+                    bool ub = false;
+                    const bool short_way = lkmm::rcu_nesting_only(g, ub);
+                    const lkmm::Relations r = lkmm::relations(g, lkmm::Depth::Nesting);
+                    if (!short_way) {
+                        ++declined;
+                        return;
+                    }
+                    ++answered;
+                    CHECK_FALSE(r.has_plain);
+                    CHECK_FALSE(r.unbalanced_srcu);
+                    CHECK(r.srcu_rscs.empty());
+                    CHECK(ub == r.unbalanced_rcu);
+                    unbalanced += ub;
+                    rcu += !r.rcu_rscs.empty();
+                });
+            } catch (const std::exception&) {
+                continue;  // a test the graph engine refuses
+            }
+        }
+        // an unlock that no lock opened, then a lock left open: each unbalanced on its own
+        for (const char* body : {"rcu_read_unlock();\n\tWRITE_ONCE(*x, 1);\n\trcu_read_lock();\n\trcu_read_unlock();",
+                                 "rcu_read_lock();\n\tWRITE_ONCE(*x, 1);\n\trcu_read_lock();\n\trcu_read_unlock();"}) {
+            CAPTURE(body);
+            const std::string src = std::string("C unbalanced\n\n{}\n\nP0(int *x)\n{\n\t") + body + "\n}\n\nexists (x=1)\n";
+            const VariantDef v = litmus::make_variant(litmus::compile(litmus::parse(src, "unbalanced.litmus")),
+                                                      litmus::RunMode::RaceCheck);
+            ExploreOptions o;
+            o.engine = EngineKind::Graph;
+            o.model = ModelKind::Lkmm;
+            o.race_ends_execution = false;
+            std::size_t seen = 0;
+            graph_explore(v, o, [&](const ExecutionGraph& g, const FinalState&) {
+                bool ub = false;
+                CHECK(lkmm::rcu_nesting_only(g, ub));
+                CHECK(ub);
+                CHECK(lkmm::relations(g, lkmm::Depth::Nesting).unbalanced_rcu);
+                ++seen;
+            });
+            CHECK(seen == 1);
+        }
+        MESSAGE(answered << " executions answered the short way (" << unbalanced << " unbalanced, " << rcu
+                         << " with an RCU section), " << declined << " declined");
+        CHECK(answered > 1000);
+        CHECK(unbalanced > 0);
+        CHECK(rcu > 100);
+        CHECK(declined > 50);
+    }
 }
