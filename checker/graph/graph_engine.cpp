@@ -179,6 +179,7 @@ GraphEngine::RunEnd GraphEngine::run_once(FinalState& fs, std::string& detail, s
         rt.set_phase(Phase::Threads);
         for (unsigned t = 0; t < variant_.thread_count(); ++t) {
             current_ = t;
+            rt.set_running(t);
             const std::uint16_t gt = EventId::of_model_thread(t);
             try {
                 instance->run_thread(t);

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <set>
 #include <array>
@@ -238,6 +239,16 @@ private:
     /// The steps of `out`, converted from `g` by to_execution_graph() (to_execution_graph()'s
     /// with_steps, done afterwards).
     void number_steps(const Graph& g, ExecutionGraph& out) const;
+    /// number_steps()'s buffers, kept from one graph to the next.
+    struct StepScratch {
+        std::vector<std::uint32_t> next;                       ///< per graph thread: its next event
+        std::vector<std::uint16_t> waits_on;                   ///< per graph thread: whose write it waits on
+        std::vector<std::vector<std::uint16_t>> waiting;       ///< per graph thread: who waits on its writes
+        std::vector<std::uint16_t> woken;
+        std::vector<std::pair<std::uint32_t, std::uint16_t>> ready;  ///< a heap: (stamp, thread), earliest first
+    };
+    static constexpr std::uint16_t none = std::numeric_limits<std::uint16_t>::max();
+    mutable StepScratch steps_;
     /// The thread names, tag namer and location names of g_'s runtime into `out` (once).
     void names_into(const Graph& g, ExecutionGraph& out) const;
     /// The events of graph thread `gt` alone, as the memory model sees them, with no rf and no

@@ -111,36 +111,65 @@ void GraphEngine::number_steps(const Graph& g, ExecutionGraph& out) const {
     // An order of the events in which po and rf point forward, the earliest-added first: the
     // interleaving diagram draws it. Init's events are step 0. A thread's events are numbered
     // in po order, so an event is numbered exactly when its index is below its thread's next.
-    std::vector<std::size_t> next(g.threads.size(), 0);
-    std::size_t left = 0;
-    for (std::size_t t = 1; t < g.threads.size(); ++t) left += g.threads[t].size();
-    if (!g.threads.empty()) {
-        next[0] = g.threads[0].size();
-        for (std::size_t i = 0; i < g.threads[0].size(); ++i) out.set_step(EventId{0, static_cast<std::uint32_t>(i)}, 0);
-    }
-    std::uint32_t s = 0;
-    while (left > 0) {
-        std::size_t best = g.threads.size();
-        std::uint32_t best_stamp = std::numeric_limits<std::uint32_t>::max();
-        for (std::size_t t = 1; t < g.threads.size(); ++t) {
-            if (next[t] >= g.threads[t].size()) continue;
-            const Node& n = g.threads[t][next[t]];
-            if (n.ev.reads_from && n.ev.reads_from->index >= next[n.ev.reads_from->thread]) continue;  // its write comes later
-            if (n.stamp < best_stamp) {
-                best_stamp = n.stamp;
-                best = t;
-            }
+    // A thread whose next event reads a write not numbered yet waits on the write's thread;
+    // the others are ready, in a heap by the stamp of their next event.
+    const std::size_t nt = g.threads.size();
+    if (nt == 0) return;
+    StepScratch& s = steps_;
+    s.next.assign(nt, 0);
+    s.waits_on.assign(nt, none);
+    if (s.waiting.size() < nt) s.waiting.resize(nt);
+    for (auto& w : s.waiting) w.clear();
+    s.ready.clear();
+    s.next[0] = static_cast<std::uint32_t>(g.threads[0].size());
+    for (std::size_t i = 0; i < g.threads[0].size(); ++i) out.set_step(EventId{0, static_cast<std::uint32_t>(i)}, 0);
+    const auto later = [](const std::pair<std::uint32_t, std::uint16_t>& a, const std::pair<std::uint32_t, std::uint16_t>& b) {
+        return a.first > b.first;
+    };
+    const auto settle = [&](std::uint16_t t) {  // t's next event: ready, or waiting on its write's thread
+        s.waits_on[t] = none;
+        if (s.next[t] >= g.threads[t].size()) return;
+        const Node& n = g.threads[t][s.next[t]];
+        if (n.ev.reads_from && n.ev.reads_from->index >= s.next[n.ev.reads_from->thread]) {
+            s.waits_on[t] = n.ev.reads_from->thread;
+            s.waiting[n.ev.reads_from->thread].push_back(t);
+        } else {
+            s.ready.emplace_back(n.stamp, t);
+            std::push_heap(s.ready.begin(), s.ready.end(), later);
         }
-        if (best == g.threads.size()) {  // an rf cycle (not under RC11): fall back to stamps
-            for (std::size_t t = 1; t < g.threads.size(); ++t)
-                if (next[t] < g.threads[t].size() && (best == g.threads.size() || g.threads[t][next[t]].stamp < best_stamp)) {
-                    best = t;
-                    best_stamp = g.threads[t][next[t]].stamp;
+    };
+    std::size_t left = 0;
+    for (std::size_t t = 1; t < nt; ++t) {
+        left += g.threads[t].size();
+        settle(static_cast<std::uint16_t>(t));
+    }
+    std::uint32_t step = 0;
+    while (left > 0) {
+        std::uint16_t t = 0;
+        if (!s.ready.empty()) {
+            std::pop_heap(s.ready.begin(), s.ready.end(), later);
+            t = s.ready.back().second;
+            s.ready.pop_back();
+        } else {  // an rf cycle (not under RC11): the waiting thread whose next event came first
+            std::uint32_t best_stamp = std::numeric_limits<std::uint32_t>::max();
+            for (std::size_t u = 1; u < nt; ++u)
+                if (s.next[u] < g.threads[u].size() && g.threads[u][s.next[u]].stamp < best_stamp) {
+                    best_stamp = g.threads[u][s.next[u]].stamp;
+                    t = static_cast<std::uint16_t>(u);
                 }
         }
-        out.set_step(EventId{static_cast<std::uint16_t>(best), static_cast<std::uint32_t>(next[best])}, ++s);
-        ++next[best];
+        out.set_step(EventId{t, s.next[t]}, ++step);
+        ++s.next[t];
         --left;
+        // the threads that waited on t's writes, and t itself, look again (an entry of a
+        // thread that no longer waits on t is stale)
+        std::vector<std::uint16_t>& woken = s.woken;
+        woken.swap(s.waiting[t]);
+        s.waiting[t].clear();
+        for (const std::uint16_t u : woken)
+            if (s.waits_on[u] == t) settle(u);
+        woken.clear();
+        settle(t);
     }
 }
 

@@ -61,7 +61,7 @@ void Runtime::begin_execution(const std::vector<std::string>& thread_names) {
     next_lkmm_ = 0;
 }
 
-std::uint16_t Runtime::graph_thread() {
+std::uint16_t Runtime::asked_graph_thread() {
     switch (phase_) {
     case Phase::Init: return EventId::init_thread;
     case Phase::Threads: return EventId::of_model_thread(engine_.current_thread());
@@ -71,7 +71,6 @@ std::uint16_t Runtime::graph_thread() {
     throw std::logic_error("ordercheck: shared memory accessed while reading the final state");
 }
 
-Runtime::ThreadState& Runtime::state() { return threads_.at(graph_thread()); }
 
 EventId Runtime::next_id() {
     const std::uint16_t t = graph_thread();

@@ -139,6 +139,12 @@ public:
     /// Starts a new execution: clears events, keeps capacity and location names.
     void begin_execution(const std::vector<std::string>& thread_names);
     void set_phase(Phase p) { phase_ = p; }
+    /// For an engine that runs its threads one after another (the graph engine): the model
+    /// thread running now, in phase Threads, so that no event asks Engine::current_thread().
+    void set_running(unsigned model_thread) {
+        running_ = EventId::of_model_thread(model_thread);
+        running_known_ = true;
+    }
     /// With capture off, no event is recorded (no graph, no witness): for measuring its cost.
     void set_capture(bool on) { capture_ = on; }
     /// Weakens one site in every execution of this exploration.
@@ -302,8 +308,12 @@ private:
         std::uint32_t primitive_start = 0;  ///< po index of the running primitive call's first event
     };
 
-    std::uint16_t graph_thread();
-    ThreadState& state();
+    std::uint16_t graph_thread() {
+        if (phase_ == Phase::Threads && running_known_) return running_;
+        return asked_graph_thread();
+    }
+    std::uint16_t asked_graph_thread();
+    ThreadState& state() { return threads_.at(graph_thread()); }
     Event make_event(EventKind kind, MemoryOrder order, std::source_location where);
     EventId next_id();
     void record(Event e);
@@ -322,6 +332,8 @@ private:
     std::size_t next_location_ = 0;
     std::vector<bool> atomic_location_;
     std::array<ThreadState, max_threads + 1> threads_{};  // [0] init, [t+1] model thread t
+    std::uint16_t running_ = 0;  ///< see set_running()
+    bool running_known_ = false;
     std::array<Adjacency, max_threads + 1> adjacency_{};
     std::uint16_t quiescence_thread_ = 0;
     std::vector<ObservableSlot> observables_;
