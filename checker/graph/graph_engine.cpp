@@ -166,7 +166,7 @@ GraphEngine::RunEnd GraphEngine::run_once(FinalState& fs, std::string& detail, s
     recorded_count_.assign(variant_.thread_count() + 1, 0);
     blocked_reads_.clear();
     finished_.assign(variant_.thread_count(), false);
-    alignas(std::max_align_t) thread_local unsigned char storage[model_storage_size];  // per thread: in-process shards
+    alignas(std::max_align_t) thread_local unsigned char storage[model_storage_size];  // per thread: a search may run on several
     current_ = 0;
     ModelInstance* instance = variant_.construct(storage);
     struct Destroy {

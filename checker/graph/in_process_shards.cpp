@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// One search as shards on threads of this process (in_process_shards.hpp).
+// One search on threads of this process, shared by work stealing (in_process_shards.hpp).
 #include "checker/graph/in_process_shards.hpp"
 
 #include <algorithm>

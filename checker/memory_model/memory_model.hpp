@@ -98,7 +98,7 @@ public:
     /// A data race of the consistent graph `g` as the model defines it, nullopt if none.
     virtual std::optional<std::pair<EventId, EventId>> race(const ExecutionGraph& g) const = 0;
     /// True when consistent(), inert_when_last(), inert_as_sink(), check(), race() and flags()
-    /// may run on several threads at once (the graph engine's in-process shards). False unless
+    /// may run on several threads at once (a graph-engine search shared by threads). False unless
     /// the model says so.
     virtual bool concurrent() const { return false; }
     /// True when the model judges the kernel's own events (LKMM): the runtime then records RCU

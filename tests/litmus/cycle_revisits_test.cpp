@@ -94,7 +94,7 @@ TEST_CASE("cycle revisits: LB+poonceonces has its cycle with no guess") {
 
 TEST_CASE("cycle revisits: the same executions as the guesses alone, on the corpus") {
     // Each execution once (a multiset of canonical hashes), the same ones with and without cycle
-    // revisits, and with them on two threads (in-process shards).
+    // revisits, and with them on two threads (threads sharing the search).
     std::size_t files = 0;
     for (const auto& file : oc::test::litmus_corpus()) {
         if (file.find("desc-reserve+4") != std::string::npos) continue;  // seconds under the guesses alone
