@@ -246,6 +246,7 @@ private:
         std::vector<std::vector<std::uint16_t>> waiting;       ///< per graph thread: who waits on its writes
         std::vector<std::uint16_t> woken;
         std::vector<std::pair<std::uint32_t, std::uint16_t>> ready;  ///< a heap: (stamp, thread), earliest first
+        std::vector<EventId> by_stamp;                         ///< the events by stamp (thread 0: none)
     };
     static constexpr std::uint16_t none = std::numeric_limits<std::uint16_t>::max();
     mutable StepScratch steps_;

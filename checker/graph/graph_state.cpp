@@ -116,13 +116,39 @@ void GraphEngine::number_steps(const Graph& g, ExecutionGraph& out) const {
     const std::size_t nt = g.threads.size();
     if (nt == 0) return;
     StepScratch& s = steps_;
+    for (std::size_t i = 0; i < g.threads[0].size(); ++i) out.set_step(EventId{0, static_cast<std::uint32_t>(i)}, 0);
+    // Stamps grow along po. Where every read was also added after the event it reads from
+    // (no revisit turned an rf edge back), the earliest-added ready event is always the
+    // earliest-added of all, and the order is the stamps' order: a counting sort.
+    std::uint32_t lo = std::numeric_limits<std::uint32_t>::max(), hi = 0;
+    std::size_t events = 0;
+    bool by_stamp = true;
+    for (std::size_t t = 1; t < nt && by_stamp; ++t)
+        for (const Node& n : g.threads[t]) {
+            lo = std::min(lo, n.stamp);
+            hi = std::max(hi, n.stamp);
+            ++events;
+            if (n.ev.reads_from && n.ev.reads_from->thread != 0 && g.at(*n.ev.reads_from).stamp >= n.stamp) {
+                by_stamp = false;
+                break;
+            }
+        }
+    if (events == 0) return;
+    if (by_stamp && hi - lo < 4 * events + 64) {
+        s.by_stamp.assign(hi - lo + 1, EventId{0, 0});
+        for (std::size_t t = 1; t < nt; ++t)
+            for (const Node& n : g.threads[t]) s.by_stamp[n.stamp - lo] = n.ev.id;
+        std::uint32_t step = 0;
+        for (const EventId id : s.by_stamp)
+            if (id.thread != 0) out.set_step(id, ++step);
+        return;
+    }
     s.next.assign(nt, 0);
     s.waits_on.assign(nt, none);
     if (s.waiting.size() < nt) s.waiting.resize(nt);
     for (auto& w : s.waiting) w.clear();
     s.ready.clear();
     s.next[0] = static_cast<std::uint32_t>(g.threads[0].size());
-    for (std::size_t i = 0; i < g.threads[0].size(); ++i) out.set_step(EventId{0, static_cast<std::uint32_t>(i)}, 0);
     const auto later = [](const std::pair<std::uint32_t, std::uint16_t>& a, const std::pair<std::uint32_t, std::uint16_t>& b) {
         return a.first > b.first;
     };
