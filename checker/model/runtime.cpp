@@ -8,8 +8,6 @@
 namespace oc {
 
 namespace {
-// one per thread: the graph engine may run shards of one search on several threads of a process
-thread_local Runtime* g_runtime = nullptr;
 
 /// Brackets host-side bookkeeping (see Engine::enter_host).
 class HostScope {
@@ -29,16 +27,18 @@ SourceSpot spot(std::source_location where) {
 
 }  // namespace
 
-Runtime& runtime() {
-    if (g_runtime == nullptr) throw std::logic_error("ordercheck: a model primitive was used outside an exploration");
-    return *g_runtime;
+// one per thread: a graph-engine search may run on several threads of a process
+constinit thread_local Runtime* detail::installed_runtime = nullptr;
+
+void detail::no_runtime() {
+    throw std::logic_error("ordercheck: a model primitive was used outside an exploration");
 }
 
 RuntimeInstallation::RuntimeInstallation(Runtime& rt) {
-    if (g_runtime != nullptr) throw std::logic_error("ordercheck: one exploration at a time per thread");
-    g_runtime = &rt;
+    if (detail::installed_runtime != nullptr) throw std::logic_error("ordercheck: one exploration at a time per thread");
+    detail::installed_runtime = &rt;
 }
-RuntimeInstallation::~RuntimeInstallation() { g_runtime = nullptr; }
+RuntimeInstallation::~RuntimeInstallation() { detail::installed_runtime = nullptr; }
 
 Runtime::Runtime(Engine& engine) : engine_(engine) { graph_.set_tag_namer(&lkmm::names); }
 

@@ -105,8 +105,17 @@ struct Mutation {
 enum class Phase : std::uint8_t { Init, Threads, Quiescence, Final };
 
 class Runtime;
-/// The runtime of the execution being explored (one per process at a time).
-Runtime& runtime();
+namespace detail {
+/// The runtime installed on this thread (RuntimeInstallation), or null.
+extern constinit thread_local Runtime* installed_runtime;
+[[noreturn]] void no_runtime();
+}  // namespace detail
+/// The runtime of the execution being explored on this thread (one at a time per thread).
+/// Inline: every model operation asks for it.
+inline Runtime& runtime() {
+    if (detail::installed_runtime == nullptr) detail::no_runtime();
+    return *detail::installed_runtime;
+}
 
 /// An observable: a named final-state value (register or location) outcome sets speak about.
 struct ObservableSlot {
