@@ -26,6 +26,27 @@ namespace fs = std::filesystem;
 
 namespace {
 
+/// The corpus's tests that compile (its malformed-input tests left out), by path.
+std::vector<std::pair<std::string, std::shared_ptr<const litmus::Compiled>>> compiled_corpus() {
+    std::vector<std::pair<std::string, std::shared_ptr<const litmus::Compiled>>> out;
+    for (const std::string& path : test::litmus_corpus()) {
+        try {
+            out.emplace_back(path, litmus::compile(litmus::parse_file(path)));
+        } catch (const std::exception&) {
+        }
+    }
+    return out;
+}
+
+/// A graph-engine search under LKMM that goes on past a data race (as a litmus test's does).
+ExploreOptions lkmm_search() {
+    ExploreOptions o;
+    o.engine = EngineKind::Graph;
+    o.model = ModelKind::Lkmm;
+    o.race_ends_execution = false;
+    return o;
+}
+
 /// `g` without the last event of graph thread `t` (a fence, a read, or a write no read reads).
 ExecutionGraph without_last(const ExecutionGraph& g, std::size_t t) {
     ExecutionGraph out;
@@ -146,13 +167,7 @@ TEST_SUITE("lkmm-check") {
         const std::vector<std::string> tests = test::litmus_corpus();
         REQUIRE(tests.size() > 100);
         std::size_t explored = 0;
-        for (const std::string& path : tests) {
-            std::shared_ptr<const litmus::Compiled> test;
-            try {
-                test = litmus::compile(litmus::parse_file(path));
-            } catch (const std::exception&) {
-                continue;  // the corpus's malformed-input tests
-            }
+        for (const auto& [path, test] : compiled_corpus()) {
             model.current = fs::path(path).filename().string();
             try {
                 explore(litmus::make_variant(test, litmus::RunMode::RaceCheck), model, 300);
@@ -205,12 +220,8 @@ TEST_SUITE("lkmm-check") {
             const VariantDef v = litmus::make_variant(
                 litmus::compile(litmus::parse_file(std::string(OC_SOURCE_ROOT "/litmus/tests/") + name + ".litmus")),
                 litmus::RunMode::RaceCheck);
-            ExploreOptions o;
-            o.engine = EngineKind::Graph;
-            o.model = ModelKind::Lkmm;
-            o.race_ends_execution = false;
             std::size_t executions = 0, checked = 0, consistent = 0;
-            graph_explore(v, o, [&](const ExecutionGraph& g, const FinalState& f) {
+            graph_explore(v, lkmm_search(), [&](const ExecutionGraph& g, const FinalState& f) {
                 ++executions;
                 CHECK(lkmm::has_rcu_events(g) == rcu);
                 if (f.model_checked) ++checked;
@@ -284,20 +295,11 @@ TEST_SUITE("lkmm-check") {
         // breaks an axiom is dropped with all its run pushed. Each execution must come out as
         // often, with the same final state, as when every choice is asked when it is pushed.
         std::size_t compared = 0, rcu_tests = 0;
-        for (const std::string& path : test::litmus_corpus()) {
-            std::shared_ptr<const litmus::Compiled> test;
-            try {
-                test = litmus::compile(litmus::parse_file(path));
-            } catch (const std::exception&) {
-                continue;  // the corpus's malformed-input tests
-            }
+        for (const auto& [path, test] : compiled_corpus()) {
             CAPTURE(path);
             const VariantDef v = litmus::make_variant(test, litmus::RunMode::RaceCheck);
             const auto run = [&](bool defer, bool& rcu) {
-                ExploreOptions o;
-                o.engine = EngineKind::Graph;
-                o.model = ModelKind::Lkmm;
-                o.race_ends_execution = false;
+                ExploreOptions o = lkmm_search();
                 o.max_executions = 5000;
                 o.defer_checks = defer;
                 std::vector<std::pair<std::uint64_t, std::vector<Value>>> seen;
@@ -336,19 +338,10 @@ TEST_SUITE("lkmm-check") {
         // SRCU event), the relations must find no plain access, no SRCU section, and the same
         // unbalanced RCU nesting; and it must answer for the RCU tests of the corpus.
         std::size_t answered = 0, unbalanced = 0, rcu = 0, declined = 0;
-        for (const std::string& path : test::litmus_corpus()) {
-            std::shared_ptr<const litmus::Compiled> test;
-            try {
-                test = litmus::compile(litmus::parse_file(path));
-            } catch (const std::exception&) {
-                continue;  // the corpus's malformed-input tests
-            }
+        for (const auto& [path, test] : compiled_corpus()) {
             CAPTURE(path);
             const VariantDef v = litmus::make_variant(test, litmus::RunMode::RaceCheck);
-            ExploreOptions o;
-            o.engine = EngineKind::Graph;
-            o.model = ModelKind::Lkmm;
-            o.race_ends_execution = false;
+            ExploreOptions o = lkmm_search();
             o.max_executions = 2000;
             try {
                 graph_explore(v, o, [&](const ExecutionGraph& g, const FinalState&) {
@@ -378,12 +371,8 @@ TEST_SUITE("lkmm-check") {
             const std::string src = std::string("C unbalanced\n\n{}\n\nP0(int *x)\n{\n\t") + body + "\n}\n\nexists (x=1)\n";
             const VariantDef v = litmus::make_variant(litmus::compile(litmus::parse(src, "unbalanced.litmus")),
                                                       litmus::RunMode::RaceCheck);
-            ExploreOptions o;
-            o.engine = EngineKind::Graph;
-            o.model = ModelKind::Lkmm;
-            o.race_ends_execution = false;
             std::size_t seen = 0;
-            graph_explore(v, o, [&](const ExecutionGraph& g, const FinalState&) {
+            graph_explore(v, lkmm_search(), [&](const ExecutionGraph& g, const FinalState&) {
                 bool ub = false;
                 CHECK(lkmm::rcu_nesting_only(g, ub));
                 CHECK(ub);
