@@ -8,7 +8,6 @@
 namespace oc {
 
 namespace {
-
 /// Brackets host-side bookkeeping (see Engine::enter_host).
 class HostScope {
 public:
@@ -70,7 +69,6 @@ std::uint16_t Runtime::asked_graph_thread() {
     }
     throw std::logic_error("ordercheck: shared memory accessed while reading the final state");
 }
-
 
 EventId Runtime::next_id() {
     const std::uint16_t t = graph_thread();
