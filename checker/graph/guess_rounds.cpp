@@ -458,7 +458,7 @@ void Learner::learn(const ExecutionGraph& g) {
         }
 }
 
-/// `into` learns what `from` learnt: what either learnt, as one learner of both shards' executions.
+/// `into` learns what `from` learnt: what either learnt, as one learner of both threads' executions.
 void merge_into(Guesses& into, const Guesses& from) {
     const auto max_into = [](std::vector<std::uint32_t>& a, const std::vector<std::uint32_t>& b) {
         if (a.size() < b.size()) a.resize(b.size(), 0);
@@ -528,7 +528,6 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
     // On several threads (ExploreOptions::threads): every round, and the exploration proper, is
     // shared by `ways` threads; what the threads of a round learn is merged before the next.
     const unsigned ways = options.threads > 1 && options.max_executions == 0 && model.concurrent() ? options.threads : 1;
-    const unsigned shards = graph_detail::shard_count(ways);
     using graph_detail::ShardDelivery;
 
     // Load buffering: a read may guess any value some write of its location writes in some
@@ -569,7 +568,7 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
     std::uint64_t acyclic = 0;  // executions handed on by the first round
     // The first round's executions with a cycle (built by cycle revisits, ExploreOptions::
     // cycle_revisits), by canonical hash: a later round's guesses may build them again.
-    std::vector<std::vector<std::uint64_t>> first_cyclic(shards);
+    std::vector<std::vector<std::uint64_t>> first_cyclic(ways);
     std::unordered_set<std::uint64_t> built_first;
     const auto first_built = [&](const ExecutionGraph& g) { return !built_first.empty() && built_first.count(canonical_hash(g)) != 0; };
     // With cycle revisits, where the text shows that no read guesses, the first round is the
@@ -581,9 +580,9 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
     std::vector<SearchRound> rounds;
     for (int round = 0; round < 4 && !settled; ++round) {
         std::vector<graph_detail::Learner> learners(
-            shards, graph_detail::Learner{variant, threads, found, 0, {}, text_settles ? std::uint8_t{0} : model.orders(), {}});
+            ways, graph_detail::Learner{variant, threads, found, 0, {}, text_settles ? std::uint8_t{0} : model.orders(), {}});
         // the first round hands its executions on; a later one keeps those with a cycle
-        ShardDelivery delivery(handed, shards, options.guess_round_kept_events,
+        ShardDelivery delivery(handed, ways, options.guess_round_kept_events,
                                round == 0 ? ShardDelivery::Overflow::HandOn : ShardDelivery::Overflow::Drop,
                                options.prepare);
         ExploreResult dry = graph_detail::run_search(
@@ -617,7 +616,7 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
         Guesses now = std::move(learners[0].now);
         std::size_t locations = learners[0].locations;  // the program's locations
         std::vector<std::string> names = learners[0].location_names;
-        for (unsigned i = 1; i < shards; ++i) {
+        for (unsigned i = 1; i < ways; ++i) {
             merge_into(now, learners[i].now);
             locations = std::max(locations, learners[i].locations);
             if (learners[i].location_names.size() > names.size()) names = learners[i].location_names;
@@ -654,7 +653,7 @@ ExploreResult graph_explore(const VariantDef& variant, const ExploreOptions& opt
     // The exploration proper: its executions with a cycle.
     ExploreOptions proper = remaining(options);
     proper.capture = true;
-    ShardDelivery delivery(handed, shards, options.guess_round_kept_events, ShardDelivery::Overflow::HandOn,
+    ShardDelivery delivery(handed, ways, options.guess_round_kept_events, ShardDelivery::Overflow::HandOn,
                            options.prepare);
     std::uint64_t cyclic = 0;  // handed on by the exploration proper on this thread
     ExploreResult result =

@@ -92,8 +92,6 @@ void run_unit(const VariantDef& variant, const ExploreOptions& options, const Me
 
 }  // namespace
 
-unsigned shard_count(unsigned ways) { return std::max(ways, 1u); }
-
 ExploreResult run_search(const VariantDef& variant, const ExploreOptions& options, const MemoryModel& model,
                          const Guesses* guesses, unsigned ways, const std::function<ExecutionSink(unsigned)>& sink_of,
                          ShardDelivery* delivery) {

@@ -27,9 +27,6 @@ namespace oc::graph_detail {
 
 struct Guesses;
 
-/// The sinks run_search() asks for on `ways` threads: one per thread.
-unsigned shard_count(unsigned ways);
-
 /// A unit of a search on several threads: a graph, and the subtree the search explores from
 /// it. Its key orders its executions as one thread's search finds them: a unit's own come
 /// before those of the units it gave away, and of those, the one given last comes first (it was
