@@ -663,7 +663,7 @@ std::shared_ptr<const Program> compile(const Model& model, const std::vector<std
     for (const std::string& f : natives) c.add_top(f, Ty::Empty, f);
     c.statements(prelude().statements);
     c.statements(model.statements);
-    mark_once(*p);
+    finish(*p);
     p->builtin_sets = builtin_sets.size();
     p->builtin_rels = builtin_rels.size();
     p->planned = c.planned();

@@ -88,9 +88,20 @@ struct Step {
     std::string name;  ///< Check: the `as` name; Orders, Choices: the bound name
 };
 
+/// What evaluating an operation reads of it, for every operation in one array of 16-byte entries
+/// (Op, with its slots and position, is eight times that). Filled by finish().
+struct HotOp {
+    Op::K k;
+    Ty ty;
+    bool once;
+    int a, b;
+    std::uint32_t ref;
+};
+
 struct Program {
     std::uint64_t id = 0;  ///< unique among the programs of the process (Buffers knows whose it holds)
     std::vector<Op> ops;
+    std::vector<HotOp> hot;  ///< per operation, as ops (finish())
     std::vector<Ty> slot_ty;  ///< per local slot
     /// Per top-level binding, by its number (the evaluator's seq, from 1): what made it (the
     /// Binding or `with` Stmt; the builtins and natives: nullptr), so that the evaluator checks
@@ -120,8 +131,14 @@ std::shared_ptr<const Program> compile(const Model& model, const std::vector<std
                                        const std::vector<std::string>& builtin_rels,
                                        const std::vector<std::string>& natives);
 
-/// Marks the operations of `p` computed once per graph (Op::once; compile() calls it).
+/// Marks the operations of `p` computed once per graph (Op::once; finish() calls it).
 void mark_once(Program& p);
+
+/// Readies a compiled program to run (compile() calls it): marks the operations computed once
+/// per graph, makes every operand, binding, check and step that names a compiled top-level
+/// binding (an Op::K::Top with an operation in `code`) name that operation instead, which is
+/// what the Top operation evaluates to, and fills `hot`.
+void finish(Program& p);
 
 /// What a compiled operation reads that the evaluator holds.
 class TopValues {
@@ -165,7 +182,7 @@ public:
     /// Operation op's value (an Op::once one computed once per graph).
     const BitRel& rel(int op) {
         const auto k = static_cast<std::size_t>(op);
-        if (!p_.ops[k].once) return compute_rel(op);
+        if (!p_.hot[k].once) return compute_rel(op);
         if (buf_.done[k] == buf_.graph) return buf_.done_zero[k] != 0 ? buf_.zero : buf_.rels[k];
         const BitRel& r = compute_rel(op);
         if (&r == &buf_.rels[k] || &r == &buf_.zero) {
@@ -178,7 +195,7 @@ public:
     bool empty(const BitRel& r) const { return &r == &buf_.zero || r.empty(); }
     const lkmm::NodeSet& set(int op) {
         const auto k = static_cast<std::size_t>(op);
-        if (!p_.ops[k].once) return compute_set(op);
+        if (!p_.hot[k].once) return compute_set(op);
         if (buf_.done[k] == buf_.graph) return buf_.sets[k];
         const lkmm::NodeSet& s = compute_set(op);
         if (&s == &buf_.sets[k]) buf_.done[k] = buf_.graph;
@@ -206,6 +223,7 @@ private:
         return s;
     }
     void bind(const Op& o);
+    const Pos& pos(int op) const { return p_.ops[static_cast<std::size_t>(op)].pos; }
     const BitRel& compute_rel(int op);
     const lkmm::NodeSet& compute_set(int op);
     const Program& p_;

@@ -45,6 +45,33 @@ void mark_once(Program& p) {
     }
 }
 
+void finish(Program& p) {
+    mark_once(p);
+    // a Top operation of a compiled binding evaluates to that binding's operation
+    const auto target = [&](int x) {
+        while (x >= 0) {
+            const Op& o = p.ops[static_cast<std::size_t>(x)];
+            if (o.k != Op::K::Top || o.ref >= p.code.size() || p.code[o.ref] < 0) break;
+            x = p.code[o.ref];
+        }
+        return x;
+    };
+    for (Op& o : p.ops) {
+        if (o.k == Op::K::Top) continue;  // evaluated by the compiled binding it names
+        o.a = target(o.a);
+        o.b = target(o.b);
+        for (int& b : o.binds) b = target(b);
+    }
+    for (int& c : p.checks) c = target(c);
+    for (Step& s : p.steps) {
+        s.a = target(s.a);
+        s.b = target(s.b);
+    }
+    for (auto& [seq, op] : p.rec) op = target(op);
+    p.hot.clear();
+    for (const Op& o : p.ops) p.hot.push_back(HotOp{o.k, o.ty, o.once, o.a, o.b, o.ref});
+}
+
 void Buffers::shape(const Program& p) {
     if (program == p.id) return;
     const std::size_t total = p.ops.size() + p.slot_ty.size();
@@ -114,14 +141,14 @@ void Runner::rec(int op) {
 }
 
 const BitRel& Runner::compute_rel(int op) {
-    const Op& o = p_.ops[static_cast<std::size_t>(op)];
+    const HotOp& o = p_.hot[static_cast<std::size_t>(op)];
     using K = Op::K;
     switch (o.k) {
     case K::Top:
         // a compiled binding's value is its operation's (computed once per graph): the
         // evaluator's scope would hold a copy of it
         if (o.ref < p_.code.size() && p_.code[o.ref] >= 0) return rel(p_.code[o.ref]);
-        if (const BitRel* r = top_.rel(o.ref, o.pos)) return *r;
+        if (const BitRel* r = top_.rel(o.ref, pos(op))) return *r;
         [[fallthrough]];
     case K::Zero: return cleared(op);
     case K::Local: return *buf_.slot_rel[o.ref];
@@ -248,20 +275,20 @@ const BitRel& Runner::compute_rel(int op) {
             });
         return out;
     }
-    case K::Let: bind(o); return rel(o.a);
+    case K::Let: bind(p_.ops[static_cast<std::size_t>(op)]); return rel(o.a);
     case K::Rec: rec(op); return rel(o.a);
     default: break;
     }
-    throw CatError(o.pos, "expected a relation");
+    throw CatError(pos(op), "expected a relation");
 }
 
 const lkmm::NodeSet& Runner::compute_set(int op) {
-    const Op& o = p_.ops[static_cast<std::size_t>(op)];
+    const HotOp& o = p_.hot[static_cast<std::size_t>(op)];
     using K = Op::K;
     switch (o.k) {
     case K::Top:
         if (o.ref < p_.code.size() && p_.code[o.ref] >= 0) return set(p_.code[o.ref]);
-        if (const lkmm::NodeSet* s = top_.set(o.ref, o.pos)) return *s;
+        if (const lkmm::NodeSet* s = top_.set(o.ref, pos(op))) return *s;
         [[fallthrough]];
     case K::Zero: {
         lkmm::NodeSet& z = sbuf(op);
@@ -286,7 +313,7 @@ const lkmm::NodeSet& Runner::compute_set(int op) {
     }
     case K::Complement: {
         const lkmm::NodeSet& a = set(o.a);
-        const lkmm::NodeSet* u = top_.set(o.ref, o.pos);
+        const lkmm::NodeSet* u = top_.set(o.ref, pos(op));
         lkmm::NodeSet& out = sbuf(op);
         for (std::size_t w = 0; w < out.size(); ++w) out[w] = u == nullptr ? 0 : (*u)[w] & ~a[w];
         return out;
@@ -306,11 +333,11 @@ const lkmm::NodeSet& Runner::compute_set(int op) {
             }
         return out;
     }
-    case K::Let: bind(o); return set(o.a);
+    case K::Let: bind(p_.ops[static_cast<std::size_t>(op)]); return set(o.a);
     case K::Rec: rec(op); return set(o.a);
     default: break;
     }
-    throw CatError(o.pos, "expected a set of events");
+    throw CatError(pos(op), "expected a set of events");
 }
 
 }  // namespace oc::cat
