@@ -663,9 +663,15 @@ std::shared_ptr<const Program> compile(const Model& model, const std::vector<std
     for (const std::string& f : natives) c.add_top(f, Ty::Empty, f);
     c.statements(prelude().statements);
     c.statements(model.statements);
-    finish(*p);
     p->builtin_sets = builtin_sets.size();
     p->builtin_rels = builtin_rels.size();
+    p->events_only_top.assign(p->origin.size(), 0);
+    for (std::size_t k = 0; k < builtin_sets.size(); ++k) p->events_only_top[1 + k] = 1;
+    for (std::size_t k = 0; k < builtin_rels.size(); ++k) {
+        const std::string& r = builtin_rels[k];
+        if (r != "rf" && r != "co" && r != "fr") p->events_only_top[1 + builtin_sets.size() + k] = 1;
+    }
+    finish(*p);
     p->planned = c.planned();
     std::tie(p->final_rf, p->final_rf_ty) = c.final_binding("rf");
     std::tie(p->final_co, p->final_co_ty) = c.final_binding("co");

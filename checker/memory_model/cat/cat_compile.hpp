@@ -94,6 +94,10 @@ struct HotOp {
     Op::K k;
     Ty ty;
     bool once;
+    /// Its value depends on the graph's events alone: on the builtin sets and the builtin
+    /// relations but rf, co and fr, not on what the graph's reads take or its writes write. An
+    /// Op::once one is kept with the events it was computed for (Buffers::by_events).
+    bool events_only;
     int a, b;
     std::uint32_t ref;
 };
@@ -102,6 +106,9 @@ struct Program {
     std::uint64_t id = 0;  ///< unique among the programs of the process (Buffers knows whose it holds)
     std::vector<Op> ops;
     std::vector<HotOp> hot;  ///< per operation, as ops (finish())
+    /// Per top-level number: 1 where the binding's value depends on the graph's events alone
+    /// (the builtin sets, the builtin relations but rf, co and fr), as HotOp::events_only.
+    std::vector<std::uint8_t> events_only_top;
     std::vector<Ty> slot_ty;  ///< per local slot
     /// Per top-level binding, by its number (the evaluator's seq, from 1): what made it (the
     /// Binding or `with` Stmt; the builtins and natives: nullptr), so that the evaluator checks
@@ -150,6 +157,17 @@ public:
     virtual const lkmm::NodeSet* set(std::uint32_t seq, const Pos& pos) = 0;
 };
 
+/// The values of a program's HotOp::events_only operations computed on graphs with the same
+/// events (the same builtin sets and relations but rf, co and fr: `key`).
+struct EventsEntry {
+    std::vector<std::uint64_t> key;
+    std::uint64_t hash = 0;
+    std::uint64_t used = 0;           ///< when last used (Buffers::uses), for eviction
+    std::vector<std::uint8_t> done;   ///< per operation: 0 not computed, 1 in `rels`/`sets`, 2 empty (Buffers::zero)
+    std::vector<BitRel> rels;
+    std::vector<lkmm::NodeSet> sets;
+};
+
 /// The buffers of a program's operations and slots, kept on a thread from one graph to the next.
 struct Buffers {
     std::uint64_t program = 0;  ///< the id of the program they are shaped for
@@ -166,13 +184,23 @@ struct Buffers {
     /// readers see it empty by its address instead of by a scan. Nothing writes into it.
     BitRel zero{0};
     std::uint64_t graph = 0;  ///< the graph being evaluated: start_graph() counts them
+    /// The last few sets of events' values (a search asks about many graphs with the same
+    /// events and another rf or co), and the one of the graph being evaluated (nullptr: none
+    /// is used, and events-only operations are computed for the graph as the others).
+    std::vector<EventsEntry> by_events;
+    EventsEntry* events = nullptr;
+    std::uint64_t uses = 0;
     /// Shapes the buffers for program p (a no-op when they are p's already).
     void shape(const Program& p);
-    /// A new graph: every value computed before is stale.
+    /// A new graph: every value computed before is stale, and no entry of `by_events` is used.
     void start_graph(const Program& p) {
         shape(p);
         ++graph;
+        events = nullptr;
     }
+    /// Uses the entry of `by_events` for events `key` (made, in place of the least recently
+    /// used one, if there is none): the graph being evaluated has those events.
+    void use_events(const Program& p, const std::vector<std::uint64_t>& key);
 };
 
 /// Runs a program's operations on one graph of n nodes.
@@ -182,7 +210,9 @@ public:
     /// Operation op's value (an Op::once one computed once per graph).
     const BitRel& rel(int op) {
         const auto k = static_cast<std::size_t>(op);
-        if (!p_.hot[k].once) return compute_rel(op);
+        const HotOp& h = p_.hot[k];
+        if (!h.once) return compute_rel(op);
+        if (h.events_only && buf_.events != nullptr) return events_rel(op);
         if (buf_.done[k] == buf_.graph) return buf_.done_zero[k] != 0 ? buf_.zero : buf_.rels[k];
         const BitRel& r = compute_rel(op);
         if (&r == &buf_.rels[k] || &r == &buf_.zero) {
@@ -195,7 +225,9 @@ public:
     bool empty(const BitRel& r) const { return &r == &buf_.zero || r.empty(); }
     const lkmm::NodeSet& set(int op) {
         const auto k = static_cast<std::size_t>(op);
-        if (!p_.hot[k].once) return compute_set(op);
+        const HotOp& h = p_.hot[k];
+        if (!h.once) return compute_set(op);
+        if (h.events_only && buf_.events != nullptr) return events_set(op);
         if (buf_.done[k] == buf_.graph) return buf_.sets[k];
         const lkmm::NodeSet& s = compute_set(op);
         if (&s == &buf_.sets[k]) buf_.done[k] = buf_.graph;
@@ -223,6 +255,8 @@ private:
         return s;
     }
     void bind(const Op& o);
+    const BitRel& events_rel(int op);
+    const lkmm::NodeSet& events_set(int op);
     const Pos& pos(int op) const { return p_.ops[static_cast<std::size_t>(op)].pos; }
     const BitRel& compute_rel(int op);
     const lkmm::NodeSet& compute_set(int op);

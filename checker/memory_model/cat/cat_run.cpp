@@ -3,6 +3,7 @@
 #include "checker/memory_model/cat/cat_compile.hpp"
 
 #include <algorithm>
+#include <bit>
 
 namespace oc::cat {
 
@@ -68,8 +69,105 @@ void finish(Program& p) {
         s.b = target(s.b);
     }
     for (auto& [seq, op] : p.rec) op = target(op);
+    // Which values depend on the graph's events alone, as mark_once() decides which are fixed:
+    // a slot is events-only while every binding of it is (a `let rec` slot never is).
+    std::vector<bool> ev(p.ops.size(), true), slot_ev(p.slot_ty.size(), true);
+    for (const Op& o : p.ops)
+        if (o.k == Op::K::Rec)
+            for (const int slot : o.slots) slot_ev[static_cast<std::size_t>(slot)] = false;
+    const auto op_ev = [&](int x) { return x < 0 || ev[static_cast<std::size_t>(x)]; };
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (std::size_t k = 0; k < p.ops.size(); ++k) {
+            const Op& o = p.ops[k];
+            if (o.k == Op::K::Let)
+                for (std::size_t j = 0; j < o.slots.size(); ++j) {
+                    const auto slot = static_cast<std::size_t>(o.slots[j]);
+                    if (slot_ev[slot] && !op_ev(o.binds[j])) {
+                        slot_ev[slot] = false;
+                        changed = true;
+                    }
+                }
+            bool e = true;
+            switch (o.k) {
+            case Op::K::Top:
+                e = o.ref < p.events_only_top.size() && p.events_only_top[o.ref] != 0;
+                if (!e && o.ref < p.code.size() && p.code[o.ref] >= 0) e = op_ev(p.code[o.ref]);
+                break;
+            case Op::K::Local: e = slot_ev[o.ref]; break;
+            case Op::K::Rec:
+            case Op::K::DiffValues: e = false; break;
+            case Op::K::Complement:
+                e = op_ev(o.a) && (o.ty != Ty::Set || (o.ref < p.events_only_top.size() && p.events_only_top[o.ref] != 0));
+                break;
+            default: e = op_ev(o.a) && op_ev(o.b); break;
+            }
+            if (!e && ev[k]) {
+                ev[k] = false;
+                changed = true;
+            }
+        }
+    }
     p.hot.clear();
-    for (const Op& o : p.ops) p.hot.push_back(HotOp{o.k, o.ty, o.once, o.a, o.b, o.ref});
+    for (std::size_t k = 0; k < p.ops.size(); ++k) {
+        const Op& o = p.ops[k];
+        p.hot.push_back(HotOp{o.k, o.ty, o.once, o.once && ev[k], o.a, o.b, o.ref});
+    }
+}
+
+void Buffers::use_events(const Program& p, const std::vector<std::uint64_t>& key) {
+    constexpr std::size_t entries = 16;
+    std::uint64_t h = key.size();
+    for (const std::uint64_t w : key) h = (std::rotl(h, 23) ^ w) * 0x9e3779b97f4a7c15ULL;  // the full key is compared on a match
+    ++uses;
+    EventsEntry* oldest = nullptr;
+    for (EventsEntry& e : by_events) {
+        if (e.hash == h && e.key == key) {
+            e.used = uses;
+            events = &e;
+            return;
+        }
+        if (oldest == nullptr || e.used < oldest->used) oldest = &e;
+    }
+    if (by_events.size() < entries) {
+        by_events.emplace_back();
+        oldest = &by_events.back();
+    }
+    EventsEntry& e = *oldest;
+    e.key = key;
+    e.hash = h;
+    e.used = uses;
+    e.done.assign(p.ops.size(), 0);
+    if (e.rels.size() != p.ops.size()) e.rels.assign(p.ops.size(), BitRel(0));
+    if (e.sets.size() != p.ops.size()) e.sets.assign(p.ops.size(), lkmm::NodeSet{});
+    events = &e;
+}
+
+const BitRel& Runner::events_rel(int op) {
+    const auto k = static_cast<std::size_t>(op);
+    EventsEntry& e = *buf_.events;
+    if (e.done[k] == 1) return e.rels[k];
+    if (e.done[k] == 2) return buf_.zero;
+    const BitRel& r = compute_rel(op);
+    if (&r == &buf_.zero) {
+        e.done[k] = 2;
+        return r;
+    }
+    if (&r != &buf_.rels[k]) return r;
+    std::swap(e.rels[k], buf_.rels[k]);  // the entry keeps the value; the operation's buffer is reshaped when next used
+    e.done[k] = 1;
+    return e.rels[k];
+}
+
+const lkmm::NodeSet& Runner::events_set(int op) {
+    const auto k = static_cast<std::size_t>(op);
+    EventsEntry& e = *buf_.events;
+    if (e.done[k] == 1) return e.sets[k];
+    const lkmm::NodeSet& s = compute_set(op);
+    if (&s != &buf_.sets[k]) return s;
+    std::swap(e.sets[k], buf_.sets[k]);
+    e.done[k] = 1;
+    return e.sets[k];
 }
 
 void Buffers::shape(const Program& p) {
@@ -82,6 +180,8 @@ void Buffers::shape(const Program& p) {
     slot_set.assign(p.slot_ty.size(), nullptr);
     done.assign(p.ops.size(), 0);
     done_zero.assign(p.ops.size(), 0);
+    by_events.clear();
+    events = nullptr;
     graph = 1;  // no operation is done for it (done holds 0)
 }
 
