@@ -116,7 +116,7 @@ void finish(Program& p) {
 }
 
 void Buffers::use_events(const Program& p, const std::vector<std::uint64_t>& key) {
-    constexpr std::size_t entries = 16;
+    constexpr std::size_t entries = 64;
     std::uint64_t h = key.size();
     for (const std::uint64_t w : key) h = (std::rotl(h, 23) ^ w) * 0x9e3779b97f4a7c15ULL;  // the full key is compared on a match
     ++uses;
