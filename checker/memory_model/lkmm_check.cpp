@@ -74,8 +74,29 @@ Word* nesting(const ExecutionGraph& g, Work& k, const O& o, std::uint32_t lock, 
 using Ops0 = Ops<0>;
 using Ops1 = Ops<1>;
 
+/// The set of effective fences carrying `tag` (an empty set where the graph has none).
+template <class O>
+Word* fence_set_of(Work& k, const O&, std::uint32_t fence_tags, std::uint32_t tag) {
+    Word* s = k.set();
+    if ((fence_tags & tag) == 0) return s;
+    for (std::size_t i = 0; i < k.n(); ++i)
+        if (k.info[i].effective_fence && (k.info[i].tags & tag) != 0) O::put(s, i);
+    return s;
+}
+
+/// strong-fence, nonrw-fence and fence from mb and the other fences.
+template <class O>
+void fences_from_mb(const O& o, EventsPart& p) {
+    p.strong_fence = o.either(p.mb, p.gp);
+    p.nonrw_fence = o.either(p.strong_fence, p.po_rel);
+    o.unite(p.nonrw_fence, p.acq_po);
+    p.fence = o.either(p.nonrw_fence, p.wmb);
+    o.unite(p.fence, p.rmb);
+}
+
+/// The events-only part of g's check into k's buffers.
 template <std::size_t Words>
-bool check(const ExecutionGraph& g, Work& k) {
+void events_part(const ExecutionGraph& g, Work& k, EventsPart& p) {
     using Ops = Ops<Words>;
     const std::size_t n = k.event.size();
     Ops o(k);
@@ -153,17 +174,11 @@ bool check(const ExecutionGraph& g, Work& k) {
         else
             has_plain = true;
     }
-    auto fence_set = [&](std::uint32_t tag) {
-        Word* s = k.set();
-        if ((fence_tags & tag) == 0) return s;
-        for (std::size_t i = 0; i < n; ++i)
-            if (k.info[i].effective_fence && (k.info[i].tags & tag) != 0) Ops::put(s, i);
-        return s;
-    };
+    auto fence_set = [&](std::uint32_t tag) { return fence_set_of(k, o, fence_tags, tag); };
 
-    // ---- base relations ----
-    Word *po = k.rel(), *int_ = k.rel(), *ext = k.rel(), *po_loc = k.rel(), *rf = k.rel(), *co = k.rel(),
-         *rmw = k.rel(), *addr = k.rel(), *data = k.rel(), *ctrl = k.rel();
+    // ---- base relations but rf and co ----
+    Word *po = k.rel(), *int_ = k.rel(), *ext = k.rel(), *po_loc = k.rel(), *rmw = k.rel(), *addr = k.rel(),
+         *data = k.rel(), *ctrl = k.rel();
     {
         const std::size_t w = o.w;
         for (std::size_t i = 0, begin = 0; i < n; ++i) {
@@ -189,7 +204,6 @@ bool check(const ExecutionGraph& g, Work& k) {
         if (k.write_part[i]) continue;
         const Event& e = ev(i);
         if (e.kind == EventKind::Rmw) o.set(rmw, i, i + 1);
-        if (e.is_read() && e.reads_from && g.contains(*e.reads_from)) o.set(rf, node_of(k, *e.reads_from, true), i);
         if (e.is_fence() || e.id.thread == EventId::init_thread) continue;
         auto edges = [&](std::uint64_t mask, Word* rel, std::size_t to) {
             for (std::uint64_t bits = mask; bits != 0; bits &= bits - 1) {
@@ -209,6 +223,100 @@ bool check(const ExecutionGraph& g, Work& k) {
             edges(e.data_deps, data, i + 1);
             if (e.rmw_data) o.set(data, i, i + 1);  // the write part is computed from the read part
         }
+    }
+
+    // ---- linux-kernel.cat: fences ----
+    Word* acq_po = o.restricted(po, acquire, M);
+    Word* po_rel = o.restricted(po, M, release);
+    Word* R4rmb = o.set_minus(R, noreturn);
+    Word* rmb = o.fencerel(fence_set(Rmb));
+    o.restrict(rmb, R4rmb, R4rmb);
+    Word* wmb = o.fencerel(fence_set(Wmb));
+    o.restrict(wmb, W, W);
+    Word* mb = o.fencerel(fence_set(Mb));
+    o.restrict(mb, M, M);
+    Word* aul = nullptr;
+    {
+        Word* po_opt_M = o.opt(po);  // [M] ; po? ... and po? ; [M]
+        // [M] ; fencerel(Before-atomic) ; [RMW] ; po? ; [M]
+        Word* before = o.fencerel(fence_set(BeforeAtomic));
+        if (!o.empty(before)) {
+            o.restrict(before, M, RMW);
+            o.unite(mb, o.seq(before, o.restricted(po_opt_M, nullptr, M)));
+        }
+        // [M] ; po? ; [RMW] ; fencerel(After-atomic) ; [M]
+        Word* after = o.fencerel(fence_set(AfterAtomic));
+        if (!o.empty(after)) {
+            o.restrict(after, RMW, M);
+            o.unite(mb, o.seq(o.restricted(po_opt_M, M, nullptr), after));
+        }
+        // [M] ; po? ; [LKW] ; fencerel(After-spinlock) ; [M]
+        Word* spin = o.fencerel(fence_set(AfterSpinlock));
+        if (!o.empty(spin)) {
+            o.restrict(spin, LKW, M);
+            o.unite(mb, o.seq(o.restricted(po_opt_M, M, nullptr), spin));
+        }
+        // [M] ; po ; [UL] ; (co | po) ; [LKW] ; fencerel(After-unlock-lock) ; [M]: co's part
+        // is added by the check (below)
+        Word* after_unlock_lock = o.fencerel(fence_set(AfterUnlockLock));
+        if (!o.empty(after_unlock_lock)) {
+            o.restrict(after_unlock_lock, LKW, M);
+            aul = after_unlock_lock;
+        }
+        // the newest model: [M] ; po? ; [Srcu-unlock] ; fencerel(After-srcu-read-unlock) ; [M]
+        Word* asru = o.fencerel(fence_set(AfterSrcuReadUnlock));
+        if (!o.empty(asru)) {
+            Word* unlocks = k.set();
+            for (std::size_t i = 0; i < n; ++i)
+                if ((k.info[i].tags & SrcuUnlock) != 0) Ops::put(unlocks, i);
+            o.restrict(asru, unlocks, M);
+            o.unite(mb, o.seq(o.restricted(po_opt_M, M, nullptr), asru));
+        }
+    }
+    Word* sync = o.set_or(fence_set(SyncRcu), fence_set(SyncSrcu));
+    // gp = po ; [Sync-rcu | Sync-srcu] ; po?
+    Word* gp = o.seq(o.restricted(po, nullptr, sync), o.opt(po));
+    Word* dep = o.either(addr, data);
+    Word* rwdep = o.either(dep, ctrl);
+    o.restrict(rwdep, nullptr, W);
+    p = EventsPart{R, W, IW, Marked, acquire, release, noreturn, RMW, LKR, LKW, UL, M,
+                   po, int_, ext, po_loc, rmw, addr, data, ctrl,
+                   acq_po, po_rel, R4rmb, rmb, wmb, mb, gp, nullptr, nullptr, nullptr, dep, rwdep,
+                   aul, has_sync, has_rscs_event, has_plain, fence_tags};
+    fences_from_mb(o, p);
+}
+
+template <std::size_t Words>
+bool check(const ExecutionGraph& g, Work& k, EventsCache* cache) {
+    using Ops = Ops<Words>;
+    const std::size_t n = k.event.size();
+    Ops o(k);
+    auto ev = [&](std::size_t i) -> const Event& { return g.event(k.event[i]); };
+
+    EventsPart part;
+    const EventsPart* kept = nullptr;
+    if (cache != nullptr) {
+        cache->make_key(g, k);
+        kept = cache->find(k);
+    }
+    if (kept != nullptr) {
+        part = *kept;
+    } else {
+        events_part<Words>(g, k, part);
+        if (cache != nullptr && k.mark().first == 0) cache->keep(k, part, k.mark().second);
+    }
+    Word *IW = part.IW, *Marked = part.Marked, *noreturn = part.noreturn, *LKR = part.LKR, *UL = part.UL, *M = part.M;
+    Word *po = part.po, *int_ = part.int_, *ext = part.ext, *po_loc = part.po_loc, *rmw = part.rmw, *addr = part.addr;
+    Word *po_rel = part.po_rel, *R4rmb = part.R4rmb, *wmb = part.wmb;
+    const bool has_sync = part.has_sync, has_rscs_event = part.has_rscs_event, has_plain = part.has_plain;
+    auto fence_set = [&](std::uint32_t tag) { return fence_set_of(k, o, part.fence_tags, tag); };
+
+    // ---- rf and co ----
+    Word *rf = k.rel(), *co = k.rel();
+    for (std::size_t i = 0; i < n; ++i) {
+        if (k.write_part[i]) continue;
+        const Event& e = ev(i);
+        if (e.is_read() && e.reads_from && g.contains(*e.reads_from)) o.set(rf, node_of(k, *e.reads_from, true), i);
     }
     for (std::size_t l = 0; l < g.location_count(); ++l) {
         const auto& order = g.co(static_cast<LocationId>(l));
@@ -236,9 +344,7 @@ bool check(const ExecutionGraph& g, Work& k) {
         if (!o.empty(a)) return false;
     }
 
-    // ---- linux-kernel.cat: fences ----
-    Word* acq_po = o.restricted(po, acquire, M);
-    Word* po_rel = o.restricted(po, M, release);
+    // ---- linux-kernel.cat: the fences that read rf or co ----
     Word* po_unlock_lock_po;
     {
         Word* x = o.restricted(po, nullptr, UL);
@@ -246,64 +352,18 @@ bool check(const ExecutionGraph& g, Work& k) {
         o.restrict(po_rf, UL, LKR);
         po_unlock_lock_po = o.seq(o.seq(x, po_rf), po);
     }
-    Word* R4rmb = o.set_minus(R, noreturn);
-    Word* rmb = o.fencerel(fence_set(Rmb));
-    o.restrict(rmb, R4rmb, R4rmb);
-    Word* wmb = o.fencerel(fence_set(Wmb));
-    o.restrict(wmb, W, W);
-    Word* mb = o.fencerel(fence_set(Mb));
-    o.restrict(mb, M, M);
-    {
-        Word* po_opt_M = o.opt(po);  // [M] ; po? ... and po? ; [M]
-        // [M] ; fencerel(Before-atomic) ; [RMW] ; po? ; [M]
-        Word* before = o.fencerel(fence_set(BeforeAtomic));
-        if (!o.empty(before)) {
-            o.restrict(before, M, RMW);
-            o.unite(mb, o.seq(before, o.restricted(po_opt_M, nullptr, M)));
-        }
-        // [M] ; po? ; [RMW] ; fencerel(After-atomic) ; [M]
-        Word* after = o.fencerel(fence_set(AfterAtomic));
-        if (!o.empty(after)) {
-            o.restrict(after, RMW, M);
-            o.unite(mb, o.seq(o.restricted(po_opt_M, M, nullptr), after));
-        }
-        // [M] ; po? ; [LKW] ; fencerel(After-spinlock) ; [M]
-        Word* spin = o.fencerel(fence_set(AfterSpinlock));
-        if (!o.empty(spin)) {
-            o.restrict(spin, LKW, M);
-            o.unite(mb, o.seq(o.restricted(po_opt_M, M, nullptr), spin));
-        }
-        // [M] ; po ; [UL] ; (co | po) ; [LKW] ; fencerel(After-unlock-lock) ; [M]
-        Word* aul = o.fencerel(fence_set(AfterUnlockLock));
-        if (!o.empty(aul)) {
-            o.restrict(aul, LKW, M);
-            Word* co_po = o.either(co, po);
-            o.restrict(co_po, UL, nullptr);
-            o.unite(mb, o.seq(o.seq(o.restricted(po, M, nullptr), co_po), aul));
-        }
-        // the newest model: [M] ; po? ; [Srcu-unlock] ; fencerel(After-srcu-read-unlock) ; [M]
-        Word* asru = o.fencerel(fence_set(AfterSrcuReadUnlock));
-        if (!o.empty(asru)) {
-            Word* unlocks = k.set();
-            for (std::size_t i = 0; i < n; ++i)
-                if ((k.info[i].tags & SrcuUnlock) != 0) Ops::put(unlocks, i);
-            o.restrict(asru, unlocks, M);
-            o.unite(mb, o.seq(o.restricted(po_opt_M, M, nullptr), asru));
-        }
+    if (part.aul != nullptr) {
+        // mb's [M] ; po ; [UL] ; (co | po) ; [LKW] ; fencerel(After-unlock-lock) ; [M]
+        Word* co_po = o.either(co, po);
+        o.restrict(co_po, UL, nullptr);
+        part.mb = o.copy(part.mb);
+        o.unite(part.mb, o.seq(o.seq(o.restricted(po, M, nullptr), co_po), part.aul));
+        fences_from_mb(o, part);
     }
-    Word* sync = o.set_or(fence_set(SyncRcu), fence_set(SyncSrcu));
-    // gp = po ; [Sync-rcu | Sync-srcu] ; po?
-    Word* gp = o.seq(o.restricted(po, nullptr, sync), o.opt(po));
-    Word* strong_fence = o.either(mb, gp);
-    Word* nonrw_fence = o.either(strong_fence, po_rel);
-    o.unite(nonrw_fence, acq_po);
-    Word* fence = o.either(nonrw_fence, wmb);
-    o.unite(fence, rmb);
+    Word *strong_fence = part.strong_fence, *nonrw_fence = part.nonrw_fence, *fence = part.fence;
+    Word *dep = part.dep, *rwdep = part.rwdep;
 
     // ---- preserved program order ----
-    Word* dep = o.either(addr, data);
-    Word* rwdep = o.either(dep, ctrl);
-    o.restrict(rwdep, nullptr, W);
     Word* overwrite = o.either(co, fr);
     Word* ppo = o.both(overwrite, int_);  // to-w: (overwrite & int) | rwdep | (addr ; [Plain] ; wmb)
     o.unite(ppo, rwdep);
@@ -565,15 +625,16 @@ bool check(const ExecutionGraph& g, Work& k) {
 
 bool consistent(const ExecutionGraph& g, bool with_rcu) {
     thread_local Work k, rcu;
+    thread_local EventsCache cache;
     k.rcu = &rcu;
     k.rcu_axiom = with_rcu;
     number(g, k);
     k.begin(k.event.size());
     // one or two words a row (up to 128 nodes: nearly every test) with the width a constant
     switch (k.w()) {
-    case 1: return check<1>(g, k);
-    case 2: return check<2>(g, k);
-    default: return check<0>(g, k);
+    case 1: return check<1>(g, k, &cache);
+    case 2: return check<2>(g, k, &cache);
+    default: return check<0>(g, k, &cache);
     }
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <utility>
@@ -58,6 +59,19 @@ public:
     Work* rcu = nullptr;                   ///< the buffers of the relations over rcu_nodes
     bool rcu_axiom = true;                 ///< check the rcu axiom (lkmm::consistent()'s `with_rcu`)
 
+    /// The first block's start: the buffers of the events-only part of a check (Kept) are
+    /// there, and are found again by their offsets from it.
+    Word* front() {
+        if (blocks_.empty()) blocks_.emplace_back(std::size_t{1} << 14, 0);
+        return blocks_.front().data();
+    }
+    /// Refills the first `words` words of the first block with `src` and takes them: the
+    /// buffers a check took there, in the same order, for the graph `src` was kept from.
+    void take_kept(const Word* src, std::size_t words) {
+        std::memcpy(front(), src, words * sizeof(Word));  // they were taken there: the block is as large
+        at_ = {0, words};
+    }
+
 private:
     Word* take(std::size_t words) {
         auto& [b, off] = at_;
@@ -74,6 +88,80 @@ private:
     std::size_t n_ = 0, w_ = 0;
     std::pair<std::size_t, std::size_t> at_{0, 0};  ///< (block, offset) of the next buffer
     std::vector<std::vector<Word>> blocks_;
+};
+
+/// What a check computes from the graph's events alone, not from its rf, co or values: the
+/// sets, the relations of the thread layout and the dependencies, the fences. A search asks
+/// about many graphs with the same events (another rf or co), so these are kept per set of
+/// events (EventsCache) and taken again, buffers and all, for the next such graph.
+struct EventsPart {
+    Word *R, *W, *IW, *Marked, *acquire, *release, *noreturn, *RMW, *LKR, *LKW, *UL, *M;
+    Word *po, *int_, *ext, *po_loc, *rmw, *addr, *data, *ctrl;
+    Word *acq_po, *po_rel, *R4rmb, *rmb, *wmb, *mb, *gp, *strong_fence, *nonrw_fence, *fence, *dep, *rwdep;
+    Word* aul;  ///< fencerel(After-unlock-lock) restricted; its term of mb reads co (mb is without it)
+    bool has_sync, has_rscs_event, has_plain;
+    std::uint32_t fence_tags;  ///< the tags of the graph's effective fences, together
+};
+
+/// The events-only parts of the last graphs' sets of events, on the thread of a Work. Their
+/// buffers are the first words of the Work's first block (which never moves), so a part's
+/// pointers hold again once those words are refilled.
+struct EventsCache {
+    struct Entry {
+        std::vector<Word> key, words;
+        std::vector<NodeInfo> info;
+        EventsPart part{};
+        std::uint64_t hash = 0, used = 0;
+    };
+    static constexpr std::size_t entries = 64;
+    std::vector<Entry> kept;
+    std::vector<Word> key;
+    std::uint64_t hash = 0, uses = 0;
+
+    /// The key of g's events as k numbers them: every field of an event the events-only part reads.
+    void make_key(const ExecutionGraph& g, const Work& k) {
+        key.clear();
+        key.push_back(k.event.size());
+        for (std::size_t i = 0; i < k.event.size(); ++i) {
+            const Event& e = g.event(k.event[i]);
+            key.push_back(Word{e.id.thread} << 32 | e.id.index);
+            key.push_back(static_cast<Word>(e.kind) | Word{k.write_part[i]} << 8 | Word{e.rmw_data} << 9 |
+                          Word{e.location.has_value()} << 10 | Word{e.lkmm} << 32);
+            key.push_back(e.location ? static_cast<Word>(*e.location) : 0);
+            key.push_back(e.addr_deps);
+            key.push_back(e.data_deps);
+            key.push_back(e.ctrl_deps);
+        }
+        hash = key.size();
+        for (const Word w : key) hash = (std::rotl(hash, 23) ^ w) * 0x9e3779b97f4a7c15ULL;
+    }
+    /// The part kept for `key`, its buffers refilled and taken from k (nullptr: none kept).
+    const EventsPart* find(Work& k) {
+        ++uses;
+        for (Entry& e : kept)
+            if (e.hash == hash && e.key == key) {
+                e.used = uses;
+                k.take_kept(e.words.data(), e.words.size());
+                k.info = e.info;
+                return &e.part;
+            }
+        return nullptr;
+    }
+    /// Keeps `part`, computed for `key` into the first `words` words of k's first block.
+    void keep(Work& k, const EventsPart& part, std::size_t words) {
+        Entry* slot = nullptr;
+        if (kept.size() < entries) {
+            slot = &kept.emplace_back();
+        } else {
+            slot = &*std::min_element(kept.begin(), kept.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });
+        }
+        slot->key = key;
+        slot->hash = hash;
+        slot->used = uses;
+        slot->words.assign(k.front(), k.front() + words);
+        slot->info = k.info;
+        slot->part = part;
+    }
 };
 
 /// Words per row: W when W > 0 (a constant the loops unroll on), else the Work's.
