@@ -8,37 +8,51 @@
 namespace oc::cat {
 
 
-/// Marks the operations computed once per graph (Op::once). A `let` slot is fixed when its
-/// binding is, known only at the `let`, after the operations that read the slot: every mark
-/// starts fixed (but `let rec` slots) and is taken back until none changes.
-void mark_once(Program& p) {
-    std::vector<bool> fixed(p.ops.size(), true), slot_fixed(p.slot_ty.size(), true);
+namespace {
+
+/// The greatest marking of p's operations that `holds` keeps: an operation stays marked while
+/// holds(o, op, slot) does, where op(x) says whether operation x is marked (an absent operand,
+/// -1, is) and slot[s] whether `let` slot s is. A slot is marked while every binding of it is
+/// (its value is known only at the `let`, after the operations that read it), a `let rec` slot
+/// never: every mark starts set and is taken back until none changes.
+template <class Holds>
+std::vector<bool> greatest_marking(const Program& p, Holds holds) {
+    std::vector<bool> mark(p.ops.size(), true), slot(p.slot_ty.size(), true);
     for (const Op& o : p.ops)
         if (o.k == Op::K::Rec)
-            for (const int slot : o.slots) slot_fixed[static_cast<std::size_t>(slot)] = false;
-    const auto op_fixed = [&](int x) { return x < 0 || fixed[static_cast<std::size_t>(x)]; };
+            for (const int s : o.slots) slot[static_cast<std::size_t>(s)] = false;
+    const auto op = [&](int x) { return x < 0 || mark[static_cast<std::size_t>(x)]; };
     for (bool changed = true; changed;) {
         changed = false;
         for (std::size_t k = 0; k < p.ops.size(); ++k) {
             const Op& o = p.ops[k];
             if (o.k == Op::K::Let)
                 for (std::size_t j = 0; j < o.slots.size(); ++j) {
-                    const auto slot = static_cast<std::size_t>(o.slots[j]);
-                    if (slot_fixed[slot] && !op_fixed(o.binds[j])) {
-                        slot_fixed[slot] = false;
+                    const auto s = static_cast<std::size_t>(o.slots[j]);
+                    if (slot[s] && !op(o.binds[j])) {
+                        slot[s] = false;
                         changed = true;
                     }
                 }
-            bool f = true;
-            if (o.k == Op::K::Local) f = slot_fixed[o.ref];
-            else if (o.k == Op::K::Rec) f = false;
-            else if (o.k != Op::K::Top) f = op_fixed(o.a) && op_fixed(o.b);
-            if (!f && fixed[k]) {
-                fixed[k] = false;
+            if (mark[k] && !holds(o, op, slot)) {
+                mark[k] = false;
                 changed = true;
             }
         }
     }
+    return mark;
+}
+
+}  // namespace
+
+/// Marks the operations computed once per graph (Op::once): those that read no `let rec` slot,
+/// directly or through a `let` slot.
+void mark_once(Program& p) {
+    const std::vector<bool> fixed = greatest_marking(p, [](const Op& o, const auto& op, const std::vector<bool>& slot) {
+        if (o.k == Op::K::Local) return static_cast<bool>(slot[o.ref]);
+        if (o.k == Op::K::Rec) return false;
+        return o.k == Op::K::Top || (op(o.a) && op(o.b));
+    });
     for (std::size_t k = 0; k < p.ops.size(); ++k) {
         Op& o = p.ops[k];
         const bool own_buffer = o.k != Op::K::Top && o.k != Op::K::Local && o.k != Op::K::Let && o.k != Op::K::Rec;
@@ -69,45 +83,18 @@ void finish(Program& p) {
         s.b = target(s.b);
     }
     for (auto& [seq, op] : p.rec) op = target(op);
-    // Which values depend on the graph's events alone, as mark_once() decides which are fixed:
-    // a slot is events-only while every binding of it is (a `let rec` slot never is).
-    std::vector<bool> ev(p.ops.size(), true), slot_ev(p.slot_ty.size(), true);
-    for (const Op& o : p.ops)
-        if (o.k == Op::K::Rec)
-            for (const int slot : o.slots) slot_ev[static_cast<std::size_t>(slot)] = false;
-    const auto op_ev = [&](int x) { return x < 0 || ev[static_cast<std::size_t>(x)]; };
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (std::size_t k = 0; k < p.ops.size(); ++k) {
-            const Op& o = p.ops[k];
-            if (o.k == Op::K::Let)
-                for (std::size_t j = 0; j < o.slots.size(); ++j) {
-                    const auto slot = static_cast<std::size_t>(o.slots[j]);
-                    if (slot_ev[slot] && !op_ev(o.binds[j])) {
-                        slot_ev[slot] = false;
-                        changed = true;
-                    }
-                }
-            bool e = true;
-            switch (o.k) {
-            case Op::K::Top:
-                e = o.ref < p.events_only_top.size() && p.events_only_top[o.ref] != 0;
-                if (!e && o.ref < p.code.size() && p.code[o.ref] >= 0) e = op_ev(p.code[o.ref]);
-                break;
-            case Op::K::Local: e = slot_ev[o.ref]; break;
-            case Op::K::Rec:
-            case Op::K::DiffValues: e = false; break;
-            case Op::K::Complement:
-                e = op_ev(o.a) && (o.ty != Ty::Set || (o.ref < p.events_only_top.size() && p.events_only_top[o.ref] != 0));
-                break;
-            default: e = op_ev(o.a) && op_ev(o.b); break;
-            }
-            if (!e && ev[k]) {
-                ev[k] = false;
-                changed = true;
-            }
+    // which values depend on the graph's events alone
+    const auto events_only_top = [&](std::uint32_t seq) { return seq < p.events_only_top.size() && p.events_only_top[seq] != 0; };
+    const std::vector<bool> ev = greatest_marking(p, [&](const Op& o, const auto& op, const std::vector<bool>& slot) {
+        switch (o.k) {
+        case Op::K::Top: return events_only_top(o.ref) || (o.ref < p.code.size() && p.code[o.ref] >= 0 && op(p.code[o.ref]));
+        case Op::K::Local: return static_cast<bool>(slot[o.ref]);
+        case Op::K::Rec:
+        case Op::K::DiffValues: return false;
+        case Op::K::Complement: return op(o.a) && (o.ty != Ty::Set || events_only_top(o.ref));  // within the universe `ref`
+        default: return op(o.a) && op(o.b);
         }
-    }
+    });
     p.hot.clear();
     for (std::size_t k = 0; k < p.ops.size(); ++k) {
         const Op& o = p.ops[k];
