@@ -623,9 +623,20 @@ bool check(const ExecutionGraph& g, Work& k, EventsCache* cache) {
 
 }  // namespace
 
+namespace {
+thread_local Work work, rcu_work;  // consistent()'s buffers, on each thread
+thread_local EventsCache events_cache;
+}  // namespace
+
+bool kept_events_intact() {
+    const EventsCache::Entry* e = events_cache.resident;
+    return e == nullptr || std::equal(e->words.begin(), e->words.end(), work.front());
+}
+
 bool consistent(const ExecutionGraph& g, bool with_rcu) {
-    thread_local Work k, rcu;
-    thread_local EventsCache cache;
+    Work& k = work;
+    EventsCache& cache = events_cache;
+    Work& rcu = rcu_work;
     k.rcu = &rcu;
     k.rcu_axiom = with_rcu;
     number(g, k);

@@ -14,6 +14,11 @@ namespace oc::lkmm {
 /// grow (MemoryModel::consistent_when_complete() says why).
 bool consistent(const ExecutionGraph& g, bool with_rcu = true);
 
+/// For the tests: whether the buffers of the events-only part that consistent() left at the
+/// start of this thread's buffers, and takes again without copying for the next graph with the
+/// same events, still hold what was kept (no later part of a check wrote into them).
+bool kept_events_intact();
+
 /// Whether some event of `g` is an RCU or SRCU lock, unlock or grace period.
 bool has_rcu_events(const ExecutionGraph& g);
 

@@ -65,10 +65,11 @@ public:
         if (blocks_.empty()) blocks_.emplace_back(std::size_t{1} << 14, 0);
         return blocks_.front().data();
     }
-    /// Refills the first `words` words of the first block with `src` and takes them: the
-    /// buffers a check took there, in the same order, for the graph `src` was kept from.
+    /// Refills the first `words` words of the first block with `src` (nullptr: they hold it
+    /// already) and takes them: the buffers a check took there, in the same order, for the
+    /// graph `src` was kept from.
     void take_kept(const Word* src, std::size_t words) {
-        std::memcpy(front(), src, words * sizeof(Word));  // they were taken there: the block is as large
+        if (src != nullptr) std::memcpy(front(), src, words * sizeof(Word));  // they were taken there: the block is as large
         at_ = {0, words};
     }
 
@@ -115,22 +116,27 @@ struct EventsCache {
     };
     static constexpr std::size_t entries = 64;
     std::vector<Entry> kept;
+    /// The entry whose buffers fill the start of the Work's first block now (nullptr: none).
+    const Entry* resident = nullptr;
     std::vector<Word> key;
     std::uint64_t hash = 0, uses = 0;
 
+    EventsCache() { kept.reserve(entries); }  // entries never move: `resident` and the parts handed out point at them
     /// The key of g's events as k numbers them: every field of an event the events-only part reads.
     void make_key(const ExecutionGraph& g, const Work& k) {
-        key.clear();
-        key.push_back(k.event.size());
-        for (std::size_t i = 0; i < k.event.size(); ++i) {
+        const std::size_t n = k.event.size();
+        key.resize(1 + 6 * n);
+        Word* out = key.data();
+        *out++ = n;
+        for (std::size_t i = 0; i < n; ++i) {
             const Event& e = g.event(k.event[i]);
-            key.push_back(Word{e.id.thread} << 32 | e.id.index);
-            key.push_back(static_cast<Word>(e.kind) | Word{k.write_part[i]} << 8 | Word{e.rmw_data} << 9 |
-                          Word{e.location.has_value()} << 10 | Word{e.lkmm} << 32);
-            key.push_back(e.location ? static_cast<Word>(*e.location) : 0);
-            key.push_back(e.addr_deps);
-            key.push_back(e.data_deps);
-            key.push_back(e.ctrl_deps);
+            *out++ = Word{e.id.thread} << 32 | e.id.index;
+            *out++ = static_cast<Word>(e.kind) | Word{k.write_part[i]} << 8 | Word{e.rmw_data} << 9 |
+                     Word{e.location.has_value()} << 10 | Word{e.lkmm} << 32;
+            *out++ = e.location ? static_cast<Word>(*e.location) : 0;
+            *out++ = e.addr_deps;
+            *out++ = e.data_deps;
+            *out++ = e.ctrl_deps;
         }
         hash = key.size();
         for (const Word w : key) hash = (std::rotl(hash, 23) ^ w) * 0x9e3779b97f4a7c15ULL;
@@ -141,10 +147,16 @@ struct EventsCache {
         for (Entry& e : kept)
             if (e.hash == hash && e.key == key) {
                 e.used = uses;
-                k.take_kept(e.words.data(), e.words.size());
-                k.info = e.info;
+                if (&e == resident) {
+                    k.take_kept(nullptr, e.words.size());  // its buffers are still there, and k.info its
+                } else {
+                    k.take_kept(e.words.data(), e.words.size());
+                    k.info = e.info;
+                    resident = &e;
+                }
                 return &e.part;
             }
+        resident = nullptr;  // the check computes the part anew, over what is there
         return nullptr;
     }
     /// Keeps `part`, computed for `key` into the first `words` words of k's first block.
@@ -161,6 +173,7 @@ struct EventsCache {
         slot->words.assign(k.front(), k.front() + words);
         slot->info = k.info;
         slot->part = part;
+        resident = slot;
     }
 };
 
