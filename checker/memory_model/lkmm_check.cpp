@@ -76,7 +76,7 @@ using Ops1 = Ops<1>;
 
 /// The set of effective fences carrying `tag` (an empty set where the graph has none).
 template <class O>
-Word* fence_set_of(Work& k, const O&, std::uint32_t fence_tags, std::uint32_t tag) {
+Word* fence_set_of(Work& k, std::uint32_t fence_tags, std::uint32_t tag) {
     Word* s = k.set();
     if ((fence_tags & tag) == 0) return s;
     for (std::size_t i = 0; i < k.n(); ++i)
@@ -174,7 +174,7 @@ void events_part(const ExecutionGraph& g, Work& k, EventsPart& p) {
         else
             has_plain = true;
     }
-    auto fence_set = [&](std::uint32_t tag) { return fence_set_of(k, o, fence_tags, tag); };
+    auto fence_set = [&](std::uint32_t tag) { return fence_set_of<Ops>(k, fence_tags, tag); };
 
     // ---- base relations but rf and co ----
     Word *po = k.rel(), *int_ = k.rel(), *ext = k.rel(), *po_loc = k.rel(), *rmw = k.rel(), *addr = k.rel(),
@@ -309,7 +309,7 @@ bool check(const ExecutionGraph& g, Work& k, EventsCache* cache) {
     Word *po = part.po, *int_ = part.int_, *ext = part.ext, *po_loc = part.po_loc, *rmw = part.rmw, *addr = part.addr;
     Word *po_rel = part.po_rel, *R4rmb = part.R4rmb, *wmb = part.wmb;
     const bool has_sync = part.has_sync, has_rscs_event = part.has_rscs_event, has_plain = part.has_plain;
-    auto fence_set = [&](std::uint32_t tag) { return fence_set_of(k, o, part.fence_tags, tag); };
+    auto fence_set = [&](std::uint32_t tag) { return fence_set_of<Ops>(k, part.fence_tags, tag); };
 
     // ---- rf and co ----
     Word *rf = k.rel(), *co = k.rel();
