@@ -296,7 +296,7 @@ bool check(const ExecutionGraph& g, Work& k, EventsCache* cache) {
     EventsPart part;
     const EventsPart* kept = nullptr;
     if (cache != nullptr) {
-        cache->make_key(g, k);
+        cache->make_key(g);
         kept = cache->find(k);
     }
     if (kept != nullptr) {

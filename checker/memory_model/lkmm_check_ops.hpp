@@ -117,49 +117,55 @@ struct EventsCache {
     static constexpr std::size_t entries = 64;
     std::vector<Entry> kept;
     /// The entry whose buffers fill the start of the Work's first block now (nullptr: none).
-    const Entry* resident = nullptr;
+    Entry* resident = nullptr;
     std::vector<Word> key;
     std::uint64_t hash = 0, uses = 0;
 
     EventsCache() { kept.reserve(entries); }  // entries never move: `resident` and the parts handed out point at them
-    /// The key of g's events as k numbers them: every field of an event the events-only part reads.
-    void make_key(const ExecutionGraph& g, const Work& k) {
-        const std::size_t n = k.event.size();
-        key.resize(1 + 6 * n);
-        Word* out = key.data();
-        *out++ = n;
-        for (std::size_t i = 0; i < n; ++i) {
-            const Event& e = g.event(k.event[i]);
-            *out++ = Word{e.id.thread} << 32 | e.id.index;
-            *out++ = static_cast<Word>(e.kind) | Word{k.write_part[i]} << 8 | Word{e.rmw_data} << 9 |
-                     Word{e.location.has_value()} << 10 | Word{e.lkmm} << 32;
-            *out++ = e.location ? static_cast<Word>(*e.location) : 0;
-            *out++ = e.addr_deps;
-            *out++ = e.data_deps;
-            *out++ = e.ctrl_deps;
+    /// The key of g's events: every field of an event the events-only part reads, event by
+    /// event in the order number() numbers them (an RMW's two nodes follow from its kind).
+    void make_key(const ExecutionGraph& g) {
+        key.clear();
+        for (std::size_t t = 0; t < g.thread_count(); ++t) {
+            const std::vector<Event>& th = g.thread(t);
+            key.push_back(th.size());
+            const std::size_t at = key.size();
+            key.resize(at + 5 * th.size());
+            Word* out = key.data() + at;
+            for (const Event& e : th) {
+                *out++ = static_cast<Word>(e.kind) | Word{e.rmw_data} << 9 | Word{e.location.has_value()} << 10 |
+                         Word{e.lkmm} << 32;
+                *out++ = e.location ? static_cast<Word>(*e.location) : 0;
+                *out++ = e.addr_deps;
+                *out++ = e.data_deps;
+                *out++ = e.ctrl_deps;
+            }
+        }
+    }
+    /// The part kept for `key`, its buffers refilled and taken from k (nullptr: none kept).
+    /// The graph just asked about, whose part is in place, is tried first, with no hash.
+    const EventsPart* find(Work& k) {
+        ++uses;
+        if (resident != nullptr && resident->key == key) {
+            resident->used = uses;
+            k.take_kept(nullptr, resident->words.size());  // its buffers are still there, and k.info its
+            return &resident->part;
         }
         hash = key.size();
         for (const Word w : key) hash = (std::rotl(hash, 23) ^ w) * 0x9e3779b97f4a7c15ULL;
-    }
-    /// The part kept for `key`, its buffers refilled and taken from k (nullptr: none kept).
-    const EventsPart* find(Work& k) {
-        ++uses;
         for (Entry& e : kept)
             if (e.hash == hash && e.key == key) {
                 e.used = uses;
-                if (&e == resident) {
-                    k.take_kept(nullptr, e.words.size());  // its buffers are still there, and k.info its
-                } else {
-                    k.take_kept(e.words.data(), e.words.size());
-                    k.info = e.info;
-                    resident = &e;
-                }
+                k.take_kept(e.words.data(), e.words.size());
+                k.info = e.info;
+                resident = &e;
                 return &e.part;
             }
         resident = nullptr;  // the check computes the part anew, over what is there
         return nullptr;
     }
-    /// Keeps `part`, computed for `key` into the first `words` words of k's first block.
+    /// Keeps `part`, computed for `key` (after a find() that found none: `hash` is its) into
+    /// the first `words` words of k's first block.
     void keep(Work& k, const EventsPart& part, std::size_t words) {
         Entry* slot = nullptr;
         if (kept.size() < entries) {
