@@ -158,9 +158,32 @@ std::pair<std::vector<std::string>, std::vector<std::string>> builtin_names(cons
     return out;
 }
 
-void builtins_into(Builtins& b, const ExecutionGraph& g, const Dialect& dialect, std::uint64_t stamp) {
-    if (stamp == 0 || b.stamp != stamp) lay_out(b, dialect);
-    b.stamp = stamp;
+namespace {
+
+/// Every field of g's events that events_builtins() reads, event by event, thread by thread.
+void events_key(const ExecutionGraph& g, std::vector<std::uint64_t>& key) {
+    key.clear();
+    for (std::size_t t = 0; t < g.thread_count(); ++t) {
+        const std::vector<Event>& th = g.thread(t);
+        key.push_back(th.size());
+        const std::size_t at = key.size();
+        key.resize(at + 6 * th.size());
+        std::uint64_t* out = key.data() + at;
+        for (const Event& e : th) {
+            *out++ = static_cast<std::uint64_t>(e.kind) | std::uint64_t{e.rmw_data} << 8 |
+                     std::uint64_t{e.location.has_value()} << 9 | static_cast<std::uint64_t>(e.order) << 16 |
+                     std::uint64_t{e.lkmm} << 32;
+            *out++ = e.location ? static_cast<std::uint64_t>(*e.location) : 0;
+            *out++ = reinterpret_cast<std::uintptr_t>(e.primitive);  // the same name where the same pointer
+            *out++ = e.addr_deps;
+            *out++ = e.data_deps;
+            *out++ = e.ctrl_deps;
+        }
+    }
+}
+
+/// The nodes, the sets and the relations but rf, co and fr of g: what its events alone decide.
+void events_builtins(Builtins& b, const ExecutionGraph& g, const Dialect& dialect) {
     const Builtins::Layout& L = b.layout;
     lkmm::number_nodes_into(g, b.nodes);
     const lkmm::Nodes& N = b.nodes;
@@ -171,20 +194,14 @@ void builtins_into(Builtins& b, const ExecutionGraph& g, const Dialect& dialect,
         if (s->size() == words) std::fill(s->begin(), s->end(), 0);
         else s->assign(words, 0);
     }
-    for (BitRel* r : {L.po, L.loc, L.int_, L.ext, L.id, L.rf, L.co, L.rmw, L.addr, L.data, L.ctrl, &b.graph_rf_co}) {
+    for (BitRel* r : {L.po, L.loc, L.int_, L.ext, L.id, L.rmw, L.addr, L.data, L.ctrl}) {
         if (r->size() == n) r->clear();
         else r->reshape(n);
     }
-    // the node's event, found once (g.event() checks its indices)
     std::vector<const Event*>& events = b.scratch.events;
     events.resize(n);
     for (std::size_t i = 0; i < n; ++i) events[i] = &g.event(N.event[i]);
     auto ev = [&](std::size_t i) -> const Event& { return *events[i]; };
-    // N.of(id, true) for an event of the graph: an RMW's write part is the node after its read part
-    auto write_node = [&](EventId id) {
-        const std::size_t node = N.first.at(id.thread).at(id.index);
-        return node + (node + 1 < n && N.write_part[node + 1] && N.event[node + 1] == id ? 1 : 0);
-    };
     NodeSet &all = *L.all, &sIW = *L.IW, &sW = *L.W, &sR = *L.R, &sF = *L.F, &sRMW = *L.RMW, &sLKR = *L.LKR,
             &sLKW = *L.LKW, &sUL = *L.UL, &sLF = *L.LF, &sRL = *L.RL, &sRU = *L.RU;
     NodeSet &sOnce = *L.Once, &sAcquire = *L.Acquire, &sRelease = *L.Release, &sNoreturn = *L.Noreturn, &sMb = *L.Mb,
@@ -192,13 +209,11 @@ void builtins_into(Builtins& b, const ExecutionGraph& g, const Dialect& dialect,
     const auto& fence_sets = L.fence_sets;
     const auto& c11_sets = L.c11_sets;
     const bool c11 = L.c11;
-    b.value.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
         const Event& e = ev(i);
         const bool wpart = N.write_part[i];
         const std::uint32_t t = e.lkmm;
         add(all, i);
-        b.value[i] = e.written_value;
         if (e.id.thread == EventId::init_thread) {
             add(sIW, i);
             add(sW, i);
@@ -209,9 +224,6 @@ void builtins_into(Builtins& b, const ExecutionGraph& g, const Dialect& dialect,
         const bool failed_rmw = e.kind == EventKind::Read && (t & lkmm::ConditionalRmw) != 0;
         const bool read_side = e.kind == EventKind::Read || (e.kind == EventKind::Rmw && !wpart);
         const bool write_side = e.kind == EventKind::Write || (e.kind == EventKind::Rmw && wpart);
-        // herd's value of an event: what a read reads, what a write (or a fence-like SRCU
-        // event) carries
-        if (read_side && e.kind != EventKind::Fence) b.value[i] = e.read_value;
         // herd's lock events are neither R nor W until lock.cat makes them so
         bool lock_event = false;
         // a failed spin_lock() attempt (a Read tagged LF, of spin_lock or mutex_lock) is the graph
@@ -292,8 +304,8 @@ void builtins_into(Builtins& b, const ExecutionGraph& g, const Dialect& dialect,
     for (const NodeSet* l : {&sLKR, &sLF, &sRL, &sRU})
         for (std::size_t k = 0; k < words; ++k) lock_reads[k] |= (*l)[k];
 
-    BitRel &po = *L.po, &loc = *L.loc, &int_ = *L.int_, &ext = *L.ext, &id = *L.id, &rf = *L.rf, &co = *L.co,
-           &rmw = *L.rmw, &addr = *L.addr, &data = *L.data, &ctrl = *L.ctrl;
+    BitRel &po = *L.po, &loc = *L.loc, &int_ = *L.int_, &ext = *L.ext, &id = *L.id, &rmw = *L.rmw, &addr = *L.addr,
+           &data = *L.data, &ctrl = *L.ctrl;
     {
         // Row by row: the nodes are numbered thread by thread (lkmm::number_nodes()), so a
         // thread's are one span. int: the node's thread, itself included (as lkmm.cpp: int holds
@@ -325,6 +337,54 @@ void builtins_into(Builtins& b, const ExecutionGraph& g, const Dialect& dialect,
             begin = end;
         }
     }
+    for (std::size_t i = 0; i < n; ++i)
+        if (!N.write_part[i] && ev(i).kind == EventKind::Rmw && !in(sLKR, i)) rmw.set(i, i + 1);
+    lkmm::dependencies(events, N, addr, data, ctrl);
+}
+
+}  // namespace
+
+void builtins_into(Builtins& b, const ExecutionGraph& g, const Dialect& dialect, std::uint64_t stamp) {
+    if (stamp == 0 || b.stamp != stamp) {
+        lay_out(b, dialect);
+        b.events_key.clear();
+    }
+    b.stamp = stamp;
+    const Builtins::Layout& L = b.layout;
+    // what the sets and the relations but rf, co and fr are made of: when the last graph had
+    // the same (and the same dialect, `stamp`), they are as it left them
+    std::vector<std::uint64_t>& key = b.scratch.key;
+    events_key(g, key);
+    const bool same_events = stamp != 0 && key == b.events_key;
+    if (!same_events) {
+        std::swap(key, b.events_key);
+        events_builtins(b, g, dialect);
+    }
+    const lkmm::Nodes& N = b.nodes;
+    const std::size_t n = N.size();
+    for (BitRel* r : {L.rf, L.co, &b.graph_rf_co}) {
+        if (r->size() == n) r->clear();
+        else r->reshape(n);
+    }
+    // the node's event, found once (g.event() checks its indices)
+    std::vector<const Event*>& events = b.scratch.events;
+    events.resize(n);
+    for (std::size_t i = 0; i < n; ++i) events[i] = &g.event(N.event[i]);
+    auto ev = [&](std::size_t i) -> const Event& { return *events[i]; };
+    // N.of(id, true) for an event of the graph: an RMW's write part is the node after its read part
+    auto write_node = [&](EventId id) {
+        const std::size_t node = N.first.at(id.thread).at(id.index);
+        return node + (node + 1 < n && N.write_part[node + 1] && N.event[node + 1] == id ? 1 : 0);
+    };
+    // herd's value of an event: what a read reads, what a write (or a fence-like SRCU event) carries
+    b.value.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const Event& e = ev(i);
+        const bool read_side = e.kind == EventKind::Read || (e.kind == EventKind::Rmw && !N.write_part[i]);
+        b.value[i] = e.id.thread != EventId::init_thread && read_side && e.kind != EventKind::Fence ? e.read_value : e.written_value;
+    }
+    BitRel &rf = *L.rf, &co = *L.co;
+    const NodeSet& lock_reads = b.scratch.lock_reads;
     for (std::size_t i = 0; i < n; ++i) {
         const Event& e = ev(i);
         if (N.write_part[i]) continue;
@@ -333,7 +393,6 @@ void builtins_into(Builtins& b, const ExecutionGraph& g, const Dialect& dialect,
             b.graph_rf_co.set(src, i);
             if (!in(lock_reads, i)) rf.set(src, i);
         }
-        if (e.kind == EventKind::Rmw && !in(sLKR, i)) rmw.set(i, i + 1);
     }
     for (std::size_t l = 0; l < g.location_count(); ++l) {
         std::vector<std::size_t>& nodes = b.scratch.co_nodes;
@@ -345,7 +404,6 @@ void builtins_into(Builtins& b, const ExecutionGraph& g, const Dialect& dialect,
     b.graph_rf = b.graph_rf_co;
     b.graph_co = co;
     b.graph_rf_co.unite(co);
-    lkmm::dependencies(events, N, addr, data, ctrl);
     b.scratch.rf_inverse.reshape(n);
     L.fr->reshape(n);
     rf.inverse_into(b.scratch.rf_inverse);

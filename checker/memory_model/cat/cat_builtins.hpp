@@ -56,10 +56,15 @@ struct Builtins {
         lkmm::NodeSet lock_reads;
         std::vector<std::size_t> co_nodes;
         BitRel rf_inverse{0};
+        std::vector<std::uint64_t> key;  ///< the graph's events (builtins_into() compares it with events_key)
     };
     Scratch scratch;
     Layout layout{};
     std::uint64_t stamp = 0;
+    /// What the events of the graph the sets and the relations but rf, co and fr were made
+    /// for are made of (every field builtins_into() reads of them): a graph with the same
+    /// events and the same `stamp` finds those as they are.
+    std::vector<std::uint64_t> events_key;
 };
 
 /// The built-in sets and relations of `g` into `b`, its events shown as `dialect` says. A

@@ -78,6 +78,7 @@ public:
             out_.wanted.emplace_back(name, std::move(r));
         }
         out_.nodes = std::move(b_.nodes);
+        b_.events_key.clear();  // the nodes are gone: the next graph numbers them again
         return std::move(out_);
     }
 

@@ -19,22 +19,9 @@ public:
         builtins_into(b_, g, dialect, p.id);
         n_ = b_.nodes.size();
         buffers_->start_graph(p);
-        // the events-only operations' values are kept by the graph's events: the builtin
-        // sets and relations but rf, co and fr
-        std::vector<std::uint64_t>& key = space_->key;
-        key.clear();
-        key.push_back(n_);
-        const Builtins::Layout& L = b_.layout;
-        for (const lkmm::NodeSet* s : L.every_set) {
-            key.push_back(s->size());
-            key.insert(key.end(), s->begin(), s->end());
-        }
-        for (const BitRel* r : L.every_rel)
-            if (r != L.rf && r != L.co && r != L.fr) {
-                key.push_back(r->size());
-                if (r->size() != 0) key.insert(key.end(), r->row(0), r->row(0) + r->size() * r->words());
-            }
-        buffers_->use_events(p, key);
+        // the events-only operations' values are kept by the graph's events, which decide the
+        // builtin sets and relations but rf, co and fr (builtins_into())
+        buffers_->use_events(p, b_.events_key);
         // a binding a step makes is set before any operation reads it (the statements' order),
         // so what the last graph left in these is never read
         space_->bound_rel.resize(p.code.size(), nullptr);
@@ -151,7 +138,6 @@ private:
         std::vector<const BitRel*> bound_rel;
         std::vector<const lkmm::NodeSet*> bound_set;
         std::vector<BitRel> chosen;  ///< per step (a `with`'s choice)
-        std::vector<std::uint64_t> key;  ///< the graph's events (Buffers::use_events)
     };
     ThreadSpare<Space> space_;
     Outcome out_;
