@@ -139,6 +139,27 @@ void number_nodes_into(const ExecutionGraph& g, Nodes& nodes) {
     }
 }
 
+void events_key(const ExecutionGraph& g, std::vector<std::uint64_t>& key) {
+    key.clear();
+    for (std::size_t t = 0; t < g.thread_count(); ++t) {
+        const std::vector<Event>& th = g.thread(t);
+        key.push_back(th.size());
+        const std::size_t at = key.size();
+        key.resize(at + 6 * th.size());
+        std::uint64_t* out = key.data() + at;
+        for (const Event& e : th) {
+            *out++ = static_cast<std::uint64_t>(e.kind) | std::uint64_t{e.rmw_data} << 8 |
+                     std::uint64_t{e.location.has_value()} << 9 | static_cast<std::uint64_t>(e.order) << 16 |
+                     std::uint64_t{e.lkmm} << 32;
+            *out++ = e.location ? static_cast<std::uint64_t>(*e.location) : 0;
+            *out++ = reinterpret_cast<std::uintptr_t>(e.primitive);  // the same name where the same pointer
+            *out++ = e.addr_deps;
+            *out++ = e.data_deps;
+            *out++ = e.ctrl_deps;
+        }
+    }
+}
+
 void dependencies(const std::vector<const Event*>& events, const Nodes& N, BitRel& addr, BitRel& data, BitRel& ctrl) {
     for (std::size_t i = 0; i < N.size(); ++i) {
         const Event& e = *events[i];

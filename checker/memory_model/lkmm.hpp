@@ -40,6 +40,12 @@ Nodes number_nodes(const ExecutionGraph& g);
 /// The same into `nodes`, reusing its storage.
 void number_nodes_into(const ExecutionGraph& g, Nodes& nodes);
 
+/// Into `key`: every field of g's events that a memory model reads besides what they read
+/// and write and their rf and co (kind, tags, location, memory order, primitive, dependencies),
+/// thread by thread. Two graphs with the same key have the same nodes, and the same sets and
+/// relations but rf, co and fr: the LKMM check and a cat model keep what those decide by it.
+void events_key(const ExecutionGraph& g, std::vector<std::uint64_t>& key);
+
 /// herd's addr, data and ctrl over `N` (`events`: each node's event), from the events'
 /// dependency masks: from a read (an RMW's read part) to the dependent access; data goes to an
 /// RMW's write part.

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "checker/memory_model/bitrel.hpp"
+#include "checker/memory_model/lkmm.hpp"
 #include "checker/memory_model/lkmm_check_ops.hpp"
 #include "checker/memory_model/lkmm_tags.hpp"
 
@@ -296,7 +297,7 @@ bool check(const ExecutionGraph& g, Work& k, EventsCache* cache) {
     EventsPart part;
     const EventsPart* kept = nullptr;
     if (cache != nullptr) {
-        cache->make_key(g);
+        lkmm::events_key(g, cache->key);
         kept = cache->find(k);
     }
     if (kept != nullptr) {

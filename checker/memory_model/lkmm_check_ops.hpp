@@ -122,26 +122,6 @@ struct EventsCache {
     std::uint64_t hash = 0, uses = 0;
 
     EventsCache() { kept.reserve(entries); }  // entries never move: `resident` and the parts handed out point at them
-    /// The key of g's events: every field of an event the events-only part reads, event by
-    /// event in the order number() numbers them (an RMW's two nodes follow from its kind).
-    void make_key(const ExecutionGraph& g) {
-        key.clear();
-        for (std::size_t t = 0; t < g.thread_count(); ++t) {
-            const std::vector<Event>& th = g.thread(t);
-            key.push_back(th.size());
-            const std::size_t at = key.size();
-            key.resize(at + 5 * th.size());
-            Word* out = key.data() + at;
-            for (const Event& e : th) {
-                *out++ = static_cast<Word>(e.kind) | Word{e.rmw_data} << 9 | Word{e.location.has_value()} << 10 |
-                         Word{e.lkmm} << 32;
-                *out++ = e.location ? static_cast<Word>(*e.location) : 0;
-                *out++ = e.addr_deps;
-                *out++ = e.data_deps;
-                *out++ = e.ctrl_deps;
-            }
-        }
-    }
     /// The part kept for `key`, its buffers refilled and taken from k (nullptr: none kept).
     /// The graph just asked about, whose part is in place, is tried first, with no hash.
     const EventsPart* find(Work& k) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <initializer_list>
 #include <string_view>
 #include <utility>
 
@@ -160,32 +161,18 @@ std::pair<std::vector<std::string>, std::vector<std::string>> builtin_names(cons
 
 namespace {
 
-/// Every field of g's events that events_builtins() reads, event by event, thread by thread.
-void events_key(const ExecutionGraph& g, std::vector<std::uint64_t>& key) {
-    key.clear();
-    for (std::size_t t = 0; t < g.thread_count(); ++t) {
-        const std::vector<Event>& th = g.thread(t);
-        key.push_back(th.size());
-        const std::size_t at = key.size();
-        key.resize(at + 6 * th.size());
-        std::uint64_t* out = key.data() + at;
-        for (const Event& e : th) {
-            *out++ = static_cast<std::uint64_t>(e.kind) | std::uint64_t{e.rmw_data} << 8 |
-                     std::uint64_t{e.location.has_value()} << 9 | static_cast<std::uint64_t>(e.order) << 16 |
-                     std::uint64_t{e.lkmm} << 32;
-            *out++ = e.location ? static_cast<std::uint64_t>(*e.location) : 0;
-            *out++ = reinterpret_cast<std::uintptr_t>(e.primitive);  // the same name where the same pointer
-            *out++ = e.addr_deps;
-            *out++ = e.data_deps;
-            *out++ = e.ctrl_deps;
-        }
+/// Each of `rels` emptied over n nodes, its storage kept when it has that size already.
+void empty_over(std::initializer_list<BitRel*> rels, std::size_t n) {
+    for (BitRel* r : rels) {
+        if (r->size() == n) r->clear();
+        else r->reshape(n);
     }
 }
 
-/// The nodes, the sets and the relations but rf, co and fr of g: what its events alone decide.
+/// The sets and the relations but rf, co and fr of g, over b.nodes, with each node's event in
+/// b.scratch.events: what g's events alone decide.
 void events_builtins(Builtins& b, const ExecutionGraph& g, const Dialect& dialect) {
     const Builtins::Layout& L = b.layout;
-    lkmm::number_nodes_into(g, b.nodes);
     const lkmm::Nodes& N = b.nodes;
     const std::size_t n = N.size();
     const std::size_t words = (n + 63) / 64;
@@ -194,13 +181,8 @@ void events_builtins(Builtins& b, const ExecutionGraph& g, const Dialect& dialec
         if (s->size() == words) std::fill(s->begin(), s->end(), 0);
         else s->assign(words, 0);
     }
-    for (BitRel* r : {L.po, L.loc, L.int_, L.ext, L.id, L.rmw, L.addr, L.data, L.ctrl}) {
-        if (r->size() == n) r->clear();
-        else r->reshape(n);
-    }
-    std::vector<const Event*>& events = b.scratch.events;
-    events.resize(n);
-    for (std::size_t i = 0; i < n; ++i) events[i] = &g.event(N.event[i]);
+    empty_over({L.po, L.loc, L.int_, L.ext, L.id, L.rmw, L.addr, L.data, L.ctrl}, n);
+    const std::vector<const Event*>& events = b.scratch.events;
     auto ev = [&](std::size_t i) -> const Event& { return *events[i]; };
     NodeSet &all = *L.all, &sIW = *L.IW, &sW = *L.W, &sR = *L.R, &sF = *L.F, &sRMW = *L.RMW, &sLKR = *L.LKR,
             &sLKW = *L.LKW, &sUL = *L.UL, &sLF = *L.LF, &sRL = *L.RL, &sRU = *L.RU;
@@ -354,23 +336,21 @@ void builtins_into(Builtins& b, const ExecutionGraph& g, const Dialect& dialect,
     // what the sets and the relations but rf, co and fr are made of: when the last graph had
     // the same (and the same dialect, `stamp`), they are as it left them
     std::vector<std::uint64_t>& key = b.scratch.key;
-    events_key(g, key);
+    lkmm::events_key(g, key);
     const bool same_events = stamp != 0 && key == b.events_key;
-    if (!same_events) {
-        std::swap(key, b.events_key);
-        events_builtins(b, g, dialect);
-    }
+    if (!same_events) lkmm::number_nodes_into(g, b.nodes);
     const lkmm::Nodes& N = b.nodes;
     const std::size_t n = N.size();
-    for (BitRel* r : {L.rf, L.co, &b.graph_rf_co}) {
-        if (r->size() == n) r->clear();
-        else r->reshape(n);
-    }
     // the node's event, found once (g.event() checks its indices)
     std::vector<const Event*>& events = b.scratch.events;
     events.resize(n);
     for (std::size_t i = 0; i < n; ++i) events[i] = &g.event(N.event[i]);
     auto ev = [&](std::size_t i) -> const Event& { return *events[i]; };
+    if (!same_events) {
+        std::swap(key, b.events_key);
+        events_builtins(b, g, dialect);
+    }
+    empty_over({L.rf, L.co, &b.graph_rf_co}, n);
     // N.of(id, true) for an event of the graph: an RMW's write part is the node after its read part
     auto write_node = [&](EventId id) {
         const std::size_t node = N.first.at(id.thread).at(id.index);
