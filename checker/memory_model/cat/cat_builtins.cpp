@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <initializer_list>
 #include <string_view>
 #include <utility>
@@ -160,6 +161,52 @@ std::pair<std::vector<std::string>, std::vector<std::string>> builtin_names(cons
 }
 
 namespace {
+
+/// The relations but rf, co and fr that builtins_into() builds, in Builtins::Kept's order.
+std::array<BitRel*, 9> events_rels(const Builtins::Layout& L) {
+    return {L.po, L.loc, L.int_, L.ext, L.id, L.rmw, L.addr, L.data, L.ctrl};
+}
+
+/// The entry of b.kept for events `key` (nullptr: none), with its hash.
+Builtins::Kept* find_kept(Builtins& b, const std::vector<std::uint64_t>& key, std::uint64_t& hash) {
+    hash = key.size();
+    for (const std::uint64_t w : key) hash = (std::rotl(hash, 23) ^ w) * 0x9e3779b97f4a7c15ULL;
+    ++b.uses;
+    for (Builtins::Kept& k : b.kept)
+        if (k.hash == hash && k.key == key) {
+            k.used = b.uses;
+            return &k;
+        }
+    return nullptr;
+}
+
+/// Copies what b's events decide into its entry for `key` (the least recently used one's place
+/// once there are 64).
+void keep(Builtins& b, const std::vector<std::uint64_t>& key, std::uint64_t hash) {
+    constexpr std::size_t entries = 64;
+    Builtins::Kept* k = nullptr;
+    if (b.kept.size() < entries) k = &b.kept.emplace_back();
+    else k = &*std::min_element(b.kept.begin(), b.kept.end(), [](const auto& x, const auto& y) { return x.used < y.used; });
+    k->key = key;
+    k->hash = hash;
+    k->used = b.uses;
+    k->nodes = b.nodes;
+    k->sets.resize(b.layout.every_set.size());
+    for (std::size_t i = 0; i < k->sets.size(); ++i) k->sets[i] = *b.layout.every_set[i];
+    const auto rels = events_rels(b.layout);
+    k->rels.resize(rels.size(), BitRel(0));
+    for (std::size_t i = 0; i < rels.size(); ++i) k->rels[i] = *rels[i];
+    k->lock_reads = b.scratch.lock_reads;
+}
+
+/// Copies an entry back into b.
+void take(Builtins& b, const Builtins::Kept& k) {
+    b.nodes = k.nodes;
+    for (std::size_t i = 0; i < k.sets.size(); ++i) *b.layout.every_set[i] = k.sets[i];
+    const auto rels = events_rels(b.layout);
+    for (std::size_t i = 0; i < rels.size(); ++i) *rels[i] = k.rels[i];
+    b.scratch.lock_reads = k.lock_reads;
+}
 
 /// Each of `rels` emptied over n nodes, its storage kept when it has that size already.
 void empty_over(std::initializer_list<BitRel*> rels, std::size_t n) {
@@ -330,6 +377,7 @@ void builtins_into(Builtins& b, const ExecutionGraph& g, const Dialect& dialect,
     if (stamp == 0 || b.stamp != stamp) {
         lay_out(b, dialect);
         b.events_key.clear();
+        b.kept.clear();
     }
     b.stamp = stamp;
     const Builtins::Layout& L = b.layout;
@@ -337,7 +385,14 @@ void builtins_into(Builtins& b, const ExecutionGraph& g, const Dialect& dialect,
     // the same (and the same dialect, `stamp`), they are as it left them
     std::vector<std::uint64_t>& key = b.scratch.key;
     lkmm::events_key(g, key);
-    const bool same_events = stamp != 0 && key == b.events_key;
+    bool same_events = stamp != 0 && key == b.events_key;
+    std::uint64_t hash = 0;
+    if (!same_events && stamp != 0)
+        if (const Builtins::Kept* k = find_kept(b, key, hash)) {
+            take(b, *k);
+            std::swap(key, b.events_key);
+            same_events = true;
+        }
     if (!same_events) lkmm::number_nodes_into(g, b.nodes);
     const lkmm::Nodes& N = b.nodes;
     const std::size_t n = N.size();
@@ -349,6 +404,7 @@ void builtins_into(Builtins& b, const ExecutionGraph& g, const Dialect& dialect,
     if (!same_events) {
         std::swap(key, b.events_key);
         events_builtins(b, g, dialect);
+        if (stamp != 0) keep(b, b.events_key, hash);
     }
     empty_over({L.rf, L.co, &b.graph_rf_co}, n);
     // N.of(id, true) for an event of the graph: an RMW's write part is the node after its read part

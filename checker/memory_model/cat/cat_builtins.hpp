@@ -65,6 +65,18 @@ struct Builtins {
     /// for are made of (every field builtins_into() reads of them): a graph with the same
     /// events and the same `stamp` finds those as they are.
     std::vector<std::uint64_t> events_key;
+    /// The nodes, sets and relations but rf, co and fr of the last few sets of events (of
+    /// `stamp`), copied back for a graph with one of them.
+    struct Kept {
+        std::vector<std::uint64_t> key;
+        std::uint64_t hash = 0, used = 0;
+        lkmm::Nodes nodes;
+        std::vector<lkmm::NodeSet> sets;  ///< as layout.every_set
+        std::vector<BitRel> rels;         ///< po, loc, int, ext, id, rmw, addr, data, ctrl
+        lkmm::NodeSet lock_reads;
+    };
+    std::vector<Kept> kept;
+    std::uint64_t uses = 0;
 };
 
 /// The built-in sets and relations of `g` into `b`, its events shown as `dialect` says. A
